@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The vgprof subcommands. Each registers itself with CLI11 and hands back the
+// action main() runs when it was chosen; each renders to a std::ostream so
+// tests can check the output without running the program.
+#ifndef VGPROF_CLI_COMMANDS_HPP
+#define VGPROF_CLI_COMMANDS_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace CLI { class App; }
+
+namespace vgprof::cli {
+
+// Exit statuses shared by all subcommands.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;  // unreadable profile or bad usage
+
+// A registered subcommand and what to do when the command line chose it.
+struct Command {
+    CLI::App* app;
+    std::function<int()> run;
+};
+
+// --- vgprof report -------------------------------------------------------
+
+struct ReportOptions {
+    std::string profile;      // path, also shown in the report
+    std::string format = "text";
+    double threshold = 0.1;   // percent of the sort event's total, as cg_annotate
+    size_t top = 0;           // 0: no limit
+    std::string sort;         // event name; empty: the first recorded event
+};
+
+// Writes the function summary of `profile` in options.format ("text" or
+// "json"). Throws vgprof::Error when options.sort names an event the
+// profile did not record.
+void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
+
+Command add_report_command(CLI::App& app);
+
+} // namespace vgprof::cli
+
+#endif

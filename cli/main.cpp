@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// vgprof: the command-line companion. main() only parses the command line,
+// runs the chosen subcommand and turns errors into a message and exit status.
+#include "commands.hpp"
+
+#include "vgprof/error.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+int main(int argc, char** argv)
+{
+    using namespace vgprof::cli;
+    CLI::App app{"Reads profiles written by valgrind --tool=vgprof.", "vgprof"};
+    app.set_version_flag("--version", "vgprof " PACKAGE_VERSION);
+    app.require_subcommand(1);
+    app.failure_message(CLI::FailureMessage::help);
+    const std::vector<Command> commands = {add_report_command(app)};
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // exit() prints help/version (status 0) or the error and usage.
+        return app.exit(e) == 0 ? kExitOk : kExitBadInput;
+    }
+    try {
+        for (const Command& command : commands)
+            if (command.app->parsed())
+                return command.run();
+    } catch (const vgprof::Error& e) {
+        std::cerr << "vgprof: " << e.what() << '\n';
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "vgprof: internal error: " << e.what() << '\n';
+        return kExitBadInput;
+    }
+    return kExitBadInput;
+}

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Profile loading: Boost.JSON parses the text into a document, then Loader
+// copies it into the Profile model, checking every invariant listed in
+// docs/profile-format.md on the way. Every problem becomes a vgprof::Error
+// naming the file and the place; nothing else escapes, whatever the input.
+#include "vgprof/load.hpp"
+
+#include "vgprof/error.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <sstream>
+
+#include <sys/stat.h>
+
+namespace json = boost::json;
+
+namespace vgprof {
+
+namespace {
+
+template <typename... Parts>
+std::string cat(const Parts&... parts)
+{
+    std::ostringstream out;
+    (out << ... << parts);
+    return out.str();
+}
+
+// A place in the document as a chain of links to the enclosing places, kept
+// on the stack. It is rendered as text ("lines[12][0]") only when an error is
+// reported, so checking millions of rows builds no strings.
+// A Where must not outlive its parent: name each level as a local.
+struct Where {
+    const Where* parent = nullptr;
+    const char* key = nullptr;  // member name; null for an array element
+    size_t index = 0;
+
+    Where member(const char* k) const { return Where{this, k, 0}; }
+    Where element(size_t i) const { return Where{this, nullptr, i}; }
+    bool is_top() const { return parent == nullptr; }
+
+    std::string str() const
+    {
+        if (is_top())
+            return {};
+        std::string prefix = parent->str();
+        if (key == nullptr)
+            return cat(prefix, '[', index, ']');
+        return prefix.empty() ? std::string(key) : cat(prefix, '.', key);
+    }
+};
+
+// "got ..." part of a type error: the value itself when it is short, its kind
+// otherwise.
+std::string describe(const json::value& v)
+{
+    switch (v.kind()) {
+    case json::kind::null: return "null";
+    case json::kind::bool_: return v.get_bool() ? "true" : "false";
+    case json::kind::int64: return cat(v.get_int64());
+    case json::kind::uint64: return cat(v.get_uint64());
+    case json::kind::double_: {
+        std::ostringstream out;
+        out.precision(17);
+        out << v.get_double() << " (a floating-point number)";
+        return out.str();
+    }
+    case json::kind::string: return "a string";
+    case json::kind::array: return "an array";
+    case json::kind::object: return "an object";
+    }
+    return "an unknown JSON value";
+}
+
+std::string quoted(json::string_view s)
+{
+    return json::serialize(json::string(s));
+}
+
+// "1 function", "3 functions"; irregular plurals ("entry") pass their own.
+std::string count_of(size_t n, const char* noun, const char* nouns = nullptr)
+{
+    if (n == 1)
+        return cat(n, ' ', noun);
+    return nouns ? cat(n, ' ', nouns) : cat(n, ' ', noun, 's');
+}
+
+const char* const kReservedTopLevelKeys[] = {"calls", "paths", "heap"};
+const char* const kTopLevelKeys[] = {"vgprof", "meta",  "strs",  "objs",
+                                     "files",  "fns",   "lines", "instrs"};
+
+template <typename Array>
+bool contains(const Array& names, json::string_view key)
+{
+    return std::find(std::begin(names), std::end(names), key) != std::end(names);
+}
+
+} // namespace
+
+namespace detail {
+
+// Turns a parsed document into a Profile. Each load_* function handles one
+// section and may rely on the sections loaded before it (ids are checked
+// against tables already read).
+class Loader {
+public:
+    explicit Loader(const std::string& name) : name_(name) {}
+    Profile load(const json::value& doc);
+
+private:
+    [[noreturn]] void fail(const Where& where, const std::string& message) const
+    {
+        if (where.is_top())
+            throw Error(cat(name_, ": ", message));
+        throw Error(cat(name_, ": ", where.str(), ": ", message));
+    }
+
+    const json::object& top_object(const json::value& doc) const;
+    void load_version(const json::value& v);
+    void check_top_level_keys(const json::object& root) const;
+    void load_meta(const json::value& v, const Where& at);
+    void load_run(const json::value& v, const Where& at);
+    void load_strs(const json::value& v, const Where& at);
+    void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
+    void load_fns(const json::value& v, const Where& at);
+    void load_lines(const json::value& v, const Where& at);
+    void load_instrs(const json::value& v, const Where& at);
+    void check_totals(const Where& at) const;
+
+    const json::value& required(const json::object& o, const char* key, const Where& at) const;
+    const json::object& object_at(const json::value& v, const Where& at) const;
+    const json::array& array_at(const json::value& v, const Where& at) const;
+    const json::string& string_at(const json::value& v, const Where& at) const;
+    std::vector<std::string> strings_at(const json::value& v, const Where& at) const;
+    uint64_t uint_at(const json::value& v, const Where& at) const;
+    int64_t int_at(const json::value& v, const Where& at) const;
+    uint32_t u32_at(const json::value& v, const Where& at) const;
+    template <typename Id>
+    Id id_at(const json::value& v, const Where& at, const char* id_name, size_t table_size,
+             const char* noun) const;
+    const json::array& row_at(const json::value& v, const Where& at,
+                              std::initializer_list<const char*> fixed, bool with_costs) const;
+    void append_costs(const json::array& row, size_t first, const Where& at,
+                      std::vector<uint64_t>& out) const;
+
+    const std::string& name_;
+    Profile p_;
+};
+
+Profile Loader::load(const json::value& doc)
+{
+    const Where top;
+    const json::object& root = top_object(doc);
+    load_version(root.begin()->value());
+    check_top_level_keys(root);
+
+    const Where meta = top.member("meta"), strs = top.member("strs"),
+                objs = top.member("objs"), files = top.member("files"),
+                fns = top.member("fns"), lines = top.member("lines"),
+                instrs = top.member("instrs");
+    load_meta(required(root, "meta", top), meta);
+    load_strs(required(root, "strs", top), strs);
+    load_str_table(required(root, "objs", top), objs, p_.objs_);
+    load_str_table(required(root, "files", top), files, p_.files_);
+    load_fns(required(root, "fns", top), fns);
+    load_lines(required(root, "lines", top), lines);
+    if (const json::value* v = root.if_contains("instrs"))
+        load_instrs(*v, instrs);
+    check_totals(meta);
+    return std::move(p_);
+}
+
+// The first key is checked before anything else so that a foreign JSON file
+// is reported as foreign rather than as a pile of missing keys.
+const json::object& Loader::top_object(const json::value& doc) const
+{
+    const Where top;
+    if (!doc.is_object())
+        fail(top, cat("not a vgprof profile (top level is ", describe(doc),
+                      ", expected an object)"));
+    const json::object& root = doc.get_object();
+    if (root.empty())
+        fail(top, "not a vgprof profile (the top-level object is empty, expected \"vgprof\" first)");
+    if (root.begin()->key() != "vgprof")
+        fail(top, cat("not a vgprof profile (first key is ", quoted(root.begin()->key()),
+                      ", expected \"vgprof\")"));
+    return root;
+}
+
+void Loader::load_version(const json::value& v)
+{
+    const Where top;
+    const Where at = top.member("vgprof");
+    if (v.is_uint64() && v.get_uint64() > uint64_t(kNewestVersion))
+        fail(top, cat("profile format version ", v.get_uint64(),
+                      " is newer than this vgprof understands (newest: ", kNewestVersion,
+                      "); upgrade vgprof"));
+    if (!v.is_int64())
+        fail(at, cat("expected an integer format version, got ", describe(v)));
+    const int64_t version = v.get_int64();
+    if (version > kNewestVersion)
+        fail(top, cat("profile format version ", version,
+                      " is newer than this vgprof understands (newest: ", kNewestVersion,
+                      "); upgrade vgprof"));
+    if (version < 1)
+        fail(at, cat("invalid format version ", version, " (versions start at 1)"));
+    p_.meta_.version = int(version);
+}
+
+void Loader::check_top_level_keys(const json::object& root) const
+{
+    for (const auto& member : root) {
+        const json::string_view key = member.key();
+        if (!contains(kTopLevelKeys, key) && !contains(kReservedTopLevelKeys, key))
+            fail(Where{}, cat("unknown top-level key ", quoted(key), " (not part of format version ",
+                              p_.meta_.version, ")"));
+    }
+}
+
+void Loader::load_meta(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Meta& m = p_.meta_;
+    const Where tool = at.member("tool"), tool_version = at.member("tool_version"),
+                valgrind = at.member("valgrind"), argv = at.member("argv"),
+                options = at.member("options"), events = at.member("events"),
+                cache = at.member("cache"), totals = at.member("totals"),
+                exit = at.member("exit"), code = exit.member("code"), run = at.member("run");
+
+    m.tool = string_at(required(o, "tool", at), tool);
+    if (m.tool != "vgprof")
+        fail(tool, cat("expected \"vgprof\", got ", quoted(m.tool)));
+    m.tool_version = string_at(required(o, "tool_version", at), tool_version);
+    m.valgrind = string_at(required(o, "valgrind", at), valgrind);
+    m.argv = strings_at(required(o, "argv", at), argv);
+    m.options = strings_at(required(o, "options", at), options);
+
+    m.events = strings_at(required(o, "events", at), events);
+    if (m.events.empty())
+        fail(events, "expected at least one event, got an empty array");
+    for (size_t i = 0; i < m.events.size(); ++i)
+        if (std::find(m.events.begin(), m.events.begin() + i, m.events[i]) != m.events.begin() + i)
+            fail(events.element(i), cat("event ", quoted(m.events[i]), " is listed twice"));
+
+    const json::value& cache_value = required(o, "cache", at);
+    if (!cache_value.is_null() && !cache_value.is_object())
+        fail(cache, cat("expected null or an object, got ", describe(cache_value)));
+
+    const json::array& totals_array = array_at(required(o, "totals", at), totals);
+    if (totals_array.size() != m.events.size())
+        fail(totals, cat("expected ", count_of(m.events.size(), "entry", "entries"),
+                         " (one per event), got ", totals_array.size()));
+    append_costs(totals_array, 0, totals, m.totals);
+
+    const json::object& exit_object = object_at(required(o, "exit", at), exit);
+    if (const json::value* c = exit_object.if_contains("code"))
+        m.exit_code = int_at(*c, code);
+    load_run(required(o, "run", at), run);
+}
+
+// The run section holds only facts that vary between runs; each is optional
+// so that a profile normalised for comparison (facts removed) still loads.
+void Loader::load_run(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Meta& m = p_.meta_;
+    const Where pid = at.member("pid"), ppid = at.member("ppid"),
+                elapsed = at.member("elapsed_ms");
+    if (const json::value* x = o.if_contains("pid"))
+        m.pid = int_at(*x, pid);
+    if (const json::value* x = o.if_contains("ppid"))
+        m.ppid = int_at(*x, ppid);
+    if (const json::value* x = o.if_contains("elapsed_ms"))
+        m.elapsed_ms = int_at(*x, elapsed);
+}
+
+void Loader::load_strs(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    p_.strs_.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        p_.strs_.emplace_back(string_at(a[i], item));
+    }
+}
+
+void Loader::load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out)
+{
+    const json::array& a = array_at(v, at);
+    out.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        out.push_back(id_at<StrId>(a[i], item, "strs", p_.strs_.size(), "string"));
+    }
+}
+
+void Loader::load_fns(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    p_.functions_.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = row_at(a[i], item, {"name", "file", "obj", "line"}, false);
+        const Where name = item.element(0), file = item.element(1), obj = item.element(2),
+                    line = item.element(3);
+        Function f;
+        f.name = id_at<StrId>(row[0], name, "strs", p_.strs_.size(), "string");
+        f.file = id_at<FileId>(row[1], file, "file", p_.files_.size(), "file");
+        f.obj = id_at<ObjId>(row[2], obj, "obj", p_.objs_.size(), "object");
+        f.line = u32_at(row[3], line);
+        p_.functions_.push_back(f);
+    }
+}
+
+void Loader::load_lines(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    p_.lines_.reserve(a.size());
+    p_.line_costs_.reserve(a.size() * p_.num_events());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = row_at(a[i], item, {"fn", "file", "line"}, true);
+        const Where fn = item.element(0), file = item.element(1), line = item.element(2);
+        LineCost l;
+        l.fn = id_at<FnId>(row[0], fn, "fn", p_.functions_.size(), "function");
+        l.file = id_at<FileId>(row[1], file, "file", p_.files_.size(), "file");
+        l.line = u32_at(row[2], line);
+        p_.lines_.push_back(l);
+        append_costs(row, 3, item, p_.line_costs_);
+    }
+}
+
+void Loader::load_instrs(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    p_.instrs_.reserve(a.size());
+    p_.instr_costs_.reserve(a.size() * p_.num_events());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = row_at(a[i], item, {"addr", "fn", "file", "line"}, true);
+        const Where addr = item.element(0), fn = item.element(1), file = item.element(2),
+                    line = item.element(3);
+        InstrCost c;
+        c.addr = uint_at(row[0], addr);
+        c.fn = id_at<FnId>(row[1], fn, "fn", p_.functions_.size(), "function");
+        c.file = id_at<FileId>(row[2], file, "file", p_.files_.size(), "file");
+        c.line = u32_at(row[3], line);
+        p_.instrs_.push_back(c);
+        append_costs(row, 4, item, p_.instr_costs_);
+    }
+}
+
+// meta.totals is what a reader shows as the program total; checking it
+// against the lines catches a writer that dropped or double-counted rows.
+void Loader::check_totals(const Where& meta) const
+{
+    const size_t events = p_.num_events();
+    std::vector<uint64_t> sums(events, 0);
+    for (size_t row = 0; row < p_.lines_.size(); ++row) {
+        const uint64_t* cost = p_.line_cost(row);
+        for (size_t e = 0; e < events; ++e)
+            if (__builtin_add_overflow(sums[e], cost[e], &sums[e]))
+                fail(Where{}, cat("lines: the ", p_.meta_.events[e],
+                                  " costs add up to more than 2^64-1"));
+    }
+    const Where totals = meta.member("totals");
+    for (size_t e = 0; e < events; ++e) {
+        const Where item = totals.element(e);
+        if (sums[e] != p_.meta_.totals[e])
+            fail(item, cat(p_.meta_.events[e], " total is ", p_.meta_.totals[e],
+                           " but the lines add up to ", sums[e]));
+    }
+}
+
+const json::value& Loader::required(const json::object& o, const char* key, const Where& at) const
+{
+    const json::value* v = o.if_contains(key);
+    if (v == nullptr) {
+        if (at.is_top())
+            fail(at, cat("missing required top-level key \"", key, '"'));
+        fail(at, cat("missing required key \"", key, '"'));
+    }
+    return *v;
+}
+
+const json::object& Loader::object_at(const json::value& v, const Where& at) const
+{
+    if (!v.is_object())
+        fail(at, cat("expected an object, got ", describe(v)));
+    return v.get_object();
+}
+
+const json::array& Loader::array_at(const json::value& v, const Where& at) const
+{
+    if (!v.is_array())
+        fail(at, cat("expected an array, got ", describe(v)));
+    return v.get_array();
+}
+
+const json::string& Loader::string_at(const json::value& v, const Where& at) const
+{
+    if (!v.is_string())
+        fail(at, cat("expected a string, got ", describe(v)));
+    return v.get_string();
+}
+
+std::vector<std::string> Loader::strings_at(const json::value& v, const Where& at) const
+{
+    const json::array& a = array_at(v, at);
+    std::vector<std::string> out;
+    out.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        out.emplace_back(string_at(a[i], item));
+    }
+    return out;
+}
+
+// Boost.JSON stores an integer as int64 when it fits and as uint64 above
+// that, so both kinds are accepted; a double means the text had a fraction,
+// an exponent or a value past 2^64-1, none of which the format allows.
+uint64_t Loader::uint_at(const json::value& v, const Where& at) const
+{
+    if (v.is_uint64())
+        return v.get_uint64();
+    if (v.is_int64() && v.get_int64() >= 0)
+        return uint64_t(v.get_int64());
+    fail(at, cat("expected a non-negative integer, got ", describe(v)));
+}
+
+int64_t Loader::int_at(const json::value& v, const Where& at) const
+{
+    if (v.is_int64())
+        return v.get_int64();
+    if (v.is_uint64())
+        fail(at, cat("integer ", v.get_uint64(), " is too large (limit 2^63-1)"));
+    fail(at, cat("expected an integer, got ", describe(v)));
+}
+
+uint32_t Loader::u32_at(const json::value& v, const Where& at) const
+{
+    const uint64_t n = uint_at(v, at);
+    if (n > std::numeric_limits<uint32_t>::max())
+        fail(at, cat("line number ", n, " is too large (limit 2^32-1)"));
+    return uint32_t(n);
+}
+
+template <typename Id>
+Id Loader::id_at(const json::value& v, const Where& at, const char* id_name, size_t table_size,
+                 const char* noun) const
+{
+    const uint64_t n = uint_at(v, at);
+    if (n >= table_size)
+        fail(at, cat(id_name, " id ", n, " out of range (", count_of(table_size, noun), ')'));
+    return Id(uint32_t(n));
+}
+
+// A table row: an array of the fixed columns, followed by one cost per event
+// in the tables that carry costs. The message lists the expected columns
+// because a wrong row length is usually a writer/reader event mismatch.
+const json::array& Loader::row_at(const json::value& v, const Where& at,
+                                  std::initializer_list<const char*> fixed,
+                                  bool with_costs) const
+{
+    const json::array& row = array_at(v, at);
+    const size_t expected = fixed.size() + (with_costs ? p_.num_events() : 0);
+    if (row.size() == expected)
+        return row;
+    std::string columns;
+    for (const char* c : fixed)
+        columns += cat(columns.empty() ? "" : ", ", c);
+    if (with_costs)
+        for (const std::string& e : p_.meta_.events)
+            columns += cat(", ", e);
+    fail(at, cat("expected ", count_of(expected, "entry", "entries"), " [", columns, "], got ", row.size()));
+}
+
+void Loader::append_costs(const json::array& row, size_t first, const Where& at,
+                          std::vector<uint64_t>& out) const
+{
+    for (size_t i = first; i < row.size(); ++i) {
+        const Where item = at.element(i);
+        out.push_back(uint_at(row[i], item));
+    }
+}
+
+} // namespace detail
+
+namespace {
+
+[[noreturn]] void fail_syntax(const std::string& name, std::string_view text, size_t offset,
+                              const std::string& what)
+{
+    const std::string_view before = text.substr(0, offset);
+    const size_t line = 1 + size_t(std::count(before.begin(), before.end(), '\n'));
+    const size_t newline = before.rfind('\n');
+    const size_t column = newline == std::string_view::npos ? offset + 1 : offset - newline;
+    throw Error(cat(name, ": line ", line, ", column ", column, ": invalid JSON: ", what,
+                    " at byte ", offset));
+}
+
+// Parses with stream_parser rather than json::parse because it reports how
+// far it got, which locates a syntax error and tells a truncated file apart
+// from a malformed one.
+json::value parse_json(std::string_view text, const std::string& name, json::storage_ptr storage)
+{
+    json::stream_parser parser;
+    parser.reset(std::move(storage));
+    json::error_code ec;
+    const size_t used = parser.write_some(text.data(), text.size(), ec);
+    if (ec)
+        fail_syntax(name, text, used, ec.message());
+    if (used < text.size())
+        fail_syntax(name, text, used, "unexpected data after the end of the document");
+    parser.finish(ec);
+    if (ec == json::error::incomplete)
+        throw Error(cat(name, ": truncated JSON: unexpected end of input at byte ", text.size()));
+    if (ec)
+        fail_syntax(name, text, used, ec.message());
+    return parser.release();
+}
+
+std::string read_file(const std::string& path)
+{
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file)
+        throw Error(cat(path, ": cannot open: ", std::strerror(errno)));
+    std::string text;
+    struct stat st;
+    if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode))
+        text.reserve(size_t(st.st_size));
+    char buffer[1 << 16];
+    size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
+        text.append(buffer, n);
+    if (std::ferror(file.get()))
+        throw Error(cat(path, ": cannot read: ", std::strerror(errno)));
+    return text;
+}
+
+// The public entry points promise that only vgprof::Error escapes: anything
+// else (memory exhaustion on a huge file, a library exception) is converted
+// here, naming the file.
+template <typename Body>
+Profile guarded(const std::string& name, Body body)
+{
+    try {
+        return body();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw Error(cat(name, ": out of memory while loading the profile"));
+    } catch (const std::exception& e) {
+        throw Error(cat(name, ": cannot load: ", e.what()));
+    }
+}
+
+} // namespace
+
+Profile parse_profile(std::string_view text, const std::string& name_for_errors)
+{
+    return guarded(name_for_errors, [&] {
+        // The document is a temporary: a monotonic arena makes building and
+        // freeing its millions of small arrays cheap.
+        json::monotonic_resource arena;
+        const json::value doc = parse_json(text, name_for_errors, &arena);
+        return detail::Loader(name_for_errors).load(doc);
+    });
+}
+
+Profile load_profile(const std::string& path)
+{
+    return guarded(path, [&] { return parse_profile(read_file(path), path); });
+}
+
+} // namespace vgprof

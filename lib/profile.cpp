@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Lookups on the Profile model that need more than an inline accessor.
+#include "vgprof/profile.hpp"
+
+namespace vgprof {
+
+std::optional<size_t> Profile::event_index(std::string_view event) const
+{
+    const auto& events = meta_.events;
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i] == event)
+            return i;
+    return std::nullopt;
+}
+
+} // namespace vgprof

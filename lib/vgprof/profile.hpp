@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The in-memory profile: the tables of docs/profile-format.md as typed rows
+// with strong ids, plus flat cost storage. Everything that reads a profile
+// (the CLI, exporters, the viewer) works on this model, never on JSON.
+#ifndef VGPROF_PROFILE_HPP
+#define VGPROF_PROFILE_HPP
+
+#include "vgprof/ids.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vgprof {
+
+// The newest profile format version this library reads.
+inline constexpr int kNewestVersion = 1;
+
+// The profile's `meta` section.
+struct Meta {
+    std::string tool, tool_version, valgrind;
+    std::vector<std::string> argv, options, events;
+    std::vector<uint64_t> totals;        // one per event
+    std::optional<int64_t> exit_code;    // meta.exit.code
+    // meta.run: the facts that vary between identical runs.
+    std::optional<int64_t> pid, ppid, elapsed_ms;
+    int version = 0;                     // the top-level "vgprof" key
+};
+
+// A row of `fns`.
+struct Function {
+    StrId name;
+    FileId file;    // source location of the entry point
+    ObjId obj;
+    uint32_t line = 0;
+};
+
+// A row of `lines` without its costs (see Profile::line_cost).
+struct LineCost {
+    FnId fn;
+    FileId file;
+    uint32_t line = 0;
+};
+
+// A row of `instrs` without its costs (see Profile::instr_cost).
+struct InstrCost {
+    uint64_t addr = 0;
+    FnId fn;
+    FileId file;
+    uint32_t line = 0;
+};
+
+namespace detail { class Loader; }
+
+// A loaded, validated profile. Every id it holds is within its table, so
+// accessors index without checking. Costs live in one flat vector per table
+// (row-major, num_events() per row) because a large profile has millions of
+// rows and a vector per row would triple its memory.
+class Profile {
+public:
+    const Meta& meta() const { return meta_; }
+    size_t num_events() const { return meta_.events.size(); }
+    // Position of an event in every cost array, or nullopt if not recorded.
+    std::optional<size_t> event_index(std::string_view event) const;
+
+    const std::vector<std::string>& strs() const { return strs_; }
+    const std::vector<StrId>& objs() const { return objs_; }
+    const std::vector<StrId>& files() const { return files_; }
+    const std::vector<Function>& functions() const { return functions_; }
+    const std::vector<LineCost>& lines() const { return lines_; }
+    const std::vector<InstrCost>& instrs() const { return instrs_; }
+
+    const std::string& str(StrId id) const { return strs_[id.index()]; }
+    const std::string& obj_path(ObjId id) const { return str(objs_[id.index()]); }
+    const std::string& file_path(FileId id) const { return str(files_[id.index()]); }
+    const Function& function(FnId id) const { return functions_[id.index()]; }
+    const std::string& fn_name(FnId id) const { return str(function(id).name); }
+
+    // The num_events() costs of lines()[row] / instrs()[row].
+    const uint64_t* line_cost(size_t row) const { return &line_costs_[row * num_events()]; }
+    const uint64_t* instr_cost(size_t row) const { return &instr_costs_[row * num_events()]; }
+
+private:
+    friend class detail::Loader;
+
+    Meta meta_;
+    std::vector<std::string> strs_;
+    std::vector<StrId> objs_;
+    std::vector<StrId> files_;
+    std::vector<Function> functions_;
+    std::vector<LineCost> lines_;
+    std::vector<uint64_t> line_costs_;
+    std::vector<InstrCost> instrs_;
+    std::vector<uint64_t> instr_costs_;
+};
+
+} // namespace vgprof
+
+#endif

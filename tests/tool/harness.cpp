@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// harness.cpp: process running, temporary directories and readers for the
+// reference tools' output files.
+#include "harness.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "vgprof/load.hpp"
+#include "vgprof/profile.hpp"
+
+namespace vgtest {
+
+static std::string env(const char* name)
+{
+   const char* v = std::getenv(name);
+   if (!v || !*v)
+      throw std::runtime_error(std::string("test environment variable ") + name +
+                               " is not set (run the tests through make check)");
+   return v;
+}
+
+std::string vglib_dir()     { return env("VGPROF_TEST_VGLIB"); }
+std::string progs_dir()     { return env("VGPROF_TEST_PROGS"); }
+std::string cli_path()      { return env("VGPROF_TEST_CLI"); }
+std::string valgrind_path() { return env("VGPROF_TEST_VALGRIND"); }
+
+TempDir::TempDir()
+{
+   const char* base = std::getenv("TMPDIR");
+   std::string templ = std::string(base && *base ? base : "/tmp") + "/vgprof-test-XXXXXX";
+   std::vector<char> buf(templ.begin(), templ.end());
+   buf.push_back('\0');
+   if (!mkdtemp(buf.data()))
+      throw std::runtime_error("mkdtemp failed: " + std::string(std::strerror(errno)));
+   path_ = buf.data();
+}
+
+TempDir::~TempDir()
+{
+   if (std::getenv("VGPROF_TEST_KEEP")) return;
+   for (const auto& f : files_starting_with(""))
+      unlink((path_ + "/" + f).c_str());
+   rmdir(path_.c_str());
+}
+
+std::vector<std::string> TempDir::files_starting_with(const std::string& prefix) const
+{
+   std::vector<std::string> names;
+   if (DIR* d = opendir(path_.c_str())) {
+      while (dirent* e = readdir(d)) {
+         std::string n = e->d_name;
+         if (n != "." && n != ".." && n.compare(0, prefix.size(), prefix) == 0)
+            names.push_back(n);
+      }
+      closedir(d);
+   }
+   std::sort(names.begin(), names.end());
+   return names;
+}
+
+std::string read_file(const std::string& path)
+{
+   std::ifstream in(path, std::ios::binary);
+   if (!in) throw std::runtime_error("cannot read " + path);
+   std::ostringstream s;
+   s << in.rdbuf();
+   return s.str();
+}
+
+void write_file(const std::string& path, const std::string& text)
+{
+   std::ofstream out(path, std::ios::binary);
+   out << text;
+   if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+RunResult run(const std::vector<std::string>& argv, const std::string& dir)
+{
+   static int counter = 0;
+   std::string tag = std::to_string(getpid()) + "." + std::to_string(counter++);
+   std::string out_path = dir + "/.stdout." + tag, err_path = dir + "/.stderr." + tag;
+   std::string vglib = vglib_dir();
+
+   pid_t pid = fork();
+   if (pid < 0) throw std::runtime_error("fork failed");
+   if (pid == 0) {
+      int o = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int e = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int n = open("/dev/null", O_RDONLY);
+      if (o < 0 || e < 0 || n < 0 || chdir(dir.c_str()) != 0) _exit(126);
+      dup2(n, 0); dup2(o, 1); dup2(e, 2);
+      setenv("VALGRIND_LIB", vglib.c_str(), 1);
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      _exit(127);
+   }
+   int status = 0;
+   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+   RunResult r;
+   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+   r.out = read_file(out_path);
+   r.err = read_file(err_path);
+   unlink(out_path.c_str());
+   unlink(err_path.c_str());
+   return r;
+}
+
+RunResult run_tool(const std::string& tool, const std::vector<std::string>& options,
+                   const std::vector<std::string>& program, const std::string& dir)
+{
+   std::vector<std::string> argv{valgrind_path(), "--tool=" + tool};
+   argv.insert(argv.end(), options.begin(), options.end());
+   argv.insert(argv.end(), program.begin(), program.end());
+   return run(argv, dir);
+}
+
+// Cachegrind's output: "events:" names the columns; "fl=" and "fn=" set the
+// current file and function; other lines are "LINE COST...".
+CachegrindOut read_cachegrind(const std::string& path)
+{
+   CachegrindOut cg;
+   std::istringstream in(read_file(path));
+   std::string line, file, fn;
+   while (std::getline(in, line)) {
+      if (line.rfind("events: ", 0) == 0) {
+         std::istringstream ev(line.substr(8));
+         for (std::string e; ev >> e;) cg.events.push_back(e);
+      } else if (line.rfind("fl=", 0) == 0) {
+         file = line.substr(3);
+      } else if (line.rfind("fn=", 0) == 0) {
+         fn = line.substr(3);
+      } else if (line.rfind("summary:", 0) == 0) {
+         std::istringstream s(line.substr(8));
+         for (const auto& e : cg.events) s >> cg.summary[e];
+      } else if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
+         std::istringstream s(line);
+         unsigned lineno = 0;
+         s >> lineno;
+         for (const auto& e : cg.events) {
+            uint64_t c = 0;
+            if (!(s >> c)) break;   // missing trailing columns are zero
+            if (c) cg.by_event[e][LineKey{file, fn, lineno}] += c;
+         }
+      }
+   }
+   return cg;
+}
+
+LineCosts vgprof_lines(const std::string& profile_path, const std::string& event)
+{
+   vgprof::Profile p = vgprof::load_profile(profile_path);
+   auto ev = p.event_index(event);
+   if (!ev) throw std::runtime_error("profile has no event " + event);
+   LineCosts costs;
+   for (size_t i = 0; i < p.lines().size(); i++) {
+      const auto& l = p.lines()[i];
+      uint64_t c = p.line_cost(i)[*ev];
+      if (c) costs[LineKey{p.file_path(l.file), p.fn_name(l.fn), l.line}] += c;
+   }
+   return costs;
+}
+
+std::vector<std::string> summary_lines(const std::string& err, const std::string& label)
+{
+   std::vector<std::string> found;
+   std::istringstream in(err);
+   for (std::string line; std::getline(in, line);) {
+      auto pos = line.find("== ");
+      std::string body = (line.rfind("==", 0) == 0 && pos != std::string::npos)
+                             ? line.substr(pos + 3) : line;
+      if (body.rfind(label, 0) == 0) found.push_back(body);
+   }
+   return found;
+}
+
+}  // namespace vgtest

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// test_counts.cpp: vgprof's instruction counts equal cachegrind's, in
+// total, per source line and per function, on small programs and on a
+// real program from Debian (bzip2).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "vgprof/load.hpp"
+
+using namespace vgtest;
+
+namespace {
+
+struct Case {
+   std::string name;
+   std::vector<std::string> program;   // relative to progs_dir() unless absolute
+   std::string input;                  // if set, written to "input" in the run directory
+};
+
+std::vector<std::string> resolve(const std::vector<std::string>& program)
+{
+   std::vector<std::string> argv = program;
+   if (argv[0].find('/') == std::string::npos && argv[0] != "bzip2")
+      argv[0] = progs_dir() + "/" + argv[0];
+   return argv;
+}
+
+// Deterministic text that compresses like prose: words from a small
+// vocabulary chosen by a linear congruential generator.
+std::string generated_text(size_t bytes)
+{
+   static const char* words[] = {"profile", "cache", "miss", "branch", "heap",
+                                 "instruction", "valgrind", "the", "of", "a",
+                                 "function", "line", "call", "graph", "block"};
+   std::string s;
+   uint32_t x = 2463534242u;
+   while (s.size() < bytes) {
+      x = x * 1664525u + 1013904223u;
+      s += words[(x >> 16) % 15];
+      s += (x & 0x7) == 0 ? "\n" : " ";
+   }
+   return s;
+}
+
+class IrMatchesCachegrind : public ::testing::TestWithParam<Case> {};
+
+TEST_P(IrMatchesCachegrind, TotalPerLineAndPerFunctionAreEqual)
+{
+   const Case& c = GetParam();
+   TempDir dir;
+   if (!c.input.empty()) write_file(dir / "input", c.input);
+   auto program = resolve(c.program);
+
+   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+                      program, dir.path());
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, program, dir.path());
+   ASSERT_EQ(cg.exit_code, vp.exit_code) << vp.err;
+   ASSERT_EQ(cg.out, vp.out) << "the program must behave the same under both tools";
+
+   CachegrindOut ref = read_cachegrind(dir / "cg.out");
+   vgprof::Profile prof = vgprof::load_profile(dir / "vp.json");
+   auto ir = prof.event_index("Ir");
+   ASSERT_TRUE(ir.has_value());
+
+   // Total.
+   ASSERT_GT(ref.summary["Ir"], 0u);
+   EXPECT_EQ(prof.meta().totals.at(*ir), ref.summary["Ir"]);
+
+   // The exit summary reads like cachegrind's, to the character.
+   EXPECT_EQ(summary_lines(vp.err, "I   refs:"), summary_lines(cg.err, "I   refs:"));
+
+   // Every (file, function, line).
+   LineCosts mine = vgprof_lines(dir / "vp.json", "Ir");
+   const LineCosts& theirs = ref.by_event["Ir"];
+   EXPECT_EQ(mine.size(), theirs.size());
+   size_t shown = 0;
+   for (const auto& [key, cost] : theirs) {
+      auto it = mine.find(key);
+      uint64_t got = it == mine.end() ? 0 : it->second;
+      if (got != cost && shown++ < 10)
+         ADD_FAILURE() << std::get<0>(key) << ":" << std::get<1>(key) << ":"
+                       << std::get<2>(key) << " cachegrind " << cost << " vgprof " << got;
+   }
+   for (const auto& [key, cost] : mine)
+      if (!theirs.count(key) && shown++ < 10)
+         ADD_FAILURE() << "only vgprof has " << std::get<0>(key) << ":" << std::get<1>(key)
+                       << ":" << std::get<2>(key) << " = " << cost;
+
+   // Every (file, function) pair, as cg_annotate's function summary groups them.
+   std::map<std::pair<std::string, std::string>, uint64_t> fn_mine, fn_theirs;
+   for (const auto& [key, cost] : mine) fn_mine[{std::get<0>(key), std::get<1>(key)}] += cost;
+   for (const auto& [key, cost] : theirs) fn_theirs[{std::get<0>(key), std::get<1>(key)}] += cost;
+   EXPECT_EQ(fn_mine, fn_theirs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Programs, IrMatchesCachegrind,
+    ::testing::Values(Case{"loops", {"loops"}, ""},
+                      Case{"recursion", {"recursion"}, ""},
+                      Case{"libc_calls", {"libc_calls"}, ""},
+                      Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(300000)}),
+    [](const auto& info) { return info.param.name; });
+
+}  // namespace

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// test_report_cli.cpp: `vgprof report` on real profiles and on bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness.hpp"
+
+using namespace vgtest;
+
+namespace {
+
+std::string prog(const std::string& name) { return progs_dir() + "/" + name; }
+
+// Records loops once for the whole suite: every test reads it.
+class Report : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      auto r = run_tool("vgprof", {"--vgprof-out-file=loops.json"}, {prog("loops")}, dir_->path());
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+                         {prog("loops")}, dir_->path());
+      cachegrind_refs_ = summary_lines(cg.err, "I   refs:");
+   }
+   static void TearDownTestSuite() { delete dir_; }
+
+   // Exit status 2 and one line on stderr that starts with "vgprof: ",
+   // names the file and says `what`.
+   static void expect_clean_error(const std::string& file, const std::string& what)
+   {
+      auto r = run({cli_path(), "report", file}, dir_->path());
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_EQ(r.signal, 0);
+      EXPECT_TRUE(r.out.empty()) << r.out;
+      EXPECT_EQ(r.err.rfind("vgprof: ", 0), 0u) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(what), std::string::npos) << "expected \"" << what << "\" in: " << r.err;
+   }
+
+   static TempDir* dir_;
+   static std::vector<std::string> cachegrind_refs_;
+};
+TempDir* Report::dir_ = nullptr;
+std::vector<std::string> Report::cachegrind_refs_;
+
+TEST_F(Report, ShowsTheTotalAsCachegrindDoesAndTheHottestFunctionFirst)
+{
+   auto r = run({cli_path(), "report", "loops.json"}, dir_->path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   ASSERT_EQ(cachegrind_refs_.size(), 1u);
+   // "I   refs:      1,234,567" -> "1,234,567"
+   std::string total = cachegrind_refs_[0].substr(cachegrind_refs_[0].find_last_of(' ') + 1);
+   EXPECT_NE(r.out.find(total + " (100.0%)  PROGRAM TOTALS"), std::string::npos) << r.out;
+   // grid runs 300 x 1000 inner iterations, sum_to 100 x 1000 of a loop no
+   // longer than grid's inner one: grid is hotter.
+   auto grid = r.out.find("grid"), sum_to = r.out.find("sum_to");
+   ASSERT_NE(grid, std::string::npos) << r.out;
+   ASSERT_NE(sum_to, std::string::npos) << r.out;
+   EXPECT_LT(grid, sum_to);
+}
+
+TEST_F(Report, JsonFormatIsValidJsonWithTheSameTotal)
+{
+   auto r = run({cli_path(), "report", "--format", "json", "loops.json"}, dir_->path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   std::string total = cachegrind_refs_[0].substr(cachegrind_refs_[0].find_last_of(' ') + 1);
+   total.erase(std::remove(total.begin(), total.end(), ','), total.end());
+   EXPECT_NE(r.out.find("\"Ir\":" + total), std::string::npos) << r.out.substr(0, 400);
+}
+
+TEST_F(Report, MissingFileIsAnError) { expect_clean_error("no-such-profile.json", "cannot open"); }
+
+TEST_F(Report, TruncatedProfileIsAnError)
+{
+   std::string full = read_file(dir_->path() + "/loops.json");
+   write_file(dir_->path() + "/truncated.json", full.substr(0, full.size() / 2));
+   expect_clean_error("truncated.json", "truncated");
+}
+
+TEST_F(Report, NonJsonFileIsAnError)
+{
+   write_file(dir_->path() + "/binary.json", std::string("\x7f" "ELF\x02\x01\x01\0\0", 9));
+   expect_clean_error("binary.json", "invalid JSON");
+}
+
+TEST_F(Report, JsonOfAnotherShapeIsAnError)
+{
+   write_file(dir_->path() + "/other.json", R"({"name":"package","version":"1.0"})");
+   expect_clean_error("other.json", "not a vgprof profile");
+}
+
+TEST_F(Report, FutureVersionIsAnError)
+{
+   std::string full = read_file(dir_->path() + "/loops.json");
+   ASSERT_EQ(full.rfind("{\"vgprof\":1", 0), 0u);
+   write_file(dir_->path() + "/future.json", "{\"vgprof\":999" + full.substr(11));
+   expect_clean_error("future.json", "newer than this vgprof understands");
+}
+
+TEST_F(Report, UsageErrorExitsWithTwo)
+{
+   auto r = run({cli_path(), "report", "--no-such-option", "loops.json"}, dir_->path());
+   EXPECT_EQ(r.exit_code, 2);
+   auto none = run({cli_path(), "report"}, dir_->path());
+   EXPECT_EQ(none.exit_code, 2);
+}
+
+}  // namespace

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Specification of load_profile/parse_profile: what a valid profile turns
+// into, and the exact message for each way a profile can be wrong
+// (docs/profile-format.md, "Invariants a reader checks").
+#include "profile_text.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/load.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace vgprof {
+namespace {
+
+using test::ProfileText;
+
+// The message parse_profile gives for `text`, read as if from "p.json".
+// Any exception other than vgprof::Error escapes and fails the test.
+std::string load_error(const std::string& text)
+{
+    try {
+        parse_profile(text, "p.json");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(loaded without error)";
+}
+
+std::string load_error(const ProfileText& profile) { return load_error(profile.str()); }
+
+// --- valid profiles ----------------------------------------------------------
+
+TEST(LoadProfile, FormatDocSampleLoadsWithEveryTable)
+{
+    const Profile p = parse_profile(ProfileText().str(), "p.json");
+
+    const Meta& m = p.meta();
+    EXPECT_EQ(m.version, 1);
+    EXPECT_EQ(m.tool, "vgprof");
+    EXPECT_EQ(m.tool_version, "0.1.0");
+    EXPECT_EQ(m.valgrind, "3.19.0");
+    EXPECT_EQ(m.argv, (std::vector<std::string>{"./app", "-n", "3"}));
+    EXPECT_EQ(m.options, (std::vector<std::string>{"--vgprof-out-file=p.json"}));
+    EXPECT_EQ(m.events, (std::vector<std::string>{"Ir"}));
+    EXPECT_EQ(m.totals, (std::vector<uint64_t>{2485947}));
+    EXPECT_EQ(m.exit_code, 0);
+    EXPECT_EQ(m.pid, 4242);
+    EXPECT_EQ(m.ppid, 4241);
+    EXPECT_EQ(m.elapsed_ms, 311);
+
+    EXPECT_EQ(p.num_events(), 1u);
+    EXPECT_EQ(p.event_index("Ir"), 0u);
+    EXPECT_EQ(p.event_index("Dr"), std::nullopt);
+
+    EXPECT_EQ(p.strs().size(), 5u);
+    EXPECT_EQ(p.obj_path(ObjId(0)), "/usr/bin/app");
+    EXPECT_EQ(p.file_path(FileId(0)), "???");
+    EXPECT_EQ(p.file_path(FileId(1)), "/src/app.c");
+
+    ASSERT_EQ(p.functions().size(), 2u);
+    const Function& work = p.functions()[1];
+    EXPECT_EQ(p.str(work.name), "work");
+    EXPECT_EQ(work.file, FileId(1));
+    EXPECT_EQ(work.obj, ObjId(0));
+    EXPECT_EQ(work.line, 3u);
+    EXPECT_EQ(p.fn_name(FnId(0)), "main");
+
+    ASSERT_EQ(p.lines().size(), 2u);
+    EXPECT_EQ(p.lines()[1].fn, FnId(1));
+    EXPECT_EQ(p.lines()[1].file, FileId(1));
+    EXPECT_EQ(p.lines()[1].line, 4u);
+    EXPECT_EQ(p.line_cost(0)[0], 1200u);
+    EXPECT_EQ(p.line_cost(1)[0], 2484747u);
+
+    ASSERT_EQ(p.instrs().size(), 1u);
+    EXPECT_EQ(p.instrs()[0].addr, 4198694u);
+    EXPECT_EQ(p.instrs()[0].fn, FnId(1));
+    EXPECT_EQ(p.instrs()[0].line, 4u);
+    EXPECT_EQ(p.instr_cost(0)[0], 3u);
+}
+
+TEST(LoadProfile, CostsOfSeveralEventsAreStoredPerRowInEventOrder)
+{
+    const Profile p = parse_profile(ProfileText()
+                                        .set_meta("events", R"(["Ir","Dr"])")
+                                        .set_meta("totals", "[2485947,70]")  // Dr: 30 + 40
+                                        .set("lines", "[[0,1,11,1200,30],[1,1,4,2484747,40]]")
+                                        .set("instrs", "[[4198694,1,1,4,3,1]]")
+                                        .str(),
+                                    "p.json");
+    EXPECT_EQ(p.event_index("Dr"), 1u);
+    EXPECT_EQ(p.line_cost(1)[0], 2484747u);
+    EXPECT_EQ(p.line_cost(1)[1], 40u);
+    EXPECT_EQ(p.instr_cost(0)[1], 1u);
+}
+
+TEST(LoadProfile, InstrsTableIsOptional)
+{
+    const Profile p = parse_profile(ProfileText().drop("instrs").str(), "p.json");
+    EXPECT_TRUE(p.instrs().empty());
+}
+
+TEST(LoadProfile, ReservedTopLevelKeysOfLaterVersionsAreIgnored)
+{
+    const std::string text =
+        ProfileText().set("calls", "[[0,1,1,11,1,2484747]]").set("paths", "[]").set("heap", "{}").str();
+    EXPECT_EQ(parse_profile(text, "p.json").lines().size(), 2u);
+}
+
+TEST(LoadProfile, FactsInsideRunAndExitAreOptional)
+{
+    const Profile p =
+        parse_profile(ProfileText().set_meta("run", "{}").set_meta("exit", "{}").str(), "p.json");
+    EXPECT_EQ(p.meta().pid, std::nullopt);
+    EXPECT_EQ(p.meta().elapsed_ms, std::nullopt);
+    EXPECT_EQ(p.meta().exit_code, std::nullopt);
+}
+
+TEST(LoadProfile, NegativeExitCodeIsKept)
+{
+    const Profile p = parse_profile(ProfileText().set_meta("exit", R"({"code":-1})").str(), "p.json");
+    EXPECT_EQ(p.meta().exit_code, -1);
+}
+
+TEST(LoadProfile, CostsUpTo2To64Minus1AreExact)
+{
+    const Profile p = parse_profile(ProfileText()
+                                        .set_meta("totals", "[18446744073709551615]")
+                                        .set("lines", "[[0,1,11,18446744073709551615]]")
+                                        .drop("instrs")
+                                        .str(),
+                                    "p.json");
+    EXPECT_EQ(p.line_cost(0)[0], UINT64_MAX);
+}
+
+TEST(LoadProfile, LayoutAfterTheVersionKeyDoesNotMatter)
+{
+    const std::string text =
+        R"({"vgprof":1,"lines":[],"fns":[],"files":[],"objs":[],"strs":[],)"
+        R"("meta":{"run":{},"exit":{"code":0},"totals":[0],"cache":null,"events":["Ir"],)"
+        R"("options":[],"argv":["a"],"valgrind":"3.19.0","tool_version":"0.1.0","tool":"vgprof"}})";
+    const Profile p = parse_profile(text, "p.json");
+    EXPECT_EQ(p.meta().totals[0], 0u);
+    EXPECT_TRUE(p.functions().empty());
+}
+
+TEST(LoadProfile, ReadsAProfileFromAFile)
+{
+    char path[] = "/tmp/vgprof-unit-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::ofstream(path) << ProfileText().str();
+    const Profile p = load_profile(path);
+    std::remove(path);
+    EXPECT_EQ(p.meta().totals[0], 2485947u);
+}
+
+// --- files that cannot be read -------------------------------------------
+
+TEST(LoadProfileError, MissingFileSaysCannotOpenWithTheSystemReason)
+{
+    try {
+        load_profile("/nonexistent-dir/p.json");
+        FAIL() << "loaded a missing file";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "/nonexistent-dir/p.json: cannot open: No such file or directory");
+    }
+}
+
+TEST(LoadProfileError, DirectorySaysCannotRead)
+{
+    try {
+        load_profile("/");
+        FAIL() << "loaded a directory";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "/: cannot read: Is a directory");
+    }
+}
+
+// --- not JSON ------------------------------------------------------------
+
+TEST(LoadProfileError, EmptyFileIsTruncatedAtByteZero)
+{
+    EXPECT_EQ(load_error(""), "p.json: truncated JSON: unexpected end of input at byte 0");
+}
+
+TEST(LoadProfileError, EveryTruncationPointIsReportedAsTruncatedAtItsLength)
+{
+    const std::string text = ProfileText().str();
+    const size_t closing_brace = text.rfind('}');
+    for (size_t cut = 0; cut < closing_brace + 1; ++cut)
+        ASSERT_EQ(load_error(text.substr(0, cut)),
+                  "p.json: truncated JSON: unexpected end of input at byte " + std::to_string(cut));
+}
+
+TEST(LoadProfileError, SyntaxErrorNamesLineColumnAndByte)
+{
+    // "nope" starts on line 2 after a space and `"meta": `: column 10; the
+    // first line is 13 bytes with its newline, so byte 13 + 9 = 22.
+    EXPECT_EQ(load_error("{\"vgprof\":1,\n \"meta\": nope}"),
+              "p.json: line 2, column 10: invalid JSON: syntax error at byte 22");
+}
+
+TEST(LoadProfileError, BinaryFileIsInvalidJsonAtTheFirstByte)
+{
+    EXPECT_EQ(load_error(std::string("\x7f" "ELF\x02\x01\x01\0\0", 9)),
+              "p.json: line 1, column 1: invalid JSON: syntax error at byte 0");
+}
+
+TEST(LoadProfileError, DataAfterTheDocumentIsInvalid)
+{
+    const std::string text = ProfileText().str();  // ends "}\n"
+    EXPECT_EQ(load_error(text + "{}"),
+              "p.json: line " + std::to_string(std::count(text.begin(), text.end(), '\n') + 1) +
+                  ", column 1: invalid JSON: unexpected data after the end of the document at byte " +
+                  std::to_string(text.size()));
+}
+
+TEST(LoadProfileError, DeepNestingIsAnErrorNotACrash)
+{
+    EXPECT_NE(load_error("{\"vgprof\":1,\"meta\":" + std::string(100000, '[')).find("p.json: "),
+              std::string::npos);
+}
+
+TEST(LoadProfileError, InvalidUtf8InAStringIsInvalidJson)
+{
+    EXPECT_EQ(load_error(ProfileText().set("strs", "[\"\xff\"]").str()).rfind("p.json: line ", 0), 0u);
+}
+
+TEST(LoadProfileError, NoSingleByteChangeMakesTheLoaderThrowAnythingElse)
+{
+    const std::string text = ProfileText().str();
+    for (size_t i = 0; i < text.size(); ++i)
+        for (char c : {'\0', '"', '[', '}', '-', '9', '.', 'e', ','}) {
+            std::string changed = text;
+            changed[i] = c;
+            load_error(changed);  // may load or fail, but only with vgprof::Error
+        }
+}
+
+// --- JSON, but not a vgprof profile ------------------------------------------
+
+TEST(LoadProfileError, TopLevelArrayIsNotAProfile)
+{
+    EXPECT_EQ(load_error("[1,2]"),
+              "p.json: not a vgprof profile (top level is an array, expected an object)");
+}
+
+TEST(LoadProfileError, FirstKeyOtherThanVgprofIsNotAProfile)
+{
+    EXPECT_EQ(load_error(R"({"traceEvents":[],"vgprof":1})"),
+              R"(p.json: not a vgprof profile (first key is "traceEvents", expected "vgprof"))");
+}
+
+TEST(LoadProfileError, EmptyObjectIsNotAProfile)
+{
+    EXPECT_EQ(load_error("{}"), "p.json: not a vgprof profile (the top-level object is empty, "
+                                "expected \"vgprof\" first)");
+}
+
+// --- versions ------------------------------------------------------------------
+
+TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
+              "p.json: profile format version 7 is newer than this vgprof understands "
+              "(newest: 1); upgrade vgprof");
+}
+
+TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
+              "p.json: profile format version 18446744073709551615 is newer than this vgprof "
+              "understands (newest: 1); upgrade vgprof");
+}
+
+TEST(LoadProfileError, VersionZeroIsInvalid)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "0")),
+              "p.json: vgprof: invalid format version 0 (versions start at 1)");
+}
+
+TEST(LoadProfileError, VersionMustBeAnInteger)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", R"("1")")),
+              "p.json: vgprof: expected an integer format version, got a string");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "1.0")),
+              "p.json: vgprof: expected an integer format version, got 1 (a floating-point number)");
+}
+
+// --- keys and types ------------------------------------------------------------
+
+TEST(LoadProfileError, UnknownTopLevelKeyIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("extra", "[]")),
+              R"(p.json: unknown top-level key "extra" (not part of format version 1))");
+}
+
+TEST(LoadProfileError, MissingTopLevelKeyIsNamed)
+{
+    EXPECT_EQ(load_error(ProfileText().drop("lines")),
+              R"(p.json: missing required top-level key "lines")");
+}
+
+TEST(LoadProfileError, MissingMetaKeyIsNamedWithItsSection)
+{
+    EXPECT_EQ(load_error(ProfileText().drop_meta("events")),
+              R"(p.json: meta: missing required key "events")");
+}
+
+TEST(LoadProfileError, WrongTypesNameTheirPath)
+{
+    EXPECT_EQ(load_error(ProfileText().set("meta", "[]")),
+              "p.json: meta: expected an object, got an array");
+    EXPECT_EQ(load_error(ProfileText().set_meta("argv", R"(["./app",5])")),
+              "p.json: meta.argv[1]: expected a string, got 5");
+    EXPECT_EQ(load_error(ProfileText().set_meta("cache", "5")),
+              "p.json: meta.cache: expected null or an object, got 5");
+    EXPECT_EQ(load_error(ProfileText().set_meta("exit", R"({"code":"0"})")),
+              "p.json: meta.exit.code: expected an integer, got a string");
+    EXPECT_EQ(load_error(ProfileText().set_meta("run", R"({"pid":null})")),
+              "p.json: meta.run.pid: expected an integer, got null");
+    EXPECT_EQ(load_error(ProfileText().set("strs", R"({"0":"???"})")),
+              "p.json: strs: expected an array, got an object");
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],{}]")),
+              "p.json: fns[1]: expected an array, got an object");
+}
+
+TEST(LoadProfileError, ToolOtherThanVgprofIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set_meta("tool", R"("cachegrind")")),
+              R"(p.json: meta.tool: expected "vgprof", got "cachegrind")");
+}
+
+TEST(LoadProfileError, EventsMustBeNonEmptyAndDistinct)
+{
+    EXPECT_EQ(load_error(ProfileText().set_meta("events", "[]")),
+              "p.json: meta.events: expected at least one event, got an empty array");
+    EXPECT_EQ(load_error(ProfileText().set_meta("events", R"(["Ir","Ir"])")),
+              R"(p.json: meta.events[1]: event "Ir" is listed twice)");
+}
+
+// --- numbers ---------------------------------------------------------------------
+
+TEST(LoadProfileError, NegativeCostIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200],[1,1,4,-5]]")),
+              "p.json: lines[1][3]: expected a non-negative integer, got -5");
+}
+
+TEST(LoadProfileError, FractionalOrExponentCostIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200.5],[1,1,4,2484747]]")),
+              "p.json: lines[0][3]: expected a non-negative integer, got 1200.5 (a floating-point number)");
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,12e2],[1,1,4,2484747]]")),
+              "p.json: lines[0][3]: expected a non-negative integer, got 1200 (a floating-point number)");
+}
+
+TEST(LoadProfileError, CostPast2To64Minus1IsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,18446744073709551616],[1,1,4,0]]")),
+              "p.json: lines[0][3]: expected a non-negative integer, "
+              "got 1.8446744073709552e+19 (a floating-point number)");
+}
+
+TEST(LoadProfileError, BooleanIdIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("objs", "[true]")),
+              "p.json: objs[0]: expected a non-negative integer, got true");
+}
+
+TEST(LoadProfileError, LineNumberPast2To32Minus1IsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,4294967296],[4,1,0,3]]")),
+              "p.json: fns[0][3]: line number 4294967296 is too large (limit 2^32-1)");
+}
+
+// --- ids ---------------------------------------------------------------------------
+
+TEST(LoadProfileError, IdsOutOfRangeNameTheTableAndItsSize)
+{
+    // The sample has 5 strings, 1 object, 2 files and 2 functions.
+    EXPECT_EQ(load_error(ProfileText().set("objs", "[5]")),
+              "p.json: objs[0]: strs id 5 out of range (5 strings)");
+    EXPECT_EQ(load_error(ProfileText().set("files", "[0,9]")),
+              "p.json: files[1]: strs id 9 out of range (5 strings)");
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],[40,1,0,3]]")),
+              "p.json: fns[1][0]: strs id 40 out of range (5 strings)");
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,2,0,10],[4,1,0,3]]")),
+              "p.json: fns[0][1]: file id 2 out of range (2 files)");
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,1,10],[4,1,0,3]]")),
+              "p.json: fns[0][2]: obj id 1 out of range (1 object)");
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200],[99,1,4,2484747]]")),
+              "p.json: lines[1][0]: fn id 99 out of range (2 functions)");
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,2,11,1200],[1,1,4,2484747]]")),
+              "p.json: lines[0][1]: file id 2 out of range (2 files)");
+    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,2,1,4,3]]")),
+              "p.json: instrs[0][1]: fn id 2 out of range (2 functions)");
+    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,1,7,4,3]]")),
+              "p.json: instrs[0][2]: file id 7 out of range (2 files)");
+}
+
+// --- cost arrays and totals ---------------------------------------------------------
+
+TEST(LoadProfileError, RowsMustHaveOneCostPerEvent)
+{
+    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200,7],[1,1,4,2484747]]")),
+              "p.json: lines[0]: expected 4 entries [fn, file, line, Ir], got 5");
+    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,1,1,4]]")),
+              "p.json: instrs[0]: expected 5 entries [addr, fn, file, line, Ir], got 4");
+    EXPECT_EQ(load_error(ProfileText().set_meta("totals", "[2485947,0]")),
+              "p.json: meta.totals: expected 1 entry (one per event), got 2");
+}
+
+TEST(LoadProfileError, FunctionRowsHaveExactlyFourEntries)
+{
+    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],[4,1,0]]")),
+              "p.json: fns[1]: expected 4 entries [name, file, obj, line], got 3");
+}
+
+TEST(LoadProfileError, TotalsThatDifferFromTheSumOfLinesAreRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set_meta("totals", "[2485948]")),
+              "p.json: meta.totals[0]: Ir total is 2485948 but the lines add up to 2485947");
+}
+
+TEST(LoadProfileError, LinesWhoseSumOverflowsAreRejected)
+{
+    // 2^63 + 2^63 = 2^64, one past the largest cost.
+    EXPECT_EQ(load_error(ProfileText()
+                             .set("lines", "[[0,1,11,9223372036854775808],[1,1,4,9223372036854775808]]")
+                             .set_meta("totals", "[0]")),
+              "p.json: lines: the Ir costs add up to more than 2^64-1");
+}
+
+} // namespace
+} // namespace vgprof

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 1) and
+   the exit summary.
+
+   Tables are renumbered before writing: strings sorted by byte value,
+   objects and files by path, functions by (object, name, file, line),
+   costs by their keys.  Ids then depend only on what ran, not on the
+   order in which code happened to be translated, so identical runs give
+   identical profiles.  The file is written under a temporary name in the
+   destination directory and renamed into place once complete. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "vp_global.h"
+
+#define VP_FORMAT_VERSION 1
+#define NONE 0xFFFFFFFFu
+
+/* Renumbering: internal id -> output id (NONE: not written). */
+typedef struct {
+   UInt* str;    /* [n_strs] */
+   UInt* obj;    /* [n_strs]: objs row of an object path's string */
+   UInt* file;   /* [n_strs]: files row of a file path's string */
+   UInt* fn;     /* [n_fns]  */
+   UInt  n_str, n_obj, n_file, n_fn;
+} Renumber;
+
+static Renumber rn;          /* read by the sort comparators */
+static XArray*  executed;    /* VP_InstrCC* with a non-zero cost */
+static ULong    totals[VP_N_EVENTS];
+
+/*------------------------------------------------------------*/
+/*--- Choosing and numbering what is written               ---*/
+/*------------------------------------------------------------*/
+
+static Bool has_cost(const VP_InstrCC* cc)
+{
+   Int e;
+   for (e = 0; e < VP_N_EVENTS; e++)
+      if (cc->cost[e]) return True;
+   return False;
+}
+
+static void collect_executed(void)
+{
+   XArray* all = VP_(all_instr_ccs)();
+   Word    i;
+   Int     e;
+   executed = VG_(newXA)(VG_(malloc), "vp.dump.exec", VG_(free),
+                         sizeof(VP_InstrCC*));
+   for (e = 0; e < VP_N_EVENTS; e++) totals[e] = 0;
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      if (!has_cost(cc)) continue;
+      VG_(addToXA)(executed, &cc);
+      for (e = 0; e < VP_N_EVENTS; e++) totals[e] += cc->cost[e];
+   }
+   VG_(deleteXA)(all);
+}
+
+static UInt* new_marks(UInt n)
+{
+   UInt* a = VG_(malloc)("vp.dump.marks", (n ? n : 1) * sizeof(UInt));
+   UInt  i;
+   for (i = 0; i < n; i++) a[i] = NONE;
+   return a;
+}
+
+static void mark_used(void)
+{
+   Word i;
+   rn.str  = new_marks(VP_(n_strs)());
+   rn.obj  = new_marks(VP_(n_strs)());
+   rn.file = new_marks(VP_(n_strs)());
+   rn.fn   = new_marks(VP_(n_fns)());
+   for (i = 0; i < VG_(sizeXA)(executed); i++) {
+      VP_InstrCC*  cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      const VP_Fn* f  = VP_(fn)(cc->loc.fn);
+      rn.fn[cc->loc.fn]  = 0;
+      rn.file[cc->loc.file] = 0;
+      rn.file[f->file] = 0;
+      rn.obj[f->obj]   = 0;
+      rn.str[cc->loc.file] = rn.str[f->file] = 0;
+      rn.str[f->name] = rn.str[f->obj] = 0;
+   }
+}
+
+static Int cmp_str_ids(const void* a, const void* b)
+{
+   return VG_(strcmp)(VP_(str)(*(const UInt*)a), VP_(str)(*(const UInt*)b));
+}
+
+static Int cmp_u32(UInt x, UInt y) { return x < y ? -1 : x > y ? 1 : 0; }
+
+static Int cmp_fn_ids(const void* a, const void* b)
+{
+   const VP_Fn* x = VP_(fn)(*(const UInt*)a);
+   const VP_Fn* y = VP_(fn)(*(const UInt*)b);
+   Int c;
+   if ((c = cmp_u32(rn.str[x->obj],  rn.str[y->obj])))  return c;
+   if ((c = cmp_u32(rn.str[x->name], rn.str[y->name]))) return c;
+   if ((c = cmp_u32(rn.str[x->file], rn.str[y->file]))) return c;
+   return cmp_u32(x->line, y->line);
+}
+
+/* Gives the marked entries of marks[0..n) numbers in the order sort_cmp
+   puts them; returns how many there are. */
+static UInt number_marked(UInt* marks, UInt n,
+                          Int (*sort_cmp)(const void*, const void*))
+{
+   UInt* ids = VG_(malloc)("vp.dump.ids", (n ? n : 1) * sizeof(UInt));
+   UInt  i, k = 0;
+   for (i = 0; i < n; i++)
+      if (marks[i] != NONE) ids[k++] = i;
+   VG_(ssort)(ids, k, sizeof(UInt), sort_cmp);
+   for (i = 0; i < k; i++) marks[ids[i]] = i;
+   VG_(free)(ids);
+   return k;
+}
+
+static void renumber(void)
+{
+   mark_used();
+   /* Strings first: objects, files and functions sort by string rank. */
+   rn.n_str  = number_marked(rn.str,  VP_(n_strs)(), cmp_str_ids);
+   rn.n_obj  = number_marked(rn.obj,  VP_(n_strs)(), cmp_str_ids);
+   rn.n_file = number_marked(rn.file, VP_(n_strs)(), cmp_str_ids);
+   rn.n_fn   = number_marked(rn.fn,   VP_(n_fns)(),  cmp_fn_ids);
+}
+
+/* Orders instruction cells by their line key, then by address. */
+static Int cmp_by_line(const void* a, const void* b)
+{
+   const VP_InstrCC* x = *(VP_InstrCC* const*)a;
+   const VP_InstrCC* y = *(VP_InstrCC* const*)b;
+   Int c;
+   if ((c = cmp_u32(rn.fn[x->loc.fn], rn.fn[y->loc.fn])))         return c;
+   if ((c = cmp_u32(rn.file[x->loc.file], rn.file[y->loc.file]))) return c;
+   if ((c = cmp_u32(x->loc.line, y->loc.line)))                   return c;
+   return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : 0;
+}
+
+static Int cmp_by_addr(const void* a, const void* b)
+{
+   const VP_InstrCC* x = *(VP_InstrCC* const*)a;
+   const VP_InstrCC* y = *(VP_InstrCC* const*)b;
+   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+   return cmp_by_line(a, b);
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing                                              ---*/
+/*------------------------------------------------------------*/
+
+static void out_costs(VP_Out* o, const ULong* cost)
+{
+   Int e;
+   for (e = 0; e < VP_N_EVENTS; e++) {
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, cost[e]);
+   }
+}
+
+static void out_str_array(VP_Out* o, const HChar* const* items, Word n)
+{
+   Word i;
+   VP_(out_s)(o, "[");
+   for (i = 0; i < n; i++) {
+      if (i) VP_(out_s)(o, ",");
+      VP_(out_json_str)(o, items[i]);
+   }
+   VP_(out_s)(o, "]");
+}
+
+static void write_meta(VP_Out* o, Int exitcode)
+{
+   Word         i, n = VG_(sizeXA)(VG_(args_for_client));
+   const HChar* argv0 = VG_(args_the_exename) ? VG_(args_the_exename) : "";
+   Int          e;
+
+   VP_(out_s)(o, "\n,\"meta\":{\"tool\":\"vgprof\",\"tool_version\":\""
+                 VP_TOOL_VERSION "\",\"valgrind\":\"" VP_VALGRIND_VERSION "\"");
+   VP_(out_s)(o, "\n ,\"argv\":[");
+   VP_(out_json_str)(o, argv0);
+   for (i = 0; i < n; i++) {
+      VP_(out_s)(o, ",");
+      VP_(out_json_str)(o, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   }
+   VP_(out_s)(o, "]\n ,\"options\":");
+   out_str_array(o, (const HChar* const*)(VG_(sizeXA)(VP_(tool_args))
+                       ? VG_(indexXA)(VP_(tool_args), 0) : NULL),
+                 VG_(sizeXA)(VP_(tool_args)));
+   VP_(out_s)(o, "\n ,\"events\":[\"Ir\"]\n ,\"cache\":null\n ,\"totals\":[");
+   for (e = 0; e < VP_N_EVENTS; e++) {
+      if (e) VP_(out_s)(o, ",");
+      VP_(out_u64)(o, totals[e]);
+   }
+   VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
+   if (exitcode < 0) {
+      VP_(out_s)(o, "-");
+      VP_(out_u64)(o, (ULong)(-(Long)exitcode));
+   } else {
+      VP_(out_u64)(o, (ULong)exitcode);
+   }
+   /* Everything that differs between identical runs, and nothing else. */
+   VP_(out_s)(o, "}\n ,\"run\":{\"pid\":");
+   VP_(out_u64)(o, (ULong)VG_(getpid)());
+   VP_(out_s)(o, ",\"ppid\":");
+   VP_(out_u64)(o, (ULong)VG_(getppid)());
+   VP_(out_s)(o, ",\"elapsed_ms\":");
+   VP_(out_u64)(o, (ULong)VG_(read_millisecond_timer)());
+   VP_(out_s)(o, "}\n }");
+}
+
+/* Writes the ids whose output number is 0..n-1 in that order, using
+   write_row(internal id). */
+static void out_table(VP_Out* o, const HChar* key, const UInt* numbers,
+                      UInt n_internal, UInt n_out,
+                      void (*write_row)(VP_Out*, UInt))
+{
+   UInt* order = VG_(malloc)("vp.dump.order", (n_out ? n_out : 1) * sizeof(UInt));
+   UInt  i;
+   for (i = 0; i < n_internal; i++)
+      if (numbers[i] != NONE) order[numbers[i]] = i;
+   VP_(out_s)(o, "\n,\"");
+   VP_(out_s)(o, key);
+   VP_(out_s)(o, "\":[");
+   for (i = 0; i < n_out; i++) {
+      VP_(out_s)(o, i ? "\n," : "");
+      write_row(o, order[i]);
+   }
+   VP_(out_s)(o, "]");
+   VG_(free)(order);
+}
+
+static void row_str(VP_Out* o, UInt id)  { VP_(out_json_str)(o, VP_(str)(id)); }
+static void row_path(VP_Out* o, UInt id) { VP_(out_u64)(o, rn.str[id]); }
+
+static void row_fn(VP_Out* o, UInt id)
+{
+   const VP_Fn* f = VP_(fn)(id);
+   VP_(out_s)(o, "[");
+   VP_(out_u64)(o, rn.str[f->name]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.file[f->file]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.obj[f->obj]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, f->line);
+   VP_(out_s)(o, "]");
+}
+
+static void write_lines(VP_Out* o)
+{
+   Word  i, n = VG_(sizeXA)(executed);
+   ULong sum[VP_N_EVENTS];
+   Bool  first = True;
+   Int   e;
+
+   VG_(setCmpFnXA)(executed, cmp_by_line);
+   VG_(sortXA)(executed);
+   VP_(out_s)(o, "\n,\"lines\":[");
+   for (i = 0; i < n; ) {
+      VP_InstrCC* head = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      for (e = 0; e < VP_N_EVENTS; e++) sum[e] = 0;
+      for (; i < n; i++) {
+         VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+         if (cc->loc.fn != head->loc.fn || cc->loc.file != head->loc.file
+             || cc->loc.line != head->loc.line)
+            break;
+         for (e = 0; e < VP_N_EVENTS; e++) sum[e] += cc->cost[e];
+      }
+      VP_(out_s)(o, first ? "[" : "\n,[");
+      first = False;
+      VP_(out_u64)(o, rn.fn[head->loc.fn]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, rn.file[head->loc.file]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, head->loc.line);
+      out_costs(o, sum);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]");
+}
+
+static void write_instrs(VP_Out* o)
+{
+   Word i, n = VG_(sizeXA)(executed);
+   VG_(setCmpFnXA)(executed, cmp_by_addr);
+   VG_(sortXA)(executed);
+   VP_(out_s)(o, "\n,\"instrs\":[");
+   for (i = 0; i < n; i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      VP_(out_s)(o, i ? "\n,[" : "[");
+      VP_(out_u64)(o, cc->addr);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, rn.fn[cc->loc.fn]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, rn.file[cc->loc.file]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, cc->loc.line);
+      out_costs(o, cc->cost);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]");
+}
+
+static void write_document(VP_Out* o, Int exitcode)
+{
+   VP_(out_s)(o, "{\"vgprof\":");
+   VP_(out_u64)(o, VP_FORMAT_VERSION);
+   write_meta(o, exitcode);
+   out_table(o, "strs",  rn.str,  VP_(n_strs)(), rn.n_str,  row_str);
+   out_table(o, "objs",  rn.obj,  VP_(n_strs)(), rn.n_obj,  row_path);
+   out_table(o, "files", rn.file, VP_(n_strs)(), rn.n_file, row_path);
+   out_table(o, "fns",   rn.fn,   VP_(n_fns)(),  rn.n_fn,   row_fn);
+   write_lines(o);
+   if (VP_(clo).dump_instr)
+      write_instrs(o);
+   VP_(out_s)(o, "\n}\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Exit summary, in cachegrind's layout                 ---*/
+/*------------------------------------------------------------*/
+
+static Int ulong_width(ULong n)
+{
+   Int w = 1;
+   while (n >= 10) { n /= 10; w++; }
+   return w + (w - 1) / 3;   /* room for the thousands separators */
+}
+
+static void print_summary(void)
+{
+   HChar fmt[64];
+   if (VG_(clo_verbosity) == 0)
+      return;
+   VG_(sprintf)(fmt, "%%s %%,%dllu\n", ulong_width(totals[VP_EV_IR]));
+   VG_(umsg)(fmt, "I   refs:     ", totals[VP_EV_IR]);
+}
+
+/*------------------------------------------------------------*/
+/*--- Entry point                                          ---*/
+/*------------------------------------------------------------*/
+
+void VP_(write_profile)(Int exitcode)
+{
+   HChar* path = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
+   HChar* tmp  = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
+   VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+
+   VP_(fold_all)();
+   collect_executed();
+   renumber();
+   print_summary();
+
+   /* Beside the destination, so the rename cannot cross file systems. */
+   VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+   if (!VP_(out_open)(o, tmp)) {
+      VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
+                tmp, VP_(errno_text)(o->err));
+      VG_(umsg)("vgprof: no profile was written.\n");
+   } else {
+      write_document(o, exitcode);
+      if (!VP_(out_close)(o)) {
+         VG_(umsg)("vgprof: error: cannot write the profile '%s': %s\n",
+                   tmp, VP_(errno_text)(o->err));
+         VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
+         VG_(unlink)(tmp);
+      } else if (VG_(rename)(tmp, path) != 0) {
+         VG_(umsg)("vgprof: error: cannot rename '%s' to '%s'\n", tmp, path);
+         VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
+         VG_(unlink)(tmp);
+      } else if (VG_(clo_verbosity) > 0) {
+         VG_(umsg)("vgprof: profile written to %s\n", path);
+      }
+   }
+   VG_(free)(o);
+   VG_(free)(tmp);
+   VG_(free)(path);
+}
