@@ -127,6 +127,7 @@ private:
     void load_version(const json::value& v);
     void check_top_level_keys(const json::object& root) const;
     void load_meta(const json::value& v, const Where& at);
+    void load_dump(const json::value& v, const Where& at);
     void load_run(const json::value& v, const Where& at);
     void load_strs(const json::value& v, const Where& at);
     void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
@@ -260,10 +261,24 @@ void Loader::load_meta(const json::value& v, const Where& at)
                          " (one per event), got ", totals_array.size()));
     append_costs(totals_array, 0, totals, m.totals);
 
-    const json::object& exit_object = object_at(required(o, "exit", at), exit);
-    if (const json::value* c = exit_object.if_contains("code"))
-        m.exit_code = int_at(*c, code);
+    // null: a profile dumped while the client was still running.
+    const json::value& exit_value = required(o, "exit", at);
+    if (!exit_value.is_null()) {
+        const json::object& exit_object = object_at(exit_value, exit);
+        if (const json::value* c = exit_object.if_contains("code"))
+            m.exit_code = int_at(*c, code);
+    }
+    if (const json::value* d = o.if_contains("dump"))
+        load_dump(*d, at.member("dump"));
     load_run(required(o, "run", at), run);
+}
+
+void Loader::load_dump(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Meta& m = p_.meta_;
+    m.dump_number = int_at(required(o, "number", at), at.member("number"));
+    m.dump_label = string_at(required(o, "label", at), at.member("label"));
 }
 
 // The run section holds only facts that vary between runs; each is optional

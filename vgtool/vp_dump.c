@@ -65,6 +65,16 @@ static void collect_executed(void)
    VG_(deleteXA)(all);
 }
 
+static void free_dump_state(void)
+{
+   VG_(deleteXA)(executed);
+   VG_(free)(rn.str);
+   VG_(free)(rn.obj);
+   VG_(free)(rn.file);
+   VG_(free)(rn.fn);
+   executed = NULL;
+}
+
 static UInt* new_marks(UInt n)
 {
    UInt* a = VG_(malloc)("vp.dump.marks", (n ? n : 1) * sizeof(UInt));
@@ -179,7 +189,7 @@ static void out_str_array(VP_Out* o, const HChar* const* items, Word n)
    VP_(out_s)(o, "]");
 }
 
-static void write_meta(VP_Out* o, Int exitcode)
+static void write_meta(VP_Out* o, const VP_Dump* d)
 {
    Word         i, n = VG_(sizeXA)(VG_(args_for_client));
    const HChar* argv0 = VG_(args_the_exename) ? VG_(args_the_exename) : "";
@@ -202,15 +212,24 @@ static void write_meta(VP_Out* o, Int exitcode)
       if (e) VP_(out_s)(o, ",");
       VP_(out_u64)(o, totals[e]);
    }
-   VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
-   if (exitcode < 0) {
-      VP_(out_s)(o, "-");
-      VP_(out_u64)(o, (ULong)(-(Long)exitcode));
+   if (d->number == 0) {
+      VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
+      if (d->exitcode < 0) {
+         VP_(out_s)(o, "-");
+         VP_(out_u64)(o, (ULong)(-(Long)d->exitcode));
+      } else {
+         VP_(out_u64)(o, (ULong)d->exitcode);
+      }
+      VP_(out_s)(o, "}");
    } else {
-      VP_(out_u64)(o, (ULong)exitcode);
+      VP_(out_s)(o, "]\n ,\"exit\":null\n ,\"dump\":{\"number\":");
+      VP_(out_u64)(o, (ULong)d->number);
+      VP_(out_s)(o, ",\"label\":");
+      VP_(out_json_str)(o, d->label);
+      VP_(out_s)(o, "}");
    }
    /* Everything that differs between identical runs, and nothing else. */
-   VP_(out_s)(o, "}\n ,\"run\":{\"pid\":");
+   VP_(out_s)(o, "\n ,\"run\":{\"pid\":");
    VP_(out_u64)(o, (ULong)VG_(getpid)());
    VP_(out_s)(o, ",\"ppid\":");
    VP_(out_u64)(o, (ULong)VG_(getppid)());
@@ -312,11 +331,11 @@ static void write_instrs(VP_Out* o)
    VP_(out_s)(o, "]");
 }
 
-static void write_document(VP_Out* o, Int exitcode)
+static void write_document(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
    VP_(out_u64)(o, VP_FORMAT_VERSION);
-   write_meta(o, exitcode);
+   write_meta(o, d);
    out_table(o, "strs",  rn.str,  VP_(n_strs)(), rn.n_str,  row_str);
    out_table(o, "objs",  rn.obj,  VP_(n_strs)(), rn.n_obj,  row_path);
    out_table(o, "files", rn.file, VP_(n_strs)(), rn.n_file, row_path);
@@ -351,16 +370,29 @@ static void print_summary(void)
 /*--- Entry point                                          ---*/
 /*------------------------------------------------------------*/
 
-void VP_(write_profile)(Int exitcode)
+/* The file a profile goes to: the expanded --vgprof-out-file, with a
+   dump's number put before a ".json" ending (or after the name). */
+static HChar* profile_path(const VP_Dump* d)
 {
-   HChar* path = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
-   HChar* tmp  = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
-   VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+   HChar* base = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
+   if (d->number == 0)
+      return base;
+   SizeT  len  = VG_(strlen)(base);
+   HChar* path = VG_(malloc)("vp.dump.path", len + 16);
+   if (len > 5 && VG_(strcmp)(base + len - 5, ".json") == 0) {
+      base[len - 5] = '\0';
+      VG_(sprintf)(path, "%s.%d.json", base, d->number);
+   } else {
+      VG_(sprintf)(path, "%s.%d", base, d->number);
+   }
+   VG_(free)(base);
+   return path;
+}
 
-   VP_(fold_all)();
-   collect_executed();
-   renumber();
-   print_summary();
+static void write_file(const HChar* path, const VP_Dump* d)
+{
+   HChar*  tmp = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
+   VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
 
    /* Beside the destination, so the rename cannot cross file systems. */
    VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
@@ -369,7 +401,7 @@ void VP_(write_profile)(Int exitcode)
                 tmp, VP_(errno_text)(o->err));
       VG_(umsg)("vgprof: no profile was written.\n");
    } else {
-      write_document(o, exitcode);
+      write_document(o, d);
       if (!VP_(out_close)(o)) {
          VG_(umsg)("vgprof: error: cannot write the profile '%s': %s\n",
                    tmp, VP_(errno_text)(o->err));
@@ -385,5 +417,17 @@ void VP_(write_profile)(Int exitcode)
    }
    VG_(free)(o);
    VG_(free)(tmp);
+}
+
+void VP_(write_profile)(const VP_Dump* d)
+{
+   HChar* path = profile_path(d);
+   VP_(fold_all)();
+   collect_executed();
+   renumber();
+   if (d->number == 0)
+      print_summary();
+   write_file(path, d);
+   free_dump_state();
    VG_(free)(path);
 }

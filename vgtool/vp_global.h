@@ -90,6 +90,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       IRType gWordTy, IRType hWordTy);
 void  VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge);
 void  VP_(fold_all)(void);
+void  VP_(zero_all)(void);
 /* All instruction cells, in no particular order; caller frees. */
 XArray* VP_(all_instr_ccs)(void);
 
@@ -117,6 +118,13 @@ const HChar* VP_(errno_text)(Int err);
 /*--- from vp_dump.c                                       ---*/
 /*------------------------------------------------------------*/
 
-void VP_(write_profile)(Int exitcode);
+/* A profile written at exit (number 0) or on a client request. */
+typedef struct {
+   Int          number;    /* 0 at exit, else the dump's number (1, 2, ...) */
+   const HChar* label;     /* the client's label for a dump */
+   Int          exitcode;  /* at exit only */
+} VP_Dump;
+
+void VP_(write_profile)(const VP_Dump* d);
 
 #endif /* VP_GLOBAL_H */

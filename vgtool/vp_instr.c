@@ -178,6 +178,19 @@ void VP_(fold_all)(void)
       fold_sb(*(SBInfo**)VG_(indexXA)(sb_twins, i));
 }
 
+/* Forgets every cost counted so far, live counters and cells alike. */
+void VP_(zero_all)(void)
+{
+   XArray* all = VP_(all_instr_ccs)();
+   Word    i;
+   VP_(fold_all)();   /* folding also clears the live counters */
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      VG_(memset)(cc->cost, 0, sizeof cc->cost);
+   }
+   VG_(deleteXA)(all);
+}
+
 XArray* VP_(all_instr_ccs)(void)
 {
    XArray*     all = VG_(newXA)(VG_(malloc), "vp.instr.all", VG_(free),

@@ -4,8 +4,10 @@
    instruction counting (vp_instr.c) and the profile writer (vp_dump.c). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_tooliface.h"
 #include "vp_global.h"
+#include "vgprof.h"
 
 static void vp_post_clo_init(void)
 {
@@ -16,20 +18,48 @@ static void vp_post_clo_init(void)
    signal, so the profile is written in every case. */
 static void vp_fini(Int exitcode)
 {
-   VP_(write_profile)(exitcode);
+   VP_Dump d = { .number = 0, .label = NULL, .exitcode = exitcode };
+   VP_(write_profile)(&d);
+}
+
+static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
+{
+   static Int dumps = 0;
+
+   if (!VG_IS_TOOL_USERREQ('V', 'P', args[0]))
+      return False;
+   switch (args[0]) {
+      case VG_USERREQ__VGPROF_DUMP_STATS_AT: {
+         VP_Dump d = { .number = ++dumps,
+                       .label = args[1] ? (const HChar*)args[1] : "",
+                       .exitcode = 0 };
+         VP_(write_profile)(&d);
+         VP_(zero_all)();
+         break;
+      }
+      case VG_USERREQ__VGPROF_ZERO_STATS:
+         VP_(zero_all)();
+         break;
+      default:
+         VG_(message)(Vg_UserMsg, "vgprof: unknown client request 0x%lx ignored\n", args[0]);
+         return False;
+   }
+   *ret = 0;
+   return True;
 }
 
 static void vp_pre_clo_init(void)
 {
    VG_(details_name)            ("vgprof");
    VG_(details_version)         (VP_TOOL_VERSION);
-   VG_(details_description)     ("instruction, call-graph, cache and heap profiler");
+   VG_(details_description)     ("an instruction-count profiler");
    VG_(details_copyright_author)("Copyright (C) the vgprof authors; GPL-2.0-or-later.");
    VG_(details_bug_reports_to)  ("the vgprof issue tracker");
    VG_(details_avg_translation_sizeB)(500);
 
    VG_(basic_tool_funcs)(vp_post_clo_init, VP_(instrument), vp_fini);
    VG_(needs_superblock_discards)(VP_(discard_sb));
+   VG_(needs_client_requests)(vp_handle_client_request);
    VG_(needs_command_line_options)(VP_(process_cmd_line_option),
                                    VP_(print_usage),
                                    VP_(print_debug_usage));

@@ -23,7 +23,9 @@ struct Meta {
     std::string tool, tool_version, valgrind;
     std::vector<std::string> argv, options, events;
     std::vector<uint64_t> totals;        // one per event
-    std::optional<int64_t> exit_code;    // meta.exit.code
+    std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run)
+    std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
+    std::string dump_label;              // meta.dump.label
     // meta.run: the facts that vary between identical runs.
     std::optional<int64_t> pid, ppid, elapsed_ms;
     int version = 0;                     // the top-level "vgprof" key

@@ -146,3 +146,49 @@ TEST(Output, PerInstructionCostsAddUpToEachLine)
 }
 
 }  // namespace
+
+namespace {
+
+uint64_t cachegrind_ir_of(const CachegrindOut& cg, const std::string& fn)
+{
+   uint64_t sum = 0;
+   for (const auto& [key, cost] : cg.by_event.at("Ir"))
+      if (std::get<1>(key) == fn) sum += cost;
+   return sum;
+}
+
+TEST(ClientRequests, DumpWritesANumberedProfileAndZeroForgetsTheCostsBefore)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {prog("dumps")}, dir.path());
+   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+                      {prog("dumps")}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(dir.files_starting_with("vp."), (std::vector<std::string>{"vp.1.json", "vp.json"}));
+   CachegrindOut ref = read_cachegrind(dir / "cg.out");
+
+   // The dump holds phase_a, exactly, and nothing of the later phases.
+   vgprof::Profile dump = vgprof::load_profile(dir / "vp.1.json");
+   EXPECT_EQ(dump.meta().dump_number, 1);
+   EXPECT_EQ(dump.meta().dump_label, "after a");
+   EXPECT_FALSE(dump.meta().exit_code.has_value());
+   EXPECT_GT(ir_of_function(dump, "phase_a"), 30000u);
+   EXPECT_EQ(ir_of_function(dump, "phase_a"), cachegrind_ir_of(ref, "phase_a"));
+   EXPECT_EQ(ir_of_function(dump, "phase_b"), 0u);
+   EXPECT_EQ(ir_of_function(dump, "phase_c"), 0u);
+
+   // The final profile holds phase_c, exactly; phase_b was zeroed.
+   vgprof::Profile final_profile = vgprof::load_profile(dir / "vp.json");
+   EXPECT_EQ(final_profile.meta().exit_code, 0);
+   EXPECT_EQ(ir_of_function(final_profile, "phase_a"), 0u);
+   EXPECT_EQ(ir_of_function(final_profile, "phase_b"), 0u);
+   EXPECT_GT(ir_of_function(final_profile, "phase_c"), 10000u);
+   EXPECT_EQ(ir_of_function(final_profile, "phase_c"), cachegrind_ir_of(ref, "phase_c"));
+
+   // Nothing is counted twice or lost between the two files but phase_b's
+   // share and the zeroing request: the dump plus the final profile is the
+   // whole run less what ran between the dump and the zero.
+   EXPECT_LT(dump.meta().totals[0] + final_profile.meta().totals[0], ref.summary["Ir"]);
+}
+
+}  // namespace

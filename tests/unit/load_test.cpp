@@ -128,6 +128,29 @@ TEST(LoadProfile, NegativeExitCodeIsKept)
     EXPECT_EQ(p.meta().exit_code, -1);
 }
 
+TEST(LoadProfile, DumpTakenMidRunHasNoExitAndCarriesItsNumberAndLabel)
+{
+    const Profile p = parse_profile(ProfileText()
+                                        .set_meta("exit", "null")
+                                        .set_meta("dump", R"({"number":2,"label":"warm \"up\""})")
+                                        .str(),
+                                    "p.json");
+    EXPECT_EQ(p.meta().exit_code, std::nullopt);
+    EXPECT_EQ(p.meta().dump_number, 2);
+    EXPECT_EQ(p.meta().dump_label, "warm \"up\"");
+}
+
+TEST(LoadProfileError, DumpWithoutANumberIsNamed)
+{
+    try {
+        parse_profile(ProfileText().set_meta("dump", R"({"label":"x"})").str(), "p.json");
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("meta.dump"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("number"), std::string::npos) << e.what();
+    }
+}
+
 TEST(LoadProfile, CostsUpTo2To64Minus1AreExact)
 {
     const Profile p = parse_profile(ProfileText()

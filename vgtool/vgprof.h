@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vgprof.h: client requests a program can make of vgprof while it runs
+   under `valgrind --tool=vgprof`.  Outside Valgrind each request costs a
+   few instructions and does nothing.
+
+     VGPROF_ZERO_STATS            forget the costs counted so far
+     VGPROF_DUMP_STATS_AT(name)   write a numbered profile of the costs
+                                  counted since the last dump or zero,
+                                  labelled with name, then start again
+
+   A dump goes to the profile name with its number before ".json"
+   (vgprof.out.4242.1.json, .2.json, ...); the profile written at exit
+   holds what was counted after the last dump. */
+
+#ifndef VGPROF_H
+#define VGPROF_H
+
+#include <valgrind/valgrind.h>
+
+typedef enum {
+   VG_USERREQ__VGPROF_DUMP_STATS_AT = VG_USERREQ_TOOL_BASE('V', 'P'),
+   VG_USERREQ__VGPROF_ZERO_STATS
+} Vg_VgprofClientRequest;
+
+#define VGPROF_ZERO_STATS                                              \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_ZERO_STATS,      \
+                                   0, 0, 0, 0, 0)
+
+#define VGPROF_DUMP_STATS_AT(name)                                     \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_DUMP_STATS_AT,   \
+                                   (name), 0, 0, 0, 0)
+
+#endif /* VGPROF_H */
