@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// `vgprof report`: the functions with the highest self cost, as a text table
-// modelled on cg_annotate's function summary (Valgrind 3.19) or as JSON for
-// scripts. The summary is computed once and rendered by either writer.
+// `vgprof report`: the functions with the highest self (or, with
+// --inclusive, inclusive) cost, as a text table modelled on cg_annotate's
+// function summary (Valgrind 3.19) or as JSON for scripts; and the command's
+// registration. The summary is computed once and rendered by either writer;
+// --function's call-graph view lives in report_function.cpp.
 #include "commands.hpp"
+#include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
@@ -27,22 +30,12 @@ namespace {
 // order, and what was left out.
 struct Summary {
     size_t sort_event = 0;
+    CostKind sort_cost = CostKind::self;
     std::vector<FunctionCost> shown;
     size_t below_threshold = 0;
     size_t beyond_top = 0;
-    std::vector<uint64_t> omitted;  // per event, the functions not shown
+    std::vector<uint64_t> omitted;  // per event, the self costs of the functions not shown
 };
-
-size_t sort_event_of(const Profile& profile, const ReportOptions& options)
-{
-    if (options.sort.empty())
-        return 0;
-    if (const auto e = profile.event_index(options.sort))
-        return *e;
-    throw Error(fmt::format("{}: no event \"{}\" to sort by (events recorded: {})",
-                            options.profile, options.sort,
-                            fmt::join(profile.meta().events, " ")));
-}
 
 bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent)
 {
@@ -54,14 +47,18 @@ Summary summarize(const Profile& profile, const ReportOptions& options)
 {
     Summary s;
     s.sort_event = sort_event_of(profile, options);
-    std::vector<FunctionCost> costs = function_self_costs(profile);
+    if (options.inclusive)
+        require_call_graph(profile, options, "--inclusive");
+    s.sort_cost = options.inclusive ? CostKind::inclusive : CostKind::self;
+    std::vector<FunctionCost> costs = function_costs(profile);
     drop_zero_costs(costs);  // functions that never ran are not "omitted"
-    sort_by_cost(costs, profile, s.sort_event);
+    sort_by_cost(costs, profile, s.sort_event, s.sort_cost);
 
     const uint64_t total = profile.meta().totals[s.sort_event];
     std::vector<FunctionCost> left_out;
     for (FunctionCost& c : costs) {
-        if (!reaches_threshold(c.self[s.sort_event], total, options.threshold))
+        const std::vector<uint64_t>& cost = options.inclusive ? c.inclusive : c.self;
+        if (!reaches_threshold(cost[s.sort_event], total, options.threshold))
             ++s.below_threshold;
         else if (options.top != 0 && s.shown.size() == options.top)
             ++s.beyond_top;
@@ -73,24 +70,6 @@ Summary summarize(const Profile& profile, const ReportOptions& options)
     }
     s.omitted = sum_costs(left_out, profile.num_events());
     return s;
-}
-
-// "(40.2%)"; a zero total has no meaningful share, so it shows as 0.
-std::string percent(uint64_t part, uint64_t whole)
-{
-    const long double share = whole == 0 ? 0.0L : 100.0L * part / whole;
-    return fmt::format("({:.1f}%)", static_cast<double>(share));
-}
-
-// "work (/src/app.c:3)  [/usr/bin/app]", leaving out what is unknown.
-std::string function_label(const Profile& profile, FnId fn)
-{
-    const Function& f = profile.function(fn);
-    std::string label = profile.str(f.name);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        label += f.line == 0 ? fmt::format(" ({})", file) : fmt::format(" ({}:{})", file, f.line);
-    return label + fmt::format("  [{}]", profile.obj_path(f.obj));
 }
 
 std::string omitted_label(const Summary& s, const ReportOptions& options)
@@ -106,85 +85,33 @@ std::string omitted_label(const Summary& s, const ReportOptions& options)
                        s.below_threshold, threshold, s.beyond_top, top);
 }
 
-// Lays out one column per event: the count right-aligned to the widest
-// count (the total, which no function exceeds) and its share of the total.
-class CostColumns {
-public:
-    explicit CostColumns(const Profile& profile) : profile_(profile)
-    {
-        for (size_t e = 0; e < profile.num_events(); ++e) {
-            const size_t digits = format_thousands(profile.meta().totals[e]).size();
-            number_widths_.push_back(std::max(digits, profile.meta().events[e].size()));
-        }
-    }
-
-    std::string header() const
-    {
-        std::string line;
-        for (size_t e = 0; e < number_widths_.size(); ++e)
-            line += fmt::format("{}{:<{}}", e ? " " : "", profile_.meta().events[e],
-                                number_widths_[e] + 1 + kPercentWidth);
-        return line;
-    }
-
-    std::string cells(const std::vector<uint64_t>& costs) const
-    {
-        std::string line;
-        for (size_t e = 0; e < number_widths_.size(); ++e)
-            line += fmt::format("{}{:>{}} {:>{}}", e ? " " : "", format_thousands(costs[e]),
-                                number_widths_[e],
-                                percent(costs[e], profile_.meta().totals[e]), kPercentWidth);
-        return line;
-    }
-
-private:
-    static constexpr size_t kPercentWidth = 8;  // "(100.0%)"
-    const Profile& profile_;
-    std::vector<size_t> number_widths_;
-};
-
-void print_line(std::ostream& out, std::string line)
-{
-    // Padded columns leave trailing blanks on header lines; drop them.
-    line.erase(line.find_last_not_of(' ') + 1);
-    out << line << '\n';
-}
-
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const Summary& s)
 {
-    const std::string rule(80, '-');
-    const Meta& meta = profile.meta();
-    const CostColumns columns(profile);
-    print_line(out, rule);
-    print_line(out, fmt::format("Profile:          {}", options.profile));
-    print_line(out, fmt::format("Command:          {}", fmt::join(meta.argv, " ")));
-    print_line(out, fmt::format("Events recorded:  {}", fmt::join(meta.events, " ")));
-    print_line(out, fmt::format("Events shown:     {}", fmt::join(meta.events, " ")));
-    print_line(out, fmt::format("Event sort order: {}", meta.events[s.sort_event]));
-    print_line(out, fmt::format("Threshold:        {}%", options.threshold));
+    const bool call_graph = profile.has_call_graph();
+    const std::string& sort_name = profile.meta().events[s.sort_event];
+    std::vector<std::string> header = {fmt::format(
+        "Event sort order: {}{}", sort_name,
+        !call_graph ? "" : options.inclusive ? " (inclusive)" : " (self)")};
+    header.push_back(fmt::format("Threshold:        {}%", options.threshold));
     if (options.top != 0)
-        print_line(out, fmt::format("Function limit:   {}", options.top));
-    print_line(out, rule);
-    print_line(out, columns.header());
-    print_line(out, rule);
-    print_line(out, columns.cells(meta.totals) + "  PROGRAM TOTALS");
-    print_line(out, "");
-    print_line(out, rule);
-    print_line(out, columns.header() + "  function (file:line)  [object]");
-    print_line(out, rule);
-    for (const FunctionCost& c : s.shown)
-        print_line(out, columns.cells(c.self) + "  " + function_label(profile, c.fn));
-    if (s.below_threshold + s.beyond_top != 0)
-        print_line(out, columns.cells(s.omitted) + "  " + omitted_label(s, options));
-}
+        header.push_back(fmt::format("Function limit:   {}", options.top));
+    write_header(out, profile, options, header);
+    write_totals(out, profile);
 
-boost::json::object costs_by_event(const Profile& profile, const std::vector<uint64_t>& costs)
-{
-    boost::json::object o;
-    for (size_t e = 0; e < profile.num_events(); ++e)
-        o[profile.meta().events[e]] = costs[e];
-    return o;
+    // With a call graph each event has a self and an inclusive column; the
+    // omitted row leaves the inclusive ones blank, as inclusive costs overlap
+    // and have no meaningful sum.
+    const CostColumns columns = call_graph ? CostColumns(profile, {" self", " incl"})
+                                           : CostColumns(profile, {""});
+    print_line(out, rule());
+    print_line(out, columns.header() + "  function (file:line)  [object]");
+    print_line(out, rule());
+    for (const FunctionCost& c : s.shown)
+        print_line(out, columns.cells({&c.self, &c.inclusive}) + "  " +
+                            function_label(profile, c.fn));
+    if (s.below_threshold + s.beyond_top != 0)
+        print_line(out, columns.cells({&s.omitted, nullptr}) + "  " + omitted_label(s, options));
 }
 
 // Boost.JSON only serialises here (escaping strings correctly); reading
@@ -192,22 +119,17 @@ boost::json::object costs_by_event(const Profile& profile, const std::vector<uin
 void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const Summary& s)
 {
-    const Meta& meta = profile.meta();
+    const bool call_graph = profile.has_call_graph();
     boost::json::array functions;
     for (const FunctionCost& c : s.shown) {
-        const Function& f = profile.function(c.fn);
-        functions.push_back({{"name", profile.str(f.name)},
-                             {"file", profile.file_path(f.file)},
-                             {"line", f.line},
-                             {"object", profile.obj_path(f.obj)},
-                             {"self", costs_by_event(profile, c.self)}});
+        boost::json::object f = function_json(profile, c.fn);
+        f["self"] = costs_by_event(profile, c.self);
+        if (call_graph)
+            f["inclusive"] = costs_by_event(profile, c.inclusive);
+        functions.push_back(std::move(f));
     }
-    boost::json::object report;
-    report["profile"] = options.profile;
-    report["command"] = boost::json::value_from(meta.argv);
-    report["events"] = boost::json::value_from(meta.events);
-    report["sort"] = meta.events[s.sort_event];
-    report["totals"] = costs_by_event(profile, meta.totals);
+    boost::json::object report = json_header(
+        profile, options, s.sort_event, s.sort_cost == CostKind::inclusive ? "inclusive" : "self");
     report["functions"] = std::move(functions);
     report["omitted"] = {{"functions", s.below_threshold + s.beyond_top},
                          {"self", costs_by_event(profile, s.omitted)}};
@@ -226,13 +148,21 @@ int run_report(const ReportOptions& options)
 
 } // namespace
 
-void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
+void write_summary(std::ostream& out, const Profile& profile, const ReportOptions& options)
 {
     const Summary summary = summarize(profile, options);
     if (options.format == "json")
         write_json(out, profile, options, summary);
     else
         write_text(out, profile, options, summary);
+}
+
+void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
+{
+    if (options.function.empty())
+        write_summary(out, profile, options);
+    else
+        write_function_report(out, profile, options);
 }
 
 Command add_report_command(CLI::App& app)
@@ -245,23 +175,36 @@ Command add_report_command(CLI::App& app)
         "");
     auto options = std::make_shared<ReportOptions>();
     CLI::App* cmd = app.add_subcommand(
-        "report", "Show the functions with the highest self cost (like cg_annotate's summary).");
+        "report",
+        "Show the functions with the highest self or inclusive cost (like cg_annotate's summary), "
+        "or one function's callers and callees (like callgrind_annotate --tree=both).");
     cmd->add_option("PROFILE", options->profile, "profile written by valgrind --tool=vgprof")
         ->required();
     cmd->add_option("--format", options->format, "output format: text or json")
         ->check(CLI::IsMember({"text", "json"}))
         ->capture_default_str();
-    cmd->add_option("--threshold", options->threshold,
-                    "hide functions below PCT percent of the sort event's total")
-        ->type_name("PCT")
-        ->check(CLI::Range(0.0, 100.0))
-        ->capture_default_str();
-    cmd->add_option("--top", options->top, "show at most N functions (0: all)")
-        ->type_name("N")
-        ->check(not_negative)
-        ->capture_default_str();
+    CLI::Option* threshold =
+        cmd->add_option("--threshold", options->threshold,
+                        "hide functions below PCT percent of the sort event's total")
+            ->type_name("PCT")
+            ->check(CLI::Range(0.0, 100.0))
+            ->capture_default_str();
+    CLI::Option* top = cmd->add_option("--top", options->top, "show at most N functions (0: all)")
+                           ->type_name("N")
+                           ->check(not_negative)
+                           ->capture_default_str();
     cmd->add_option("--sort", options->sort, "event to sort by (default: the first recorded)")
         ->type_name("EVENT");
+    CLI::Option* inclusive = cmd->add_flag(
+        "--inclusive", options->inclusive,
+        "sort and threshold by inclusive cost (needs a profile with a call graph)");
+    // The call-graph view lists every caller and callee of one function, so
+    // the options that choose functions for the summary do not apply to it.
+    cmd->add_option("--function", options->function,
+                    "show NAME's self and inclusive cost, callers and callees (exact name, or "
+                    "a part of exactly one function's name)")
+        ->type_name("NAME")
+        ->excludes(threshold, top, inclusive);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

@@ -34,11 +34,15 @@ struct ReportOptions {
     double threshold = 0.1;   // percent of the sort event's total, as cg_annotate
     size_t top = 0;           // 0: no limit
     std::string sort;         // event name; empty: the first recorded event
+    bool inclusive = false;   // sort and threshold by inclusive cost
+    std::string function;     // non-empty: the call-graph view of this function
 };
 
-// Writes the function summary of `profile` in options.format ("text" or
-// "json"). Throws vgprof::Error when options.sort names an event the
-// profile did not record.
+// Writes, in options.format ("text" or "json"), the function summary of
+// `profile`, or with options.function the call-graph view of that function.
+// Throws vgprof::Error when options.sort names an event the profile did not
+// record, when options.inclusive or options.function needs a call graph the
+// profile lacks, and when options.function names no function or several.
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);

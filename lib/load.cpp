@@ -16,7 +16,9 @@
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include <sys/stat.h>
 
@@ -93,9 +95,13 @@ std::string count_of(size_t n, const char* noun, const char* nouns = nullptr)
     return nouns ? cat(n, ' ', nouns) : cat(n, ' ', noun, 's');
 }
 
-const char* const kReservedTopLevelKeys[] = {"calls", "paths", "heap"};
 const char* const kTopLevelKeys[] = {"vgprof", "meta",  "strs",  "objs",
                                      "files",  "fns",   "lines", "instrs"};
+// Added by version 2. A version 1 profile is read by version 1's rules, in
+// which "calls" and "paths" were merely reserved (and ignored).
+const char* const kCallGraphKeys[] = {"calls", "inclusive", "paths"};
+const char* const kReservedTopLevelKeys[] = {"heap"};
+const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 
 template <typename Array>
 bool contains(const Array& names, json::string_view key)
@@ -135,6 +141,13 @@ private:
     void load_lines(const json::value& v, const Where& at);
     void load_instrs(const json::value& v, const Where& at);
     void check_totals(const Where& at) const;
+    void load_call_graph(const json::object& root);
+    void load_calls(const json::value& v, const Where& at);
+    void load_inclusive(const json::value& v, const Where& at);
+    void load_paths(const json::value& v, const Where& at);
+    std::optional<PathId> parent_at(const json::value& v, const Where& at, size_t node) const;
+    void check_path_inclusive_costs(const Where& at) const;
+    void check_path_self_totals(const Where& at) const;
 
     const json::value& required(const json::object& o, const char* key, const Where& at) const;
     const json::object& object_at(const json::value& v, const Where& at) const;
@@ -148,7 +161,8 @@ private:
     Id id_at(const json::value& v, const Where& at, const char* id_name, size_t table_size,
              const char* noun) const;
     const json::array& row_at(const json::value& v, const Where& at,
-                              std::initializer_list<const char*> fixed, bool with_costs) const;
+                              std::initializer_list<const char*> fixed,
+                              std::initializer_list<const char*> cost_sets) const;
     void append_costs(const json::array& row, size_t first, const Where& at,
                       std::vector<uint64_t>& out) const;
 
@@ -176,6 +190,7 @@ Profile Loader::load(const json::value& doc)
     if (const json::value* v = root.if_contains("instrs"))
         load_instrs(*v, instrs);
     check_totals(meta);
+    load_call_graph(root);
     return std::move(p_);
 }
 
@@ -218,9 +233,14 @@ void Loader::load_version(const json::value& v)
 
 void Loader::check_top_level_keys(const json::object& root) const
 {
+    const bool version1 = p_.meta_.version == 1;
     for (const auto& member : root) {
         const json::string_view key = member.key();
-        if (!contains(kTopLevelKeys, key) && !contains(kReservedTopLevelKeys, key))
+        const bool known = contains(kTopLevelKeys, key) ||
+                           (!version1 && contains(kCallGraphKeys, key));
+        const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
+                                       : contains(kReservedTopLevelKeys, key);
+        if (!known && !reserved)
             fail(Where{}, cat("unknown top-level key ", quoted(key), " (not part of format version ",
                               p_.meta_.version, ")"));
     }
@@ -323,7 +343,7 @@ void Loader::load_fns(const json::value& v, const Where& at)
     p_.functions_.reserve(a.size());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"name", "file", "obj", "line"}, false);
+        const json::array& row = row_at(a[i], item, {"name", "file", "obj", "line"}, {});
         const Where name = item.element(0), file = item.element(1), obj = item.element(2),
                     line = item.element(3);
         Function f;
@@ -342,7 +362,7 @@ void Loader::load_lines(const json::value& v, const Where& at)
     p_.line_costs_.reserve(a.size() * p_.num_events());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"fn", "file", "line"}, true);
+        const json::array& row = row_at(a[i], item, {"fn", "file", "line"}, {""});
         const Where fn = item.element(0), file = item.element(1), line = item.element(2);
         LineCost l;
         l.fn = id_at<FnId>(row[0], fn, "fn", p_.functions_.size(), "function");
@@ -360,7 +380,7 @@ void Loader::load_instrs(const json::value& v, const Where& at)
     p_.instr_costs_.reserve(a.size() * p_.num_events());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"addr", "fn", "file", "line"}, true);
+        const json::array& row = row_at(a[i], item, {"addr", "fn", "file", "line"}, {""});
         const Where addr = item.element(0), fn = item.element(1), file = item.element(2),
                     line = item.element(3);
         InstrCost c;
@@ -393,6 +413,179 @@ void Loader::check_totals(const Where& meta) const
             fail(item, cat(p_.meta_.events[e], " total is ", p_.meta_.totals[e],
                            " but the lines add up to ", sums[e]));
     }
+}
+
+// The call graph arrives with version 2 as three tables that only make sense
+// together: a reader showing inclusive costs from one and callers from
+// another must not find half of them missing.
+void Loader::load_call_graph(const json::object& root)
+{
+    if (p_.meta_.version < 2)
+        return;
+    std::vector<const char*> present, missing;
+    for (const char* key : kCallGraphKeys)
+        (root.contains(key) ? present : missing).push_back(key);
+    if (present.empty())
+        return;
+    if (!missing.empty()) {
+        const auto keys = [](const std::vector<const char*>& names) {
+            std::string out;
+            for (size_t i = 0; i < names.size(); ++i)
+                out += cat(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ", '"', names[i],
+                           '"');
+            return out;
+        };
+        fail(Where{}, cat("incomplete call graph: ", keys(present),
+                          present.size() == 1 ? " is" : " are", " present but ", keys(missing),
+                          missing.size() == 1 ? " is" : " are",
+                          " missing (calls, inclusive and paths come together)"));
+    }
+    const Where top, calls = top.member("calls"), inclusive = top.member("inclusive"),
+                     paths = top.member("paths");
+    load_calls(root.at("calls"), calls);
+    load_inclusive(root.at("inclusive"), inclusive);
+    load_paths(root.at("paths"), paths);
+    check_path_inclusive_costs(paths);
+    check_path_self_totals(paths);
+    p_.has_call_graph_ = true;
+}
+
+void Loader::load_calls(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    p_.calls_.reserve(a.size());
+    p_.call_costs_.reserve(a.size() * p_.num_events());
+    const size_t fns = p_.functions_.size(), files = p_.files_.size();
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row =
+            row_at(a[i], item, {"caller", "callee", "file", "line", "count"}, {""});
+        const Where caller = item.element(0), callee = item.element(1), file = item.element(2),
+                    line = item.element(3), count = item.element(4);
+        CallEdge c;
+        c.caller = id_at<FnId>(row[0], caller, "fn", fns, "function");
+        c.callee = id_at<FnId>(row[1], callee, "fn", fns, "function");
+        c.file = id_at<FileId>(row[2], file, "file", files, "file");
+        c.line = u32_at(row[3], line);
+        c.count = uint_at(row[4], count);
+        p_.calls_.push_back(c);
+        append_costs(row, 5, item, p_.call_costs_);
+    }
+}
+
+void Loader::load_inclusive(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    if (a.size() >= Profile::kNoInclusiveRow)
+        fail(at, cat("too many rows (", a.size(), ", limit 2^32-2)"));
+    p_.inclusive_row_of_fn_.assign(p_.functions_.size(), Profile::kNoInclusiveRow);
+    p_.inclusive_costs_.reserve(a.size() * p_.num_events());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = row_at(a[i], item, {"fn"}, {""});
+        const Where fn_at = item.element(0);
+        const FnId fn = id_at<FnId>(row[0], fn_at, "fn", p_.functions_.size(), "function");
+        // One row per function, or fn_inclusive() could not say which is meant.
+        uint32_t& slot = p_.inclusive_row_of_fn_[fn.index()];
+        if (slot != Profile::kNoInclusiveRow)
+            fail(fn_at, cat("fn ", fn.value, " already has a row (inclusive[", slot, "])"));
+        slot = uint32_t(i);
+        append_costs(row, 1, item, p_.inclusive_costs_);
+    }
+}
+
+void Loader::load_paths(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    if (a.size() > std::numeric_limits<uint32_t>::max())
+        fail(at, cat("too many nodes (", a.size(), ", limit 2^32-1)"));
+    p_.paths_.reserve(a.size());
+    p_.path_costs_.reserve(a.size() * 2 * p_.num_events());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row =
+            row_at(a[i], item, {"parent", "fn", "count"}, {"self ", "inclusive "});
+        const Where parent = item.element(0), fn = item.element(1), count = item.element(2);
+        PathNode node;
+        node.parent = parent_at(row[0], parent, i);
+        if (!row[1].is_null())
+            node.fn = id_at<FnId>(row[1], fn, "fn", p_.functions_.size(), "function");
+        else if (!node.parent)
+            fail(fn, "a [truncated] node (null fn) must have a parent, but this one is a root");
+        node.count = uint_at(row[2], count);
+        p_.paths_.push_back(node);
+        // The row's self costs then inclusive costs are exactly the layout
+        // of path_costs_.
+        append_costs(row, 3, item, p_.path_costs_);
+    }
+}
+
+// Parents come before their children, which lets one backward pass total
+// the tree and rules out cycles without a search.
+std::optional<PathId> Loader::parent_at(const json::value& v, const Where& at, size_t node) const
+{
+    if (v.is_null())
+        return std::nullopt;
+    const uint64_t parent = uint_at(v, at);
+    if (parent >= node)
+        fail(at, cat("parent ", parent,
+                     " is not an earlier node (expected null or a row index below ", node, ")"));
+    return PathId(uint32_t(parent));
+}
+
+// A node's inclusive cost is its self cost plus its children's inclusive
+// costs. Checked so that every reader can trust any node's inclusive cost
+// without re-adding its subtree.
+void Loader::check_path_inclusive_costs(const Where& at) const
+{
+    const size_t events = p_.num_events(), nodes = p_.paths_.size();
+    std::vector<uint64_t> children(nodes * events, 0);
+    for (size_t i = 0; i < nodes; ++i) {
+        const std::optional<PathId> parent = p_.paths_[i].parent;
+        if (!parent)
+            continue;
+        const uint64_t* inclusive = p_.path_inclusive(i);
+        for (size_t e = 0; e < events; ++e) {
+            uint64_t& sum = children[parent->index() * events + e];
+            if (__builtin_add_overflow(sum, inclusive[e], &sum)) {
+                const Where item = at.element(parent->index());
+                fail(item, cat("the ", p_.meta_.events[e], " inclusive costs of the node's ",
+                               "children add up to more than 2^64-1"));
+            }
+        }
+    }
+    for (size_t i = 0; i < nodes; ++i) {
+        const uint64_t *self = p_.path_self(i), *inclusive = p_.path_inclusive(i);
+        for (size_t e = 0; e < events; ++e) {
+            const uint64_t below = children[i * events + e];
+            uint64_t expected;
+            const bool overflow = __builtin_add_overflow(self[e], below, &expected);
+            if (!overflow && inclusive[e] == expected)
+                continue;
+            const Where item = at.element(i), cost = item.element(3 + events + e);
+            fail(cost, cat(p_.meta_.events[e], " inclusive cost is ", inclusive[e],
+                           " but self ", self[e], " plus the children's inclusive ", below,
+                           overflow ? std::string(" is more than 2^64-1")
+                                    : cat(" is ", expected)));
+        }
+    }
+}
+
+// The tree accounts for every instruction exactly once, as the lines do.
+void Loader::check_path_self_totals(const Where& at) const
+{
+    const size_t events = p_.num_events();
+    std::vector<uint64_t> sums(events, 0);
+    for (size_t i = 0; i < p_.paths_.size(); ++i) {
+        const uint64_t* self = p_.path_self(i);
+        for (size_t e = 0; e < events; ++e)
+            if (__builtin_add_overflow(sums[e], self[e], &sums[e]))
+                fail(at, cat("the ", p_.meta_.events[e], " self costs add up to more than 2^64-1"));
+    }
+    for (size_t e = 0; e < events; ++e)
+        if (sums[e] != p_.meta_.totals[e])
+            fail(at, cat("the ", p_.meta_.events[e], " self costs of the nodes add up to ", sums[e],
+                         " but meta.totals[", e, "] is ", p_.meta_.totals[e]));
 }
 
 const json::value& Loader::required(const json::object& o, const char* key, const Where& at) const
@@ -479,22 +672,24 @@ Id Loader::id_at(const json::value& v, const Where& at, const char* id_name, siz
 }
 
 // A table row: an array of the fixed columns, followed by one cost per event
-// in the tables that carry costs. The message lists the expected columns
-// because a wrong row length is usually a writer/reader event mismatch.
+// for each entry of `cost_sets` (the prefix naming that set in messages:
+// "" for a table with one cost array, "self " and "inclusive " for paths).
+// The message lists the expected columns because a wrong row length is
+// usually a writer/reader event mismatch.
 const json::array& Loader::row_at(const json::value& v, const Where& at,
                                   std::initializer_list<const char*> fixed,
-                                  bool with_costs) const
+                                  std::initializer_list<const char*> cost_sets) const
 {
     const json::array& row = array_at(v, at);
-    const size_t expected = fixed.size() + (with_costs ? p_.num_events() : 0);
+    const size_t expected = fixed.size() + cost_sets.size() * p_.num_events();
     if (row.size() == expected)
         return row;
     std::string columns;
     for (const char* c : fixed)
         columns += cat(columns.empty() ? "" : ", ", c);
-    if (with_costs)
+    for (const char* prefix : cost_sets)
         for (const std::string& e : p_.meta_.events)
-            columns += cat(", ", e);
+            columns += cat(", ", prefix, e);
     fail(at, cat("expected ", count_of(expected, "entry", "entries"), " [", columns, "], got ", row.size()));
 }
 

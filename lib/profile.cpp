@@ -13,4 +13,14 @@ std::optional<size_t> Profile::event_index(std::string_view event) const
     return std::nullopt;
 }
 
+const uint64_t* Profile::fn_inclusive(FnId fn) const
+{
+    if (fn.index() >= inclusive_row_of_fn_.size())
+        return nullptr;
+    const uint32_t row = inclusive_row_of_fn_[fn.index()];
+    if (row == kNoInclusiveRow)
+        return nullptr;
+    return &inclusive_costs_[size_t(row) * num_events()];
+}
+
 } // namespace vgprof

@@ -1,11 +1,90 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Per-function aggregation and ordering over the Profile model.
+// Per-function aggregation, the call graph's neighbours of a function,
+// finding functions by name, and deterministic orderings over the model.
 #include "vgprof/query.hpp"
 
+#include "vgprof/error.hpp"
+
 #include <algorithm>
+#include <limits>
 #include <tuple>
+#include <unordered_map>
 
 namespace vgprof {
+
+namespace {
+
+using FunctionKey =
+    std::tuple<const std::string&, const std::string&, uint32_t, const std::string&, FnId>;
+
+// The tie-breaking order of functions: what a reader sees (name, then where
+// it is) before the id, which depends on how the tool numbered them.
+FunctionKey function_key(const Profile& profile, FnId fn)
+{
+    const Function& f = profile.function(fn);
+    return FunctionKey(profile.str(f.name), profile.file_path(f.file), f.line,
+                       profile.obj_path(f.obj), fn);
+}
+
+bool all_zero(const std::vector<uint64_t>& costs)
+{
+    return std::all_of(costs.begin(), costs.end(), [](uint64_t n) { return n == 0; });
+}
+
+// Merged call rows add counts and costs the loader did not check against
+// any total (a recursive edge may exceed the program total); saturating keeps
+// an absurd profile from wrapping round to a small number.
+uint64_t add_saturating(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<uint64_t>::max() : sum;
+}
+
+// The rows of `calls` for which `end_of(edge)` is `fn`, keyed by the other
+// end `other_of(edge)`.
+template <typename End, typename Other>
+std::vector<CallCost> neighbours(const Profile& profile, FnId fn, CallSites sites, End end_of,
+                                 Other other_of)
+{
+    const size_t events = profile.num_events();
+    const auto& calls = profile.calls();
+    std::vector<CallCost> out;
+    std::unordered_map<FnId, size_t> merged_row;  // neighbour -> index in out
+    for (size_t row = 0; row < calls.size(); ++row) {
+        const CallEdge& edge = calls[row];
+        if (end_of(edge) != fn)
+            continue;
+        const uint64_t* cost = profile.call_cost(row);
+        const FnId other = other_of(edge);
+        if (sites == CallSites::merge) {
+            const auto [it, added] = merged_row.try_emplace(other, out.size());
+            if (!added) {
+                CallCost& c = out[it->second];
+                c.count = add_saturating(c.count, edge.count);
+                for (size_t e = 0; e < events; ++e)
+                    c.inclusive[e] = add_saturating(c.inclusive[e], cost[e]);
+                continue;
+            }
+        }
+        CallCost c;
+        c.fn = other;
+        if (sites == CallSites::separate)
+            c.site = CallSite{edge.file, edge.line};
+        c.count = edge.count;
+        c.inclusive.assign(cost, cost + events);
+        out.push_back(std::move(c));
+    }
+    // The tool writes calls sorted, but the loader does not insist on it.
+    const auto site_key = [](const CallCost& c) {
+        return c.site ? std::make_tuple(c.site->file, c.site->line) : std::make_tuple(FileId(), 0u);
+    };
+    std::sort(out.begin(), out.end(), [&](const CallCost& a, const CallCost& b) {
+        return std::make_tuple(a.fn, site_key(a)) < std::make_tuple(b.fn, site_key(b));
+    });
+    return out;
+}
+
+} // namespace
 
 std::vector<FunctionCost> function_self_costs(const Profile& profile)
 {
@@ -27,25 +106,41 @@ std::vector<FunctionCost> function_self_costs(const Profile& profile)
     return costs;
 }
 
-void drop_zero_costs(std::vector<FunctionCost>& costs)
+std::vector<FunctionCost> function_costs(const Profile& profile)
 {
-    const auto all_zero = [](const FunctionCost& c) {
-        return std::all_of(c.self.begin(), c.self.end(), [](uint64_t n) { return n == 0; });
-    };
-    costs.erase(std::remove_if(costs.begin(), costs.end(), all_zero), costs.end());
+    std::vector<FunctionCost> costs = function_self_costs(profile);
+    if (profile.has_call_graph())
+        for (FunctionCost& c : costs)
+            c.inclusive = inclusive_cost(profile, c.fn);
+    return costs;
 }
 
-void sort_by_cost(std::vector<FunctionCost>& costs, const Profile& profile, size_t event)
+std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn)
 {
-    const auto key = [&](const FunctionCost& c) {
-        const Function& f = profile.function(c.fn);
-        return std::tie(profile.str(f.name), profile.file_path(f.file), f.line,
-                        profile.obj_path(f.obj), c.fn);
+    const size_t events = profile.num_events();
+    if (const uint64_t* cost = profile.fn_inclusive(fn))
+        return std::vector<uint64_t>(cost, cost + events);
+    return std::vector<uint64_t>(events, 0);
+}
+
+void drop_zero_costs(std::vector<FunctionCost>& costs)
+{
+    const auto never_ran = [](const FunctionCost& c) {
+        return all_zero(c.self) && all_zero(c.inclusive);
+    };
+    costs.erase(std::remove_if(costs.begin(), costs.end(), never_ran), costs.end());
+}
+
+void sort_by_cost(std::vector<FunctionCost>& costs, const Profile& profile, size_t event,
+                  CostKind by)
+{
+    const auto cost = [&](const FunctionCost& c) {
+        return by == CostKind::self ? c.self[event] : c.inclusive[event];
     };
     std::sort(costs.begin(), costs.end(), [&](const FunctionCost& a, const FunctionCost& b) {
-        if (a.self[event] != b.self[event])
-            return a.self[event] > b.self[event];
-        return key(a) < key(b);
+        if (cost(a) != cost(b))
+            return cost(a) > cost(b);
+        return function_key(profile, a.fn) < function_key(profile, b.fn);
     });
 }
 
@@ -56,6 +151,84 @@ std::vector<uint64_t> sum_costs(const std::vector<FunctionCost>& costs, size_t n
         for (size_t e = 0; e < num_events; ++e)
             sum[e] += c.self[e];
     return sum;
+}
+
+std::vector<CallCost> callers_of(const Profile& profile, FnId fn, CallSites sites)
+{
+    return neighbours(
+        profile, fn, sites, [](const CallEdge& e) { return e.callee; },
+        [](const CallEdge& e) { return e.caller; });
+}
+
+std::vector<CallCost> callees_of(const Profile& profile, FnId fn, CallSites sites)
+{
+    return neighbours(
+        profile, fn, sites, [](const CallEdge& e) { return e.caller; },
+        [](const CallEdge& e) { return e.callee; });
+}
+
+void sort_by_cost(std::vector<CallCost>& calls, const Profile& profile, size_t event)
+{
+    // A merged row (no site) goes before the rows of single sites.
+    const auto site_key = [&](const CallCost& c) {
+        static const std::string none;
+        return c.site ? std::make_tuple(true, std::cref(profile.file_path(c.site->file)),
+                                        c.site->line)
+                      : std::make_tuple(false, std::cref(none), 0u);
+    };
+    std::sort(calls.begin(), calls.end(), [&](const CallCost& a, const CallCost& b) {
+        if (a.inclusive[event] != b.inclusive[event])
+            return a.inclusive[event] > b.inclusive[event];
+        if (a.fn != b.fn)
+            return function_key(profile, a.fn) < function_key(profile, b.fn);
+        return site_key(a) < site_key(b);
+    });
+}
+
+FnId find_function(const Profile& profile, std::string_view name)
+{
+    std::vector<FnId> exact, containing;
+    for (size_t i = 0; i < profile.functions().size(); ++i) {
+        const FnId fn(static_cast<uint32_t>(i));
+        const std::string& fn_name = profile.fn_name(fn);
+        if (fn_name == name)
+            exact.push_back(fn);
+        else if (fn_name.find(name) != std::string::npos)
+            containing.push_back(fn);
+    }
+    if (exact.size() == 1)
+        return exact[0];
+    if (exact.empty() && containing.size() == 1)
+        return containing[0];
+
+    const std::string quoted = "\"" + std::string(name) + "\"";
+    if (exact.empty() && containing.empty())
+        throw Error("no function is named " + quoted + " or has it in its name");
+    std::vector<FnId>& candidates = exact.empty() ? containing : exact;
+    std::string message =
+        exact.empty()
+            ? quoted + " is in the names of " + std::to_string(candidates.size()) +
+                  " functions; give one's full name:"
+            : std::to_string(candidates.size()) + " functions are named " + quoted + ":";
+    std::sort(candidates.begin(), candidates.end(), [&](FnId a, FnId b) {
+        return function_key(profile, a) < function_key(profile, b);
+    });
+    constexpr size_t kListed = 10;  // enough to recognise the one meant
+    for (size_t i = 0; i < candidates.size() && i < kListed; ++i)
+        message += "\n  " + function_label(profile, candidates[i]);
+    if (candidates.size() > kListed)
+        message += "\n  and " + std::to_string(candidates.size() - kListed) + " more";
+    throw Error(message);
+}
+
+std::string function_label(const Profile& profile, FnId fn)
+{
+    const Function& f = profile.function(fn);
+    std::string label = profile.str(f.name);
+    const std::string& file = profile.file_path(f.file);
+    if (file != "???")
+        label += " (" + file + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
+    return label + "  [" + profile.obj_path(f.obj) + "]";
 }
 
 std::string format_thousands(uint64_t n)

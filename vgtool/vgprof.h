@@ -3,6 +3,11 @@
    under `valgrind --tool=vgprof`.  Outside Valgrind each request costs a
    few instructions and does nothing.
 
+     VGPROF_START_INSTRUMENTATION instrument from here on (see
+                                  --instr-atstart=no)
+     VGPROF_STOP_INSTRUMENTATION  run uninstrumented from here on
+     VGPROF_TOGGLE_COLLECT        switch the collection of costs off or on
+                                  (see --collect-atstart=no)
      VGPROF_ZERO_STATS            forget the costs counted so far
      VGPROF_DUMP_STATS_AT(name)   write a numbered profile of the costs
                                   counted since the last dump or zero,
@@ -19,8 +24,23 @@
 
 typedef enum {
    VG_USERREQ__VGPROF_DUMP_STATS_AT = VG_USERREQ_TOOL_BASE('V', 'P'),
-   VG_USERREQ__VGPROF_ZERO_STATS
+   VG_USERREQ__VGPROF_ZERO_STATS,
+   VG_USERREQ__VGPROF_START_INSTRUMENTATION,
+   VG_USERREQ__VGPROF_STOP_INSTRUMENTATION,
+   VG_USERREQ__VGPROF_TOGGLE_COLLECT
 } Vg_VgprofClientRequest;
+
+#define VGPROF_START_INSTRUMENTATION                                   \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_START_INSTRUMENTATION, \
+                                   0, 0, 0, 0, 0)
+
+#define VGPROF_STOP_INSTRUMENTATION                                    \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_STOP_INSTRUMENTATION, \
+                                   0, 0, 0, 0, 0)
+
+#define VGPROF_TOGGLE_COLLECT                                          \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_TOGGLE_COLLECT,  \
+                                   0, 0, 0, 0, 0)
 
 #define VGPROF_ZERO_STATS                                              \
    VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_ZERO_STATS,      \

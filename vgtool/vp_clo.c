@@ -15,17 +15,34 @@ void VP_(init_clo)(void)
 {
    VP_(clo).out_file   = "vgprof.out.%p.json";
    VP_(clo).dump_instr = False;
+   VP_(clo).call_graph = True;
+   VP_(clo).max_path_nodes = 1000000;
+   VP_(clo).instr_atstart = True;
+   VP_(clo).collect_atstart = True;
+   VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
+                                        sizeof(const HChar*));
    VP_(tool_args) = VG_(newXA)(VG_(malloc), "vp.clo.args", VG_(free),
                                sizeof(const HChar*));
 }
 
 Bool VP_(process_cmd_line_option)(const HChar* arg)
 {
+   const HChar* pattern;
+
    if VG_STR_CLO(arg, "--vgprof-out-file", VP_(clo).out_file) {
       if (VP_(clo).out_file[0] == '\0')
          VG_(fmsg_bad_option)(arg, "the output file name is empty\n");
    }
    else if VG_BOOL_CLO(arg, "--dump-instr", VP_(clo).dump_instr) {}
+   else if VG_BOOL_CLO(arg, "--call-graph", VP_(clo).call_graph) {}
+   else if VG_BINT_CLO(arg, "--max-path-nodes", VP_(clo).max_path_nodes, 1, 100000000) {}
+   else if VG_BOOL_CLO(arg, "--instr-atstart", VP_(clo).instr_atstart) {}
+   else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
+   else if VG_STR_CLO(arg, "--toggle-collect", pattern) {
+      if (pattern[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "the function pattern is empty\n");
+      VG_(addToXA)(VP_(clo).toggle_collect, &pattern);
+   }
    else
       return False;
 
@@ -41,6 +58,15 @@ void VP_(print_usage)(void)
 "                              (%%p: process id, %%q{VAR}: environment variable;\n"
 "                              expanded at exit, so a forked child gets its own)\n"
 "    --dump-instr=no|yes       also record the cost of each instruction [no]\n"
+"    --call-graph=yes|no       record calls: edges, inclusive costs and the\n"
+"                              call-path tree [yes]\n"
+"    --max-path-nodes=<n>      bound of the call-path tree [1000000]\n"
+"    --instr-atstart=yes|no    instrument from the start [yes]; see\n"
+"                              VGPROF_START_INSTRUMENTATION in <vgprof.h>\n"
+"    --collect-atstart=yes|no  collect costs from the start [yes]\n"
+"    --toggle-collect=<fn>     toggle collection on entry to and exit from\n"
+"                              functions matching <fn> (* and ? wildcards;\n"
+"                              may be given more than once)\n"
    );
 }
 
@@ -53,6 +79,8 @@ void VP_(print_debug_usage)(void)
    with Valgrind's own message, rather than after the whole run. */
 void VP_(check_clo)(void)
 {
+   if (VG_(sizeXA)(VP_(clo).toggle_collect) > 0 && !VP_(clo).call_graph)
+      VG_(fmsg_bad_option)("--toggle-collect", "needs --call-graph=yes to see function entries\n");
    HChar* name = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
    VG_(free)(name);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 1) and
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 2) and
    the exit summary.
 
    Tables are renumbered before writing: strings sorted by byte value,
@@ -20,7 +20,7 @@
 #include "pub_tool_options.h"
 #include "vp_global.h"
 
-#define VP_FORMAT_VERSION 1
+#define VP_FORMAT_VERSION 2
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -83,6 +83,33 @@ static UInt* new_marks(UInt n)
    return a;
 }
 
+static void mark_file(UInt file)
+{
+   rn.file[file] = rn.str[file] = 0;
+}
+
+static void mark_fn(UInt fn)
+{
+   const VP_Fn* f = VP_(fn)(fn);
+   rn.fn[fn] = 0;
+   mark_file(f->file);
+   rn.obj[f->obj] = 0;
+   rn.str[f->name] = rn.str[f->obj] = 0;
+}
+
+static Bool any_cost(const ULong* c)
+{
+   Int e;
+   for (e = 0; e < VP_N_EVENTS; e++)
+      if (c[e]) return True;
+   return False;
+}
+
+/* Calls made while costs were not collected cost nothing and are left
+   out, as callgrind leaves them out. */
+static Bool edge_kept(const VP_Edge* e)      { return any_cost(e->incl); }
+static Bool node_kept(const VP_PathNode* n)  { return any_cost(n->incl); }
+
 static void mark_used(void)
 {
    Word i;
@@ -91,14 +118,26 @@ static void mark_used(void)
    rn.file = new_marks(VP_(n_strs)());
    rn.fn   = new_marks(VP_(n_fns)());
    for (i = 0; i < VG_(sizeXA)(executed); i++) {
-      VP_InstrCC*  cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
-      const VP_Fn* f  = VP_(fn)(cc->loc.fn);
-      rn.fn[cc->loc.fn]  = 0;
-      rn.file[cc->loc.file] = 0;
-      rn.file[f->file] = 0;
-      rn.obj[f->obj]   = 0;
-      rn.str[cc->loc.file] = rn.str[f->file] = 0;
-      rn.str[f->name] = rn.str[f->obj] = 0;
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      mark_fn(cc->loc.fn);
+      mark_file(cc->loc.file);
+   }
+   if (!VP_(clo).call_graph)
+      return;
+   for (i = 0; i < VP_(n_edges)(); i++) {
+      const VP_Edge* e = VP_(edge)(i);
+      if (!edge_kept(e)) continue;
+      mark_fn(e->caller);
+      mark_fn(e->callee);
+      mark_file(e->file);
+   }
+   for (i = 0; i < VP_(n_path_nodes)(); i++) {
+      const VP_PathNode* n = VP_(path_node)(i);
+      if (node_kept(n) && n->fn != VP_NO_ID) mark_fn(n->fn);
+   }
+   for (i = 0; i < VP_(n_fns)(); i++) {
+      const ULong* incl = VP_(fn_inclusive)(i);
+      if (incl && any_cost(incl)) mark_fn(i);
    }
 }
 
@@ -331,6 +370,163 @@ static void write_instrs(VP_Out* o)
    VP_(out_s)(o, "]");
 }
 
+/*------------------------------------------------------------*/
+/*--- The call graph                                       ---*/
+/*------------------------------------------------------------*/
+
+static Int cmp_edges(const void* a, const void* b)
+{
+   const VP_Edge* x = VP_(edge)(*(const UInt*)a);
+   const VP_Edge* y = VP_(edge)(*(const UInt*)b);
+   Int c;
+   if ((c = cmp_u32(rn.fn[x->caller], rn.fn[y->caller]))) return c;
+   if ((c = cmp_u32(rn.fn[x->callee], rn.fn[y->callee]))) return c;
+   if ((c = cmp_u32(rn.file[x->file], rn.file[y->file]))) return c;
+   return cmp_u32(x->line, y->line);
+}
+
+static void write_calls(VP_Out* o)
+{
+   UInt  n = VP_(n_edges)(), k = 0, i;
+   UInt* ids = VG_(malloc)("vp.dump.edges", (n ? n : 1) * sizeof(UInt));
+   for (i = 0; i < n; i++)
+      if (edge_kept(VP_(edge)(i))) ids[k++] = i;
+   VG_(ssort)(ids, k, sizeof(UInt), cmp_edges);
+   VP_(out_s)(o, "\n,\"calls\":[");
+   for (i = 0; i < k; i++) {
+      const VP_Edge* e = VP_(edge)(ids[i]);
+      VP_(out_s)(o, i ? "\n,[" : "[");
+      VP_(out_u64)(o, rn.fn[e->caller]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, rn.fn[e->callee]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, rn.file[e->file]);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, e->line);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, e->count);
+      out_costs(o, e->incl);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]");
+   VG_(free)(ids);
+}
+
+static void write_inclusive(VP_Out* o)
+{
+   UInt  n = VP_(n_fns)(), k = 0, i;
+   UInt* order = VG_(malloc)("vp.dump.incl", (rn.n_fn ? rn.n_fn : 1) * sizeof(UInt));
+   VP_(out_s)(o, "\n,\"inclusive\":[");
+   for (i = 0; i < rn.n_fn; i++) order[i] = VP_NO_ID;
+   for (i = 0; i < n; i++) {
+      const ULong* incl = VP_(fn_inclusive)(i);
+      if (incl && any_cost(incl)) order[rn.fn[i]] = i;
+   }
+   for (i = 0; i < rn.n_fn; i++) {
+      if (order[i] == VP_NO_ID) continue;
+      VP_(out_s)(o, k++ ? "\n,[" : "[");
+      VP_(out_u64)(o, i);
+      out_costs(o, VP_(fn_inclusive)(order[i]));
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]");
+   VG_(free)(order);
+}
+
+/* Path nodes are written depth first, roots and children sorted by
+   function, so the tree's ids do not depend on the order of events. */
+static UInt* child_start;   /* [n_nodes + 1] into child_list */
+static UInt* child_list;
+
+static UInt out_fn_or_last(UInt node)
+{
+   UInt fn = VP_(path_node)(node)->fn;
+   return fn == VP_NO_ID ? VP_NO_ID : rn.fn[fn];
+}
+
+static Int cmp_nodes_by_fn(const void* a, const void* b)
+{
+   return cmp_u32(out_fn_or_last(*(const UInt*)a), out_fn_or_last(*(const UInt*)b));
+}
+
+static void index_children(UInt n, UInt* roots, UInt* n_roots)
+{
+   UInt i, *fill;
+   child_start = VG_(calloc)("vp.dump.cs", n + 2, sizeof(UInt));
+   child_list  = VG_(malloc)("vp.dump.cl", (n ? n : 1) * sizeof(UInt));
+   fill        = VG_(calloc)("vp.dump.fill", n + 1, sizeof(UInt));
+   *n_roots = 0;
+   for (i = 0; i < n; i++) {
+      const VP_PathNode* p = VP_(path_node)(i);
+      if (!node_kept(p)) continue;
+      if (p->parent == VP_NO_ID) roots[(*n_roots)++] = i;
+      else child_start[p->parent + 1]++;
+   }
+   for (i = 0; i < n; i++) child_start[i + 1] += child_start[i];
+   for (i = 0; i < n; i++) {
+      const VP_PathNode* p = VP_(path_node)(i);
+      if (node_kept(p) && p->parent != VP_NO_ID)
+         child_list[child_start[p->parent] + fill[p->parent]++] = i;
+   }
+   for (i = 0; i < n; i++)
+      VG_(ssort)(child_list + child_start[i], child_start[i + 1] - child_start[i],
+                 sizeof(UInt), cmp_nodes_by_fn);
+   VG_(ssort)(roots, *n_roots, sizeof(UInt), cmp_nodes_by_fn);
+   VG_(free)(fill);
+}
+
+static void write_node(VP_Out* o, UInt node, UInt out_parent, Bool first)
+{
+   const VP_PathNode* p = VP_(path_node)(node);
+   ULong self[VP_N_EVENTS];
+   UInt  c;
+   Int   e;
+   for (e = 0; e < VP_N_EVENTS; e++) self[e] = p->incl[e];
+   for (c = child_start[node]; c < child_start[node + 1]; c++)
+      for (e = 0; e < VP_N_EVENTS; e++)
+         self[e] -= VP_(path_node)(child_list[c])->incl[e];
+   VP_(out_s)(o, first ? "[" : "\n,[");
+   if (out_parent == VP_NO_ID) VP_(out_s)(o, "null");
+   else VP_(out_u64)(o, out_parent);
+   VP_(out_s)(o, ",");
+   if (p->fn == VP_NO_ID) VP_(out_s)(o, "null");
+   else VP_(out_u64)(o, rn.fn[p->fn]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, p->count);
+   out_costs(o, self);
+   out_costs(o, p->incl);
+   VP_(out_s)(o, "]");
+}
+
+static void write_paths(VP_Out* o)
+{
+   UInt  n = VP_(n_path_nodes)(), n_roots, r, written = 0;
+   UInt* roots = VG_(malloc)("vp.dump.roots", (n ? n : 1) * sizeof(UInt));
+   /* Explicit stack of (node, its output parent): trees can be deep. */
+   UInt* stack = VG_(malloc)("vp.dump.stack", 2 * (n ? n : 1) * sizeof(UInt));
+   index_children(n, roots, &n_roots);
+   VP_(out_s)(o, "\n,\"paths\":[");
+   for (r = 0; r < n_roots; r++) {
+      UInt sp = 0;
+      stack[sp++] = roots[r];
+      stack[sp++] = VP_NO_ID;
+      while (sp > 0) {
+         UInt parent = stack[--sp], node = stack[--sp], id = written++, c;
+         write_node(o, node, parent, id == 0);
+         /* Pushed in reverse so the smallest function comes out first. */
+         for (c = child_start[node + 1]; c > child_start[node]; c--) {
+            stack[sp++] = child_list[c - 1];
+            stack[sp++] = id;
+         }
+      }
+   }
+   VP_(out_s)(o, "]");
+   VG_(free)(stack);
+   VG_(free)(roots);
+   VG_(free)(child_start);
+   VG_(free)(child_list);
+}
+
 static void write_document(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
@@ -343,6 +539,11 @@ static void write_document(VP_Out* o, const VP_Dump* d)
    write_lines(o);
    if (VP_(clo).dump_instr)
       write_instrs(o);
+   if (VP_(clo).call_graph) {
+      write_calls(o);
+      write_inclusive(o);
+      write_paths(o);
+   }
    VP_(out_s)(o, "\n}\n");
 }
 
@@ -422,7 +623,11 @@ static void write_file(const HChar* path, const VP_Dump* d)
 void VP_(write_profile)(const VP_Dump* d)
 {
    HChar* path = profile_path(d);
-   VP_(fold_all)();
+   if (VP_(clo).call_graph) {
+      if (d->number == 0) VP_(callgraph_finish)();
+      else                VP_(callgraph_checkpoint)();
+   }
+   VP_(settle_counts)();
    collect_executed();
    renumber();
    if (d->number == 0)

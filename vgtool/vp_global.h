@@ -28,6 +28,11 @@
 typedef struct {
    const HChar* out_file;   /* --vgprof-out-file template, %p/%q{} unexpanded */
    Bool         dump_instr; /* --dump-instr: per-instruction costs in the profile */
+   Bool         call_graph; /* --call-graph: track calls and returns */
+   UInt         max_path_nodes; /* --max-path-nodes: bound of the call-path tree */
+   Bool         instr_atstart;   /* --instr-atstart */
+   Bool         collect_atstart; /* --collect-atstart */
+   XArray*      toggle_collect;  /* of const HChar*: --toggle-collect patterns */
 } VP_Clo;
 
 extern VP_Clo  VP_(clo);
@@ -71,6 +76,35 @@ VP_Loc       VP_(loc_of_instr)(Addr a);
 /*--- from vp_instr.c                                      ---*/
 /*------------------------------------------------------------*/
 
+/* How control left a superblock through one of its exits. */
+typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
+
+/* Static information about one translation, allocated in one piece. */
+typedef struct _VP_SB {
+   struct _VP_SB* next;         /* hash chain; must come first */
+   UWord          orig_addr;    /* hash key; must come second */
+   UInt           n_instrs;
+   UInt           n_segs;
+   ULong*         seg_count;    /* [n_segs] completions of each segment */
+   struct _VP_InstrCC** instr_cc; /* [n_instrs] */
+   UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
+   /* For the call graph. */
+   UInt           fn;           /* function of the first instruction */
+   UInt           obj;          /* string id of its object */
+   Bool           is_entry;     /* the first instruction starts a function */
+   Bool           in_plt;       /* the code is a PLT stub */
+   Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
+   UInt           n_exits;      /* side exits, then the final jump */
+   UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
+   UInt*          exit_instr;   /* [n_exits] the instruction holding the exit */
+   Addr*          exit_next;    /* [n_exits] the address after that instruction */
+} VP_SB;
+
+/* Program-wide running cost, one counter per event, bumped inline. */
+extern ULong VP_(total)[VP_N_EVENTS];
+/* The exit the current thread last took, stored inline before each exit. */
+extern UWord VP_(cur_exit);
+
 /* The cost cell of one guest instruction at one location.  Segment
    counters of live translations are folded into it on discard and at
    exit. */
@@ -91,8 +125,59 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 void  VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge);
 void  VP_(fold_all)(void);
 void  VP_(zero_all)(void);
+void  VP_(drop_live_counts)(void);
 /* All instruction cells, in no particular order; caller frees. */
 XArray* VP_(all_instr_ccs)(void);
+
+/*------------------------------------------------------------*/
+/*--- from vp_collect.c                                    ---*/
+/*------------------------------------------------------------*/
+
+extern Bool VP_(instrumenting);
+extern Bool VP_(collecting);
+
+void VP_(init_collect)(void);
+void VP_(set_instrumenting)(Bool on, const HChar* why);
+void VP_(set_collecting)(Bool on);
+void VP_(settle_counts)(void);
+Bool VP_(fn_toggles_collection)(UInt fn);
+
+/*------------------------------------------------------------*/
+/*--- from vp_callgraph.c                                  ---*/
+/*------------------------------------------------------------*/
+
+void VP_(init_callgraph)(void);
+void VP_(register_callgraph_tracking)(void);
+VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);
+void VP_(forget_sb)(VP_SB* sb);
+void VP_(callgraph_checkpoint)(void);
+void VP_(callgraph_set_collecting)(Bool on);
+void VP_(callgraph_reset_stacks)(void);
+void VP_(callgraph_zero)(void);
+void VP_(callgraph_finish)(void);
+
+/* What the writer reads. */
+typedef struct {
+   UInt  caller, callee, file, line;
+   ULong count;
+   ULong incl[VP_N_EVENTS];
+} VP_Edge;
+
+typedef struct {
+   UInt  parent;   /* VP_NO_ID for a root */
+   UInt  fn;       /* VP_NO_ID for [truncated] */
+   ULong count;
+   ULong incl[VP_N_EVENTS];
+} VP_PathNode;
+
+#define VP_NO_ID 0xFFFFFFFFu
+
+UInt               VP_(n_edges)(void);
+const VP_Edge*     VP_(edge)(UInt i);
+UInt               VP_(n_path_nodes)(void);
+const VP_PathNode* VP_(path_node)(UInt i);
+/* Inclusive cost of fn, or NULL if fn was never on a stack. */
+const ULong*       VP_(fn_inclusive)(UInt fn);
 
 /*------------------------------------------------------------*/
 /*--- from vp_json.c                                       ---*/

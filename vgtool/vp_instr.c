@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_instr.c: instruments superblocks to count executed instructions.
+/* vp_instr.c: instruments superblocks to count executed instructions and,
+   with the call graph on, to tell vp_callgraph.c where control went.
 
    A superblock is cut into segments at its side exits, exactly where
    cachegrind flushes its pending events.  Each segment gets one 64-bit
-   counter, bumped by three inline IR statements (load, add, store) when
-   control reaches the segment's end; no helper call is made.  Every
-   instruction of a segment has executed once per increment, so an
-   instruction's Ir is the sum of its segments' counters over all the
-   translations that held it.  Counters are folded into per-instruction
-   cells when a translation is discarded and at exit. */
+   counter, bumped by inline IR (load, add, store) when control reaches the
+   segment's end; no helper call is made for counting.  Every instruction
+   of a segment has executed once per increment, so an instruction's Ir is
+   the sum of its segments' counters over all the translations that held
+   it.  Counters are folded into per-instruction cells when a translation
+   is discarded and at exit.
+
+   With the call graph on, each segment also adds its length to the running
+   total VP_(total), each exit stores its number in VP_(cur_exit), and one
+   helper call at the start of the superblock receives the stack pointer:
+   that is all the call tracking needs to see calls, returns and jumps. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -20,16 +27,8 @@
 #include "pub_tool_tooliface.h"
 #include "vp_global.h"
 
-/* Static information about one translation, allocated in one piece. */
-typedef struct _SBInfo {
-   struct _SBInfo* next;        /* hash chain; must come first */
-   UWord           orig_addr;   /* hash key; must come second */
-   UInt            n_instrs;
-   UInt            n_segs;
-   ULong*          seg_count;   /* [n_segs] completions of each segment */
-   VP_InstrCC**    instr_cc;    /* [n_instrs] */
-   UInt*           instr_seg;   /* [n_instrs] segment of each instruction */
-} SBInfo;
+ULong VP_(total)[VP_N_EVENTS];
+UWord VP_(cur_exit);
 
 static VgHashTable* sb_table;     /* live translations, by guest address */
 static VgHashTable* instr_table;  /* VP_InstrCC, by instruction address */
@@ -43,23 +42,29 @@ void VP_(init_instr)(void)
    sb_table    = VG_(HT_construct)("vp.instr.sbs");
    instr_table = VG_(HT_construct)("vp.instr.ccs");
    sb_twins    = VG_(newXA)(VG_(malloc), "vp.instr.twins", VG_(free),
-                            sizeof(SBInfo*));
+                            sizeof(VP_SB*));
 }
 
-static SBInfo* new_sb_info(Addr orig_addr, UInt n_instrs, UInt max_segs)
+static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
 {
-   SizeT   sz = sizeof(SBInfo) + max_segs * sizeof(ULong)
-                + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt));
-   SBInfo* sb = VG_(malloc)("vp.instr.sb", sz);
-   UChar*  p  = (UChar*)(sb + 1);
+   UInt   max_segs = n_exits;   /* at most one segment ends at each exit */
+   SizeT  sz = sizeof(VP_SB)
+               + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
+               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt))
+               + n_exits * (sizeof(UInt) + sizeof(UChar));
+   VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
+   UChar* p  = (UChar*)(sb + 1);
 
-   sb->orig_addr = orig_addr;
-   sb->n_instrs  = n_instrs;
-   sb->n_segs    = 0;
-   sb->seg_count = (ULong*)p;           p += max_segs * sizeof(ULong);
-   sb->instr_cc  = (VP_InstrCC**)p;     p += n_instrs * sizeof(VP_InstrCC*);
-   sb->instr_seg = (UInt*)p;
-   VG_(memset)(sb->seg_count, 0, max_segs * sizeof(ULong));
+   /* 8-byte fields first, so every array stays aligned. */
+   sb->orig_addr  = orig_addr;
+   sb->n_instrs   = n_instrs;
+   sb->n_exits    = n_exits;
+   sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
+   sb->exit_next  = (Addr*)p;         p += n_exits * sizeof(Addr);
+   sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
+   sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
+   sb->exit_instr = (UInt*)p;         p += n_exits * sizeof(UInt);
+   sb->exit_jk    = (UChar*)p;
    return sb;
 }
 
@@ -88,16 +93,64 @@ static VP_InstrCC* instr_cc_for(Addr a)
    return cc;
 }
 
-static void add_segment_increment(IRSB* sbOut, ULong* counter)
+/* *counter += delta, as inline IR. */
+static void add_increment(IRSB* sbOut, ULong* counter, ULong delta)
 {
-   IRExpr* addr = mkIRExpr_HWord((HWord)counter);
-   IRTemp  old  = newIRTemp(sbOut->tyenv, Ity_I64);
-   IRTemp  new  = newIRTemp(sbOut->tyenv, Ity_I64);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(old, IRExpr_Load(VP_ENDIAN, Ity_I64, addr)));
+   IRTemp old = newIRTemp(sbOut->tyenv, Ity_I64);
+   IRTemp new = newIRTemp(sbOut->tyenv, Ity_I64);
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(old, IRExpr_Load(VP_ENDIAN, Ity_I64,
+                                         mkIRExpr_HWord((HWord)counter))));
    addStmtToIRSB(sbOut, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64,
-                           IRExpr_RdTmp(old), IRExpr_Const(IRConst_U64(1)))));
+                           IRExpr_RdTmp(old), IRExpr_Const(IRConst_U64(delta)))));
    addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)counter),
                                      IRExpr_RdTmp(new)));
+}
+
+static void add_exit_number(IRSB* sbOut, UInt exit)
+{
+   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)&VP_(cur_exit)),
+                                     mkIRExpr_HWord(exit)));
+}
+
+/* Ends the current segment: count it, and its length into the total. */
+static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
+{
+   add_increment(sbOut, &sb->seg_count[sb->n_segs++], 1);
+   if (VP_(clo).call_graph)
+      add_increment(sbOut, &VP_(total)[VP_EV_IR], length);
+}
+
+static VP_JumpKind jump_kind(IRJumpKind jk)
+{
+   return jk == Ijk_Call ? VP_JK_CALL : jk == Ijk_Ret ? VP_JK_RET : VP_JK_JUMP;
+}
+
+/* What the call tracking needs to know about where the block is. */
+static void describe_sb(VP_SB* sb, Addr a)
+{
+   DiEpoch      ep = VG_(current_DiEpoch)();
+   const HChar* name;
+   PtrdiffT     offset;
+
+   sb->fn          = sb->instr_cc[0]->loc.fn;
+   sb->obj         = VP_(fn)(sb->fn)->obj;
+   sb->is_entry    = VG_(get_fnname_if_entry)(ep, a, &name);
+   sb->in_plt      = VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT;
+   sb->pop_on_jump = VG_(get_fnname)(ep, a, &name)
+                     && VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
+   (void)offset;
+}
+
+static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
+                           IRType hWordTy)
+{
+   /* Helper arguments must be atoms: read the stack pointer into a temp. */
+   IRTemp   sp   = newIRTemp(sbOut->tyenv, hWordTy);
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, hWordTy)));
+   IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp));
+   IRDirty* di = unsafeIRDirty_0_N(2, "vgprof_sb_entry",
+                                   VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
+   addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 }
 
 IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
@@ -107,10 +160,12 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       IRType gWordTy, IRType hWordTy)
 {
    Int  i, first;
-   UInt n_instrs = 0, n_exits = 0, instr = 0, pending = 0;
+   UInt n_instrs = 0, n_side_exits = 0, instr = 0, pending = 0, exit = 0;
 
    if (gWordTy != hWordTy)
       VG_(tool_panic)("host/guest word size mismatch");
+   if (!VP_(instrumenting))
+      return sbIn;
 
    IRSB* sbOut = deepCopyIRSBExceptStmts(sbIn);
 
@@ -120,29 +175,45 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    first = i;
    for (i = first; i < sbIn->stmts_used; i++) {
       if (sbIn->stmts[i]->tag == Ist_IMark) n_instrs++;
-      if (sbIn->stmts[i]->tag == Ist_Exit)  n_exits++;
+      if (sbIn->stmts[i]->tag == Ist_Exit)  n_side_exits++;
    }
+   tl_assert(n_instrs > 0);
 
-   SBInfo* sb = new_sb_info((Addr)closure->readdr, n_instrs, n_exits + 1);
+   VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1);
+   if (VP_(clo).call_graph)
+      add_entry_call(sbOut, sb, layout, hWordTy);
 
    for (i = first; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark) {
          sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr);
          sb->instr_seg[instr] = sb->n_segs;
+         sb->exit_next[exit]  = st->Ist.IMark.addr + st->Ist.IMark.len;
          instr++;
          pending++;
-      } else if (st->tag == Ist_Exit && pending > 0) {
+      } else if (st->tag == Ist_Exit) {
          /* Control may leave here: count what ran before it. */
-         add_segment_increment(sbOut, &sb->seg_count[sb->n_segs++]);
+         if (pending > 0)
+            end_segment(sbOut, sb, pending);
          pending = 0;
+         sb->exit_jk[exit]    = jump_kind(st->Ist.Exit.jk);
+         sb->exit_instr[exit] = instr - 1;
+         if (VP_(clo).call_graph)
+            add_exit_number(sbOut, exit);
+         exit++;
+         sb->exit_next[exit] = sb->exit_next[exit - 1];
       }
       addStmtToIRSB(sbOut, st);
    }
    if (pending > 0)
-      add_segment_increment(sbOut, &sb->seg_count[sb->n_segs++]);
+      end_segment(sbOut, sb, pending);
+   sb->exit_jk[exit]    = jump_kind(sbIn->jumpkind);
+   sb->exit_instr[exit] = instr - 1;
+   if (VP_(clo).call_graph)
+      add_exit_number(sbOut, exit);
+   describe_sb(sb, sb->orig_addr);
 
-   tl_assert(instr == n_instrs);
+   tl_assert(instr == n_instrs && exit == n_side_exits);
    if (VG_(HT_lookup)(sb_table, sb->orig_addr) == NULL)
       VG_(HT_add_node)(sb_table, sb);
    else
@@ -150,7 +221,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    return sbOut;
 }
 
-static void fold_sb(SBInfo* sb)
+static void fold_sb(VP_SB* sb)
 {
    UInt i;
    for (i = 0; i < sb->n_instrs; i++)
@@ -160,22 +231,38 @@ static void fold_sb(SBInfo* sb)
 
 void VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge)
 {
-   SBInfo* sb = VG_(HT_remove)(sb_table, vge.base[0]);
+   VP_SB* sb = VG_(HT_remove)(sb_table, vge.base[0]);
    if (sb == NULL)
       return;
-   fold_sb(sb);
+   if (VP_(collecting))
+      fold_sb(sb);
+   VP_(forget_sb)(sb);
    VG_(free)(sb);
 }
 
 void VP_(fold_all)(void)
 {
-   SBInfo* sb;
-   Word    i;
+   VP_SB* sb;
+   Word   i;
    VG_(HT_ResetIter)(sb_table);
    while ((sb = VG_(HT_Next)(sb_table)) != NULL)
       fold_sb(sb);
    for (i = 0; i < VG_(sizeXA)(sb_twins); i++)
-      fold_sb(*(SBInfo**)VG_(indexXA)(sb_twins, i));
+      fold_sb(*(VP_SB**)VG_(indexXA)(sb_twins, i));
+}
+
+/* Clears the live counters without keeping what they counted. */
+void VP_(drop_live_counts)(void)
+{
+   VP_SB* sb;
+   Word   i;
+   VG_(HT_ResetIter)(sb_table);
+   while ((sb = VG_(HT_Next)(sb_table)) != NULL)
+      VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
+   for (i = 0; i < VG_(sizeXA)(sb_twins); i++) {
+      sb = *(VP_SB**)VG_(indexXA)(sb_twins, i);
+      VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
+   }
 }
 
 /* Forgets every cost counted so far, live counters and cells alike. */
@@ -183,7 +270,7 @@ void VP_(zero_all)(void)
 {
    XArray* all = VP_(all_instr_ccs)();
    Word    i;
-   VP_(fold_all)();   /* folding also clears the live counters */
+   VP_(drop_live_counts)();
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
       VG_(memset)(cc->cost, 0, sizeof cc->cost);

@@ -5,6 +5,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "vp_global.h"
 #include "vgprof.h"
@@ -12,6 +13,17 @@
 static void vp_post_clo_init(void)
 {
    VP_(check_clo)();
+   VP_(init_collect)();
+   if (VP_(clo).call_graph) {
+      /* Calls and returns must show as superblock boundaries: a block
+         that chased through a jump would hide a tail call. */
+      VG_(clo_vex_control).guest_chase = False;
+      /* Translate exactly as callgrind does: the scheduler counts blocks,
+         so the same blocks give threads the same time slices, and a
+         threaded program runs the same way under both tools. */
+      VG_(clo_vex_control).iropt_unroll_thresh = 0;
+      VP_(register_callgraph_tracking)();
+   }
 }
 
 /* Valgrind calls this when the client ends, also when it dies of a
@@ -35,10 +47,21 @@ static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
                        .exitcode = 0 };
          VP_(write_profile)(&d);
          VP_(zero_all)();
+         if (VP_(clo).call_graph) VP_(callgraph_zero)();
          break;
       }
       case VG_USERREQ__VGPROF_ZERO_STATS:
          VP_(zero_all)();
+         if (VP_(clo).call_graph) VP_(callgraph_zero)();
+         break;
+      case VG_USERREQ__VGPROF_START_INSTRUMENTATION:
+         VP_(set_instrumenting)(True, "client request");
+         break;
+      case VG_USERREQ__VGPROF_STOP_INSTRUMENTATION:
+         VP_(set_instrumenting)(False, "client request");
+         break;
+      case VG_USERREQ__VGPROF_TOGGLE_COLLECT:
+         VP_(set_collecting)(!VP_(collecting));
          break;
       default:
          VG_(message)(Vg_UserMsg, "vgprof: unknown client request 0x%lx ignored\n", args[0]);
@@ -67,6 +90,7 @@ static void vp_pre_clo_init(void)
    VP_(init_clo)();
    VP_(init_locs)();
    VP_(init_instr)();
+   VP_(init_callgraph)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(vp_pre_clo_init)

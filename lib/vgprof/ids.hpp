@@ -42,6 +42,8 @@ struct ObjId : detail::Index<ObjId> { using Index::Index; };
 struct FileId : detail::Index<FileId> { using Index::Index; };
 // An index into the function table (`fns`).
 struct FnId : detail::Index<FnId> { using Index::Index; };
+// An index into the call-path tree (`paths`): a node's row number.
+struct PathId : detail::Index<PathId> { using Index::Index; };
 
 } // namespace vgprof
 
@@ -58,6 +60,9 @@ template <> struct hash<vgprof::FileId> {
 };
 template <> struct hash<vgprof::FnId> {
     size_t operator()(vgprof::FnId id) const noexcept { return hash<uint32_t>()(id.value); }
+};
+template <> struct hash<vgprof::PathId> {
+    size_t operator()(vgprof::PathId id) const noexcept { return hash<uint32_t>()(id.value); }
 };
 } // namespace std
 

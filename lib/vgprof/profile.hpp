@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 1;
+inline constexpr int kNewestVersion = 2;
 
 // The profile's `meta` section.
 struct Meta {
@@ -54,6 +54,24 @@ struct InstrCost {
     uint32_t line = 0;
 };
 
+// A row of `calls` without its costs (see Profile::call_cost): the calls
+// from `caller` to `callee` made at one call site.
+struct CallEdge {
+    FnId caller;
+    FnId callee;
+    FileId file;        // call site: the calling instruction's source location
+    uint32_t line = 0;
+    uint64_t count = 0; // number of calls
+};
+
+// A row of `paths` without its costs (see Profile::path_self and
+// Profile::path_inclusive): one distinct stack of functions from a root.
+struct PathNode {
+    std::optional<PathId> parent;  // nullopt: a root
+    std::optional<FnId> fn;        // nullopt: the [truncated] node
+    uint64_t count = 0;            // calls that entered the node (0 for a root)
+};
+
 namespace detail { class Loader; }
 
 // A loaded, validated profile. Every id it holds is within its table, so
@@ -84,6 +102,28 @@ public:
     const uint64_t* line_cost(size_t row) const { return &line_costs_[row * num_events()]; }
     const uint64_t* instr_cost(size_t row) const { return &instr_costs_[row * num_events()]; }
 
+    // --- the call graph (format version 2, absent with --call-graph=no) ---
+
+    // False for a version 1 profile and one recorded without a call graph;
+    // then calls() and paths() are empty and fn_inclusive() is always null.
+    bool has_call_graph() const { return has_call_graph_; }
+    const std::vector<CallEdge>& calls() const { return calls_; }
+    const std::vector<PathNode>& paths() const { return paths_; }
+    const PathNode& path(PathId id) const { return paths_[id.index()]; }
+
+    // The num_events() inclusive costs of calls()[row], summed over its calls.
+    const uint64_t* call_cost(size_t row) const { return &call_costs_[row * num_events()]; }
+    // The num_events() inclusive costs of `fn` (its `inclusive` row), or
+    // nullptr when the profile has no such row (the function was never on a
+    // stack, or there is no call graph).
+    const uint64_t* fn_inclusive(FnId fn) const;
+    // The num_events() self / inclusive costs of paths()[row].
+    const uint64_t* path_self(size_t row) const { return &path_costs_[2 * row * num_events()]; }
+    const uint64_t* path_inclusive(size_t row) const
+    {
+        return &path_costs_[(2 * row + 1) * num_events()];
+    }
+
 private:
     friend class detail::Loader;
 
@@ -96,6 +136,19 @@ private:
     std::vector<uint64_t> line_costs_;
     std::vector<InstrCost> instrs_;
     std::vector<uint64_t> instr_costs_;
+
+    bool has_call_graph_ = false;
+    std::vector<CallEdge> calls_;
+    std::vector<uint64_t> call_costs_;
+    // Indexed by FnId: the function's row in inclusive_costs_, or
+    // kNoInclusiveRow. A 32-bit row per function rather than a cost array
+    // per function keeps functions that never ran cheap.
+    static constexpr uint32_t kNoInclusiveRow = UINT32_MAX;
+    std::vector<uint32_t> inclusive_row_of_fn_;
+    std::vector<uint64_t> inclusive_costs_;
+    std::vector<PathNode> paths_;
+    // Per node: num_events() self costs, then num_events() inclusive costs.
+    std::vector<uint64_t> path_costs_;
 };
 
 } // namespace vgprof

@@ -1,37 +1,111 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Questions asked of a loaded Profile that more than one companion needs:
-// per-function totals, a deterministic ordering, number formatting.
+// per-function self and inclusive costs, callers and callees, finding a
+// function by name, a deterministic ordering, number and name formatting.
 #ifndef VGPROF_QUERY_HPP
 #define VGPROF_QUERY_HPP
 
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vgprof {
 
-// A function's self cost: one entry per event, in meta().events order.
+// Which of a function's costs a report orders and thresholds by: what its
+// own instructions cost, or everything that ran while it was on the stack.
+enum class CostKind { self, inclusive };
+
+// A function's costs: one entry per event, in meta().events order.
 struct FunctionCost {
     FnId fn;
     std::vector<uint64_t> self;
+    // Empty unless filled by function_costs() from a profile with a call graph.
+    std::vector<uint64_t> inclusive;
 };
 
 // The self cost of every function (the sum of its lines rows), one entry per
 // row of functions(), in function id order.
 std::vector<FunctionCost> function_self_costs(const Profile& profile);
 
-// Drops functions whose self cost is zero for every event.
+// As function_self_costs, plus each function's inclusive cost when the
+// profile has a call graph (zeros for a function without an inclusive row).
+std::vector<FunctionCost> function_costs(const Profile& profile);
+
+// The inclusive cost of `fn`, one entry per event; zeros when the profile
+// has no inclusive row for it (or no call graph at all).
+std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn);
+
+// Drops functions whose self and inclusive costs are zero for every event.
 void drop_zero_costs(std::vector<FunctionCost>& costs);
 
-// Orders by the cost of `event` (an event_index), highest first. Ties go by
-// function name, then file path, line, object path and id, so the order does
-// not depend on how the profile numbered its functions.
-void sort_by_cost(std::vector<FunctionCost>& costs, const Profile& profile, size_t event);
+// Orders by the self or inclusive cost of `event` (an event_index), highest
+// first. Ties go by function name, then file path, line, object path and id,
+// so the order does not depend on how the profile numbered its functions.
+// Sorting by CostKind::inclusive needs costs from function_costs() on a
+// profile with a call graph.
+void sort_by_cost(std::vector<FunctionCost>& costs, const Profile& profile, size_t event,
+                  CostKind by = CostKind::self);
 
-// The per-event sum of `costs`.
+// The per-event sum of the self costs in `costs`. (Inclusive costs overlap,
+// a caller's containing its callees', so they have no meaningful sum.)
 std::vector<uint64_t> sum_costs(const std::vector<FunctionCost>& costs, size_t num_events);
+
+// --- callers and callees ----------------------------------------------------
+
+// Where a call was made: the source location of the calling instruction.
+struct CallSite {
+    FileId file;
+    uint32_t line = 0;
+
+    friend bool operator==(CallSite a, CallSite b) { return a.file == b.file && a.line == b.line; }
+    friend bool operator!=(CallSite a, CallSite b) { return !(a == b); }
+};
+
+// The calls between a function and one neighbour in the call graph.
+struct CallCost {
+    FnId fn;                       // the caller (callers_of) or the callee (callees_of)
+    std::optional<CallSite> site;  // the call site; nullopt when merged over sites
+    uint64_t count = 0;            // number of calls
+    // Inclusive cost of those calls, one entry per event. A recursive
+    // function's edges count nested calls once per level, as callgrind's do.
+    std::vector<uint64_t> inclusive;
+};
+
+// Whether callers_of/callees_of give one row per neighbour function, summed
+// over its call sites, or one row per (neighbour, call site).
+enum class CallSites { merge, separate };
+
+// The calls into `fn` (the `calls` rows whose callee is fn), by caller, in
+// (caller id, call site) order. Empty without a call graph. A function that
+// calls itself is among its own callers.
+std::vector<CallCost> callers_of(const Profile& profile, FnId fn,
+                                 CallSites sites = CallSites::merge);
+
+// The calls `fn` made (the `calls` rows whose caller is fn), by callee, in
+// (callee id, call site) order. Empty without a call graph.
+std::vector<CallCost> callees_of(const Profile& profile, FnId fn,
+                                 CallSites sites = CallSites::merge);
+
+// Orders by the inclusive cost of `event`, highest first; ties by function
+// as sort_by_cost does, then by call site (file path, line).
+void sort_by_cost(std::vector<CallCost>& calls, const Profile& profile, size_t event);
+
+// --- finding and naming functions ---------------------------------------------
+
+// The function a person means by `name`: the one named exactly `name`, else
+// the one whose name contains it. Throws vgprof::Error when none matches,
+// and when several do, listing the first 10 of them (by name, then file,
+// line and object) with their file:line and object.
+FnId find_function(const Profile& profile, std::string_view name);
+
+// "work (/src/app.c:3)  [/usr/bin/app]": name, where it starts and its
+// object, leaving out the line when unknown (0) and the parenthesis when the
+// file is ("???").
+std::string function_label(const Profile& profile, FnId fn);
 
 // 2485947 -> "2,485,947", as cg_annotate prints counts.
 std::string format_thousands(uint64_t n);

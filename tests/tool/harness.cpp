@@ -162,6 +162,55 @@ CachegrindOut read_cachegrind(const std::string& path)
    return cg;
 }
 
+// Callgrind's format names a function once as "fn=(id) name" and then
+// by "(id)" alone; fn= and cfn= share the ids.  "calls=N target" is
+// followed by a line "position inclusive-cost...".
+CallMap read_callgrind_calls(const std::string& path)
+{
+   std::map<std::string, std::string> names;
+   auto name_of = [&](const std::string& v) {
+      std::string n = v;
+      if (!v.empty() && v[0] == '(') {
+         auto close = v.find(')');
+         std::string id = v.substr(0, close + 1);
+         if (close + 1 < v.size()) names[id] = v.substr(close + 2);
+         n = names[id];
+      }
+      auto q = n.rfind('\'');
+      if (q != std::string::npos && q + 1 < n.size() &&
+          std::all_of(n.begin() + q + 1, n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+         n.erase(q);   // recursion level
+      return n;
+   };
+   CallMap calls;
+   std::istringstream in(read_file(path));
+   std::string line, fn, cfn;
+   uint64_t pending = 0;
+   bool have_call = false;
+   while (std::getline(in, line)) {
+      if (line.rfind("fn=", 0) == 0) {
+         fn = name_of(line.substr(3));
+      } else if (line.rfind("cfn=", 0) == 0) {
+         cfn = name_of(line.substr(4));
+      } else if (line.rfind("calls=", 0) == 0) {
+         pending = std::stoull(line.substr(6));
+         have_call = true;
+      } else if (have_call && !line.empty() &&
+                 (std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '+' ||
+                  line[0] == '-' || line[0] == '*')) {
+         std::istringstream cost(line);
+         std::string position;
+         uint64_t incl = 0;
+         cost >> position >> incl;
+         auto& t = calls[{fn, cfn}];
+         t.count += pending;
+         t.inclusive += incl;
+         have_call = false;
+      }
+   }
+   return calls;
+}
+
 LineCosts vgprof_lines(const std::string& profile_path, const std::string& event)
 {
    vgprof::Profile p = vgprof::load_profile(profile_path);

@@ -46,6 +46,23 @@ RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 RunResult run_tool(const std::string& tool, const std::vector<std::string>& options,
                    const std::vector<std::string>& program, const std::string& dir);
 
+// Cachegrind options that make it translate code as vgprof does with its
+// call graph on (the default): no chasing of branches into a superblock
+// and no loop unrolling, as callgrind.  Chasing conditional branches makes
+// VEX run both arms of small if-then-else shapes and count instructions
+// that did not execute, so the two tools only count the same with the same
+// translation.  `vgprof --call-graph=no` translates as cachegrind does by
+// default.
+inline const std::vector<std::string> kCachegrindAsVgprof = {
+    "--cache-sim=no", "--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"};
+
+// options plus one more.
+inline std::vector<std::string> with(std::vector<std::string> options, const std::string& more)
+{
+   options.push_back(more);
+   return options;
+}
+
 // Cost per (file, function, line), the key cachegrind's output uses.
 using LineKey = std::tuple<std::string, std::string, unsigned>;
 using LineCosts = std::map<LineKey, uint64_t>;
@@ -56,6 +73,17 @@ struct CachegrindOut {
    std::map<std::string, uint64_t> summary;     // event -> total
 };
 CachegrindOut read_cachegrind(const std::string& path);
+
+// Calls between functions, by name, with recursion levels (callgrind's
+// fn'2, fn'3 ...) folded into the function: (caller, callee) -> count and
+// inclusive cost of the first event.
+struct CallTotals {
+   uint64_t count = 0;
+   uint64_t inclusive = 0;
+   bool operator==(const CallTotals& o) const { return count == o.count && inclusive == o.inclusive; }
+};
+using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
+CallMap read_callgrind_calls(const std::string& path);
 
 // vgprof's self cost per (file, function, line) for one event.
 LineCosts vgprof_lines(const std::string& profile_path, const std::string& event);

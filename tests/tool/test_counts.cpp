@@ -19,6 +19,7 @@ struct Case {
    std::string name;
    std::vector<std::string> program;   // relative to progs_dir() unless absolute
    std::string input;                  // if set, written to "input" in the run directory
+   bool call_graph = true;             // vgprof's default, or --call-graph=no
 };
 
 std::vector<std::string> resolve(const std::vector<std::string>& program)
@@ -55,9 +56,16 @@ TEST_P(IrMatchesCachegrind, TotalPerLineAndPerFunctionAreEqual)
    if (!c.input.empty()) write_file(dir / "input", c.input);
    auto program = resolve(c.program);
 
-   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+   // With the call graph vgprof translates as callgrind does, without it as
+   // cachegrind does by default (see kCachegrindAsVgprof).
+   auto cg = run_tool("cachegrind",
+                      c.call_graph ? with(kCachegrindAsVgprof, "--cachegrind-out-file=cg.out")
+                                   : std::vector<std::string>{"--cache-sim=no", "--cachegrind-out-file=cg.out"},
                       program, dir.path());
-   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, program, dir.path());
+   auto vp = run_tool("vgprof",
+                      c.call_graph ? std::vector<std::string>{"--vgprof-out-file=vp.json"}
+                                   : std::vector<std::string>{"--vgprof-out-file=vp.json", "--call-graph=no"},
+                      program, dir.path());
    ASSERT_EQ(cg.exit_code, vp.exit_code) << vp.err;
    ASSERT_EQ(cg.out, vp.out) << "the program must behave the same under both tools";
 
@@ -102,7 +110,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"loops", {"loops"}, ""},
                       Case{"recursion", {"recursion"}, ""},
                       Case{"libc_calls", {"libc_calls"}, ""},
-                      Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(300000)}),
+                      Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(300000)},
+                      Case{"loops_no_call_graph", {"loops"}, "", false},
+                      Case{"libc_calls_no_call_graph", {"libc_calls"}, "", false},
+                      Case{"bzip2_no_call_graph", {"bzip2", "-9", "-c", "input"}, generated_text(300000), false}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

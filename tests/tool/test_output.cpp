@@ -64,7 +64,7 @@ TEST(Output, ForkedChildWritesItsOwnProfileWithCountsEqualToCachegrinds)
 {
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.%p.json"}, {prog("forks")}, dir.path());
-   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.%p.out"},
+   auto cg = run_tool("cachegrind", with(kCachegrindAsVgprof, "--cachegrind-out-file=cg.%p.out"),
                       {prog("forks")}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
    auto vp_files = dir.files_starting_with("vp.");
@@ -86,7 +86,7 @@ TEST(Output, ClientDyingOfSigsegvStillLeavesACompleteProfile)
 {
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {prog("crash")}, dir.path());
-   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+   auto cg = run_tool("cachegrind", with(kCachegrindAsVgprof, "--cachegrind-out-file=cg.out"),
                       {prog("crash")}, dir.path());
    EXPECT_EQ(vp.signal, SIGSEGV) << "valgrind passes the client's death on";
    vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
@@ -161,7 +161,7 @@ TEST(ClientRequests, DumpWritesANumberedProfileAndZeroForgetsTheCostsBefore)
 {
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {prog("dumps")}, dir.path());
-   auto cg = run_tool("cachegrind", {"--cache-sim=no", "--cachegrind-out-file=cg.out"},
+   auto cg = run_tool("cachegrind", with(kCachegrindAsVgprof, "--cachegrind-out-file=cg.out"),
                       {prog("dumps")}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
    ASSERT_EQ(dir.files_starting_with("vp."), (std::vector<std::string>{"vp.1.json", "vp.json"}));

@@ -41,7 +41,7 @@ TEST(LoadProfile, FormatDocSampleLoadsWithEveryTable)
     const Profile p = parse_profile(ProfileText().str(), "p.json");
 
     const Meta& m = p.meta();
-    EXPECT_EQ(m.version, 1);
+    EXPECT_EQ(m.version, 2);
     EXPECT_EQ(m.tool, "vgprof");
     EXPECT_EQ(m.tool_version, "0.1.0");
     EXPECT_EQ(m.valgrind, "3.19.0");
@@ -85,6 +85,107 @@ TEST(LoadProfile, FormatDocSampleLoadsWithEveryTable)
     EXPECT_EQ(p.instr_cost(0)[0], 3u);
 }
 
+TEST(LoadProfile, FormatDocSampleCallGraphLoadsCallsInclusiveCostsAndPaths)
+{
+    const Profile p = parse_profile(ProfileText().str(), "p.json");
+    ASSERT_TRUE(p.has_call_graph());
+
+    ASSERT_EQ(p.calls().size(), 1u);
+    const CallEdge& call = p.calls()[0];
+    EXPECT_EQ(call.caller, FnId(0));
+    EXPECT_EQ(call.callee, FnId(1));
+    EXPECT_EQ(call.file, FileId(1));
+    EXPECT_EQ(call.line, 12u);
+    EXPECT_EQ(call.count, 1u);
+    EXPECT_EQ(p.call_cost(0)[0], 2484747u);
+
+    ASSERT_NE(p.fn_inclusive(FnId(0)), nullptr);
+    EXPECT_EQ(p.fn_inclusive(FnId(0))[0], 2485947u);
+    EXPECT_EQ(p.fn_inclusive(FnId(1))[0], 2484747u);
+
+    ASSERT_EQ(p.paths().size(), 2u);
+    EXPECT_EQ(p.paths()[0].parent, std::nullopt);
+    EXPECT_EQ(p.paths()[0].fn, FnId(0));
+    EXPECT_EQ(p.paths()[0].count, 0u);
+    EXPECT_EQ(p.path_self(0)[0], 1200u);
+    EXPECT_EQ(p.path_inclusive(0)[0], 2485947u);
+    EXPECT_EQ(p.paths()[1].parent, PathId(0));
+    EXPECT_EQ(p.path(PathId(1)).fn, FnId(1));
+    EXPECT_EQ(p.paths()[1].count, 1u);
+    EXPECT_EQ(p.path_self(1)[0], 2484747u);
+    EXPECT_EQ(p.path_inclusive(1)[0], 2484747u);
+}
+
+TEST(LoadProfile, CallGraphCostsOfSeveralEventsAreStoredPerRowInEventOrder)
+{
+    // Dr: main 30 + work 40; a path row is [parent, fn, count, self Ir, self Dr, incl Ir, incl Dr].
+    const Profile p = parse_profile(
+        ProfileText()
+            .set_meta("events", R"(["Ir","Dr"])")
+            .set_meta("totals", "[2485947,70]")
+            .set("lines", "[[0,1,11,1200,30],[1,1,4,2484747,40]]")
+            .drop("instrs")
+            .set("calls", "[[0,1,1,12,1,2484747,40]]")
+            .set("inclusive", "[[0,2485947,70],[1,2484747,40]]")
+            .set("paths", "[[null,0,0,1200,30,2485947,70],[0,1,1,2484747,40,2484747,40]]")
+            .str(),
+        "p.json");
+    EXPECT_EQ(p.call_cost(0)[1], 40u);
+    EXPECT_EQ(p.fn_inclusive(FnId(0))[1], 70u);
+    EXPECT_EQ(p.path_self(0)[0], 1200u);
+    EXPECT_EQ(p.path_self(0)[1], 30u);
+    EXPECT_EQ(p.path_inclusive(0)[0], 2485947u);
+    EXPECT_EQ(p.path_inclusive(0)[1], 70u);
+    EXPECT_EQ(p.path_self(1)[1], 40u);
+    EXPECT_EQ(p.path_inclusive(1)[1], 40u);
+}
+
+TEST(LoadProfile, ProfileWithoutCallGraphHasNoCallsPathsOrInclusiveCosts)
+{
+    // What the tool writes with --call-graph=no.
+    const Profile p = parse_profile(ProfileText().drop_call_graph().str(), "p.json");
+    EXPECT_FALSE(p.has_call_graph());
+    EXPECT_TRUE(p.calls().empty());
+    EXPECT_TRUE(p.paths().empty());
+    EXPECT_EQ(p.fn_inclusive(FnId(0)), nullptr);
+}
+
+TEST(LoadProfile, Version1ProfileStillLoadsWithoutACallGraph)
+{
+    const Profile p =
+        parse_profile(ProfileText().set("vgprof", "1").drop_call_graph().str(), "p.json");
+    EXPECT_EQ(p.meta().version, 1);
+    EXPECT_EQ(p.lines().size(), 2u);
+    EXPECT_FALSE(p.has_call_graph());
+}
+
+TEST(LoadProfile, FunctionThatNeverRanHasNoInclusiveCost)
+{
+    // fn 1 (work) gets no inclusive row: main ran alone.
+    const Profile p = parse_profile(ProfileText()
+                                        .set("lines", "[[0,1,11,1200]]")
+                                        .set_meta("totals", "[1200]")
+                                        .drop("instrs")
+                                        .set("calls", "[]")
+                                        .set("inclusive", "[[0,1200]]")
+                                        .set("paths", "[[null,0,0,1200,1200]]")
+                                        .str(),
+                                    "p.json");
+    ASSERT_NE(p.fn_inclusive(FnId(0)), nullptr);
+    EXPECT_EQ(p.fn_inclusive(FnId(1)), nullptr);
+}
+
+TEST(LoadProfile, TruncatedNodeCarriesTheCostsOfTheCallsGatheredInIt)
+{
+    // work's node replaced by [truncated] (null fn) below main.
+    const Profile p =
+        parse_profile(ProfileText().set("paths", "[[null,0,0,1200,2485947],[0,null,1,2484747,2484747]]").str(),
+                      "p.json");
+    EXPECT_EQ(p.paths()[1].fn, std::nullopt);
+    EXPECT_EQ(p.paths()[1].parent, PathId(0));
+    EXPECT_EQ(p.path_inclusive(1)[0], 2484747u);
+}
+
 TEST(LoadProfile, CostsOfSeveralEventsAreStoredPerRowInEventOrder)
 {
     const Profile p = parse_profile(ProfileText()
@@ -92,6 +193,7 @@ TEST(LoadProfile, CostsOfSeveralEventsAreStoredPerRowInEventOrder)
                                         .set_meta("totals", "[2485947,70]")  // Dr: 30 + 40
                                         .set("lines", "[[0,1,11,1200,30],[1,1,4,2484747,40]]")
                                         .set("instrs", "[[4198694,1,1,4,3,1]]")
+                                        .drop_call_graph()
                                         .str(),
                                     "p.json");
     EXPECT_EQ(p.event_index("Dr"), 1u);
@@ -108,9 +210,23 @@ TEST(LoadProfile, InstrsTableIsOptional)
 
 TEST(LoadProfile, ReservedTopLevelKeysOfLaterVersionsAreIgnored)
 {
-    const std::string text =
-        ProfileText().set("calls", "[[0,1,1,11,1,2484747]]").set("paths", "[]").set("heap", "{}").str();
-    EXPECT_EQ(parse_profile(text, "p.json").lines().size(), 2u);
+    EXPECT_EQ(parse_profile(ProfileText().set("heap", "{}").str(), "p.json").lines().size(), 2u);
+}
+
+TEST(LoadProfile, Version1ProfileIgnoresCallsAndPathsAsItsReservedKeys)
+{
+    // Version 1 reserved "calls" and "paths" without saying what they hold,
+    // so a version 1 profile's are not read as version 2's call graph.
+    const Profile p = parse_profile(ProfileText()
+                                        .set("vgprof", "1")
+                                        .drop("inclusive")
+                                        .set("calls", "[[0,1,1,11,1,2484747]]")
+                                        .set("paths", "{}")
+                                        .set("heap", "{}")
+                                        .str(),
+                                    "p.json");
+    EXPECT_FALSE(p.has_call_graph());
+    EXPECT_TRUE(p.calls().empty());
 }
 
 TEST(LoadProfile, FactsInsideRunAndExitAreOptional)
@@ -157,6 +273,7 @@ TEST(LoadProfile, CostsUpTo2To64Minus1AreExact)
                                         .set_meta("totals", "[18446744073709551615]")
                                         .set("lines", "[[0,1,11,18446744073709551615]]")
                                         .drop("instrs")
+                                        .drop_call_graph()
                                         .str(),
                                     "p.json");
     EXPECT_EQ(p.line_cost(0)[0], UINT64_MAX);
@@ -294,14 +411,14 @@ TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
               "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 1); upgrade vgprof");
+              "(newest: 2); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 1); upgrade vgprof");
+              "understands (newest: 2); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
@@ -323,7 +440,13 @@ TEST(LoadProfileError, VersionMustBeAnInteger)
 TEST(LoadProfileError, UnknownTopLevelKeyIsRejected)
 {
     EXPECT_EQ(load_error(ProfileText().set("extra", "[]")),
-              R"(p.json: unknown top-level key "extra" (not part of format version 1))");
+              R"(p.json: unknown top-level key "extra" (not part of format version 2))");
+}
+
+TEST(LoadProfileError, InclusiveKeyIsUnknownInAVersion1Profile)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "1")),
+              R"(p.json: unknown top-level key "inclusive" (not part of format version 1))");
 }
 
 TEST(LoadProfileError, MissingTopLevelKeyIsNamed)
@@ -461,6 +584,130 @@ TEST(LoadProfileError, LinesWhoseSumOverflowsAreRejected)
                              .set("lines", "[[0,1,11,9223372036854775808],[1,1,4,9223372036854775808]]")
                              .set_meta("totals", "[0]")),
               "p.json: lines: the Ir costs add up to more than 2^64-1");
+}
+
+// --- the call graph ----------------------------------------------------------------
+
+TEST(LoadProfileError, CallGraphTablesComeTogetherOrNotAtAll)
+{
+    EXPECT_EQ(load_error(ProfileText().drop("paths")),
+              R"(p.json: incomplete call graph: "calls" and "inclusive" are present but "paths" )"
+              R"(is missing (calls, inclusive and paths come together))");
+    EXPECT_EQ(load_error(ProfileText().drop("calls").drop("inclusive")),
+              R"(p.json: incomplete call graph: "paths" is present but "calls" and "inclusive" )"
+              R"(are missing (calls, inclusive and paths come together))");
+}
+
+TEST(LoadProfileError, CallGraphTablesMustBeArraysOfRows)
+{
+    EXPECT_EQ(load_error(ProfileText().set("calls", "{}")),
+              "p.json: calls: expected an array, got an object");
+    EXPECT_EQ(load_error(ProfileText().set("inclusive", "[5]")),
+              "p.json: inclusive[0]: expected an array, got 5");
+}
+
+TEST(LoadProfileError, CallGraphIdsOutOfRangeNameTheTableAndItsSize)
+{
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[2,1,1,12,1,2484747]]")),
+              "p.json: calls[0][0]: fn id 2 out of range (2 functions)");
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,7,1,12,1,2484747]]")),
+              "p.json: calls[0][1]: fn id 7 out of range (2 functions)");
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,2,12,1,2484747]]")),
+              "p.json: calls[0][2]: file id 2 out of range (2 files)");
+    EXPECT_EQ(load_error(ProfileText().set("inclusive", "[[0,2485947],[2,2484747]]")),
+              "p.json: inclusive[1][0]: fn id 2 out of range (2 functions)");
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947],[0,9,1,2484747,2484747]]")),
+              "p.json: paths[1][1]: fn id 9 out of range (2 functions)");
+}
+
+TEST(LoadProfileError, CallGraphRowsMustHaveOneCostPerEventPerCostSet)
+{
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,1,12,1]]")),
+              "p.json: calls[0]: expected 6 entries [caller, callee, file, line, count, Ir], got 5");
+    EXPECT_EQ(load_error(ProfileText().set("inclusive", "[[0,2485947,1],[1,2484747]]")),
+              "p.json: inclusive[0]: expected 2 entries [fn, Ir], got 3");
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947],[0,1,1,2484747]]")),
+              "p.json: paths[1]: expected 5 entries [parent, fn, count, self Ir, inclusive Ir], got 4");
+}
+
+TEST(LoadProfileError, CallCountsAndCostsAreNonNegativeIntegers)
+{
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,1,12,-1,2484747]]")),
+              "p.json: calls[0][4]: expected a non-negative integer, got -1");
+    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,1,12,1,0.5]]")),
+              "p.json: calls[0][5]: expected a non-negative integer, got 0.5 (a floating-point number)");
+    EXPECT_EQ(load_error(ProfileText().set("paths", R"([[null,0,"0",1200,2485947],[0,1,1,2484747,2484747]])")),
+              "p.json: paths[0][2]: expected a non-negative integer, got a string");
+}
+
+TEST(LoadProfileError, FunctionWithTwoInclusiveRowsIsRejected)
+{
+    EXPECT_EQ(load_error(ProfileText().set("inclusive", "[[0,2485947],[1,2484747],[0,5]]")),
+              "p.json: inclusive[2][0]: fn 0 already has a row (inclusive[0])");
+}
+
+TEST(LoadProfileError, PathParentMustBeNullOrAnEarlierNode)
+{
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[1,0,0,1200,2485947],[0,1,1,2484747,2484747]]")),
+              "p.json: paths[0][0]: parent 1 is not an earlier node (expected null or a row index "
+              "below 0)");
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947],[1,1,1,2484747,2484747]]")),
+              "p.json: paths[1][0]: parent 1 is not an earlier node (expected null or a row index "
+              "below 1)");
+    EXPECT_EQ(load_error(ProfileText().set("paths", R"([[null,0,0,1200,2485947],["0",1,1,2484747,2484747]])")),
+              "p.json: paths[1][0]: expected a non-negative integer, got a string");
+}
+
+TEST(LoadProfileError, TruncatedNodeMustHaveAParent)
+{
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,null,0,1200,2485947],[0,1,1,2484747,2484747]]")),
+              "p.json: paths[0][1]: a [truncated] node (null fn) must have a parent, but this one "
+              "is a root");
+}
+
+TEST(LoadProfileError, PathInclusiveCostMustBeSelfPlusTheChildrensInclusive)
+{
+    // Root: 1200 + 2484747 = 2485947, one more than it says.
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485946],[0,1,1,2484747,2484747]]")),
+              "p.json: paths[0][4]: Ir inclusive cost is 2485946 but self 1200 plus the children's "
+              "inclusive 2484747 is 2485947");
+    // A leaf has no children: its inclusive cost is its self cost.
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485948],[0,1,1,2484747,2484748]]")),
+              "p.json: paths[1][4]: Ir inclusive cost is 2484748 but self 2484747 plus the "
+              "children's inclusive 0 is 2484747");
+}
+
+TEST(LoadProfileError, PathInclusiveCostsOfSeveralEventsAreCheckedPerEvent)
+{
+    // Dr of the root: 30 + 40 = 70, not 71; its Ir is right.
+    EXPECT_EQ(load_error(ProfileText()
+                             .set_meta("events", R"(["Ir","Dr"])")
+                             .set_meta("totals", "[2485947,70]")
+                             .set("lines", "[[0,1,11,1200,30],[1,1,4,2484747,40]]")
+                             .drop("instrs")
+                             .set("calls", "[[0,1,1,12,1,2484747,40]]")
+                             .set("inclusive", "[[0,2485947,70],[1,2484747,40]]")
+                             .set("paths", "[[null,0,0,1200,30,2485947,71],[0,1,1,2484747,40,2484747,40]]")),
+              "p.json: paths[0][6]: Dr inclusive cost is 71 but self 30 plus the children's "
+              "inclusive 40 is 70");
+}
+
+TEST(LoadProfileError, ChildrenWhoseInclusiveCostsOverflowAreRejected)
+{
+    // Two children of 2^63 each: 2^64, one past the largest cost.
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947]"
+                                                    ",[0,1,1,0,9223372036854775808]"
+                                                    ",[0,1,1,0,9223372036854775808]]")),
+              "p.json: paths[0]: the Ir inclusive costs of the node's children add up to more "
+              "than 2^64-1");
+}
+
+TEST(LoadProfileError, PathSelfCostsMustAddUpToTheTotals)
+{
+    // 1201 + 2484747 = 2485948; the inclusive costs agree with each other.
+    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1201,2485948],[0,1,1,2484747,2484747]]")),
+              "p.json: paths: the Ir self costs of the nodes add up to 2485948 but meta.totals[0] "
+              "is 2485947");
 }
 
 } // namespace

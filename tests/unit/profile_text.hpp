@@ -18,7 +18,7 @@ public:
     // Members are (key, JSON text) in document order. The top-level "meta"
     // entry is rendered from meta_ unless replaced with set("meta", ...).
     Members top = {
-        {"vgprof", "1"},
+        {"vgprof", "2"},
         {"meta", ""},
         {"strs", R"(["???","/usr/bin/app","/src/app.c","main","work"])"},
         {"objs", "[1]"},
@@ -26,6 +26,11 @@ public:
         {"fns", "[[3,1,0,10],[4,1,0,3]]"},
         {"lines", "[[0,1,11,1200],[1,1,4,2484747]]"},
         {"instrs", "[[4198694,1,1,4,3]]"},
+        // main (fn 0) calls work (fn 1) once, from app.c:12; work's
+        // 2484747 are all its own, main's 1200 plus work's make the total.
+        {"calls", "[[0,1,1,12,1,2484747]]"},
+        {"inclusive", "[[0,2485947],[1,2484747]]"},
+        {"paths", "[[null,0,0,1200,2485947],[0,1,1,2484747,2484747]]"},
     };
     Members meta = {
         {"tool", R"("vgprof")"},
@@ -44,6 +49,8 @@ public:
     ProfileText& drop(const std::string& key) { return erase(top, key); }
     ProfileText& set_meta(const std::string& key, const std::string& json) { return put(meta, key, json); }
     ProfileText& drop_meta(const std::string& key) { return erase(meta, key); }
+    // As the tool writes with --call-graph=no.
+    ProfileText& drop_call_graph() { return drop("calls").drop("inclusive").drop("paths"); }
 
     std::string str() const
     {

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Specification of the per-function queries and number formatting.
+// Specification of the per-function queries (self and inclusive costs,
+// callers and callees, finding a function by name) and of formatting.
 #include "profile_text.hpp"
 #include "report_fixture.hpp"
 
+#include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 namespace vgprof {
 namespace {
@@ -17,6 +21,38 @@ std::vector<std::string> names(const Profile& p, const std::vector<FunctionCost>
     for (const FunctionCost& c : costs)
         out.push_back(p.fn_name(c.fn));
     return out;
+}
+
+// Function ids of the two-event fixture (report_fixture.hpp).
+const FnId kMemset(0), kHelper(1), kMain(2), kWork(3);
+
+Profile call_graph_profile()
+{
+    return parse_profile(test::two_event_call_graph_profile().str(), "p.json");
+}
+
+// (fn, site line or 0 when merged, count, Ir, Dr) per row, for comparing
+// call rows in one expression.
+using CallRow = std::tuple<FnId, uint32_t, uint64_t, uint64_t, uint64_t>;
+
+std::vector<CallRow> rows(const std::vector<CallCost>& calls)
+{
+    std::vector<CallRow> out;
+    for (const CallCost& c : calls)
+        out.emplace_back(c.fn, c.site ? c.site->line : 0, c.count, c.inclusive.at(0),
+                         c.inclusive.at(1));
+    return out;
+}
+
+// The message find_function throws for `name`.
+std::string find_error(const Profile& p, const std::string& name)
+{
+    try {
+        find_function(p, name);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(found)";
 }
 
 TEST(FunctionSelfCosts, SumEveryLineOfEachFunctionPerEvent)
@@ -37,6 +73,7 @@ TEST(FunctionSelfCosts, LinesFromAnotherFileCountForTheFunctionTheyWereInlinedIn
     const Profile p = parse_profile(test::ProfileText()
                                         .set("lines", "[[0,1,11,1200],[1,0,9,5],[1,1,4,2484747]]")
                                         .set_meta("totals", "[2485952]")
+                                        .drop_call_graph()
                                         .str(),
                                     "p.json");
     EXPECT_EQ(function_self_costs(p)[1].self[0], 2484752u);
@@ -75,6 +112,7 @@ TEST(SortByCost, EqualCostsAreOrderedByNameThenFile)
                                  .set("lines", "[[0,0,1,7],[1,1,1,7],[2,0,1,7]]")
                                  .set_meta("totals", "[21]")
                                  .drop("instrs")
+                                 .drop_call_graph()
                                  .str();
     const Profile p = parse_profile(text, "p.json");
     std::vector<FunctionCost> costs = function_self_costs(p);
@@ -85,9 +123,238 @@ TEST(SortByCost, EqualCostsAreOrderedByNameThenFile)
     EXPECT_EQ(costs[2].fn, FnId(0));  // b
 }
 
+TEST(FunctionCosts, InclusiveCostIsTheFunctionsInclusiveRowBesideItsSelfCost)
+{
+    const std::vector<FunctionCost> costs = function_costs(call_graph_profile());
+    ASSERT_EQ(costs.size(), 4u);
+    EXPECT_EQ(costs[kWork.index()].self, (std::vector<uint64_t>{8000, 1000}));
+    // Its outermost call only: the recursive call's 2000/200 is inside it.
+    EXPECT_EQ(costs[kWork.index()].inclusive, (std::vector<uint64_t>{9000, 3000}));
+    EXPECT_EQ(costs[kMain.index()].inclusive, (std::vector<uint64_t>{10000, 5000}));
+    EXPECT_EQ(costs[kHelper.index()].inclusive, (std::vector<uint64_t>{900, 1990}));
+    EXPECT_EQ(costs[kMemset.index()].inclusive, (std::vector<uint64_t>{1500, 3990}));
+}
+
+TEST(FunctionCosts, ProfileWithoutCallGraphHasNoInclusiveCosts)
+{
+    const Profile p = parse_profile(test::two_event_profile().str(), "p.json");
+    for (const FunctionCost& c : function_costs(p))
+        EXPECT_TRUE(c.inclusive.empty());
+    EXPECT_EQ(inclusive_cost(p, kWork), (std::vector<uint64_t>{0, 0}));
+}
+
+TEST(InclusiveCost, FunctionWithoutAnInclusiveRowCostsZero)
+{
+    const Profile p = parse_profile(test::two_event_call_graph_profile()
+                                        .set("inclusive", "[[0,1500,3990],[2,10000,5000]]")
+                                        .str(),
+                                    "p.json");
+    EXPECT_EQ(inclusive_cost(p, kMain), (std::vector<uint64_t>{10000, 5000}));
+    EXPECT_EQ(inclusive_cost(p, kWork), (std::vector<uint64_t>{0, 0}));
+}
+
+TEST(DropZeroCosts, KeepsAFunctionWithOnlyAnInclusiveCost)
+{
+    // A dispatcher whose own instructions were all inlined away still ran.
+    std::vector<FunctionCost> costs = {{FnId(0), {0, 0}, {0, 0}}, {FnId(1), {0, 0}, {5, 0}}};
+    drop_zero_costs(costs);
+    ASSERT_EQ(costs.size(), 1u);
+    EXPECT_EQ(costs[0].fn, FnId(1));
+}
+
+TEST(SortByCost, InclusiveOrderPutsCallersAboveWhatTheyCall)
+{
+    const Profile p = call_graph_profile();
+    std::vector<FunctionCost> costs = function_costs(p);
+    // Ir inclusive: main 10000, work 9000, memset 1500, helper 900.
+    sort_by_cost(costs, p, 0, CostKind::inclusive);
+    EXPECT_EQ(names(p, costs), (std::vector<std::string>{"main", "work", "memset", "helper"}));
+    // Dr inclusive: main 5000, memset 3990, work 3000, helper 1990.
+    sort_by_cost(costs, p, 1, CostKind::inclusive);
+    EXPECT_EQ(names(p, costs), (std::vector<std::string>{"main", "memset", "work", "helper"}));
+}
+
+TEST(CallersOf, MergesEachCallersSitesAndIncludesARecursiveCall)
+{
+    // main calls work from app.c:11 and :12 (5000+4000, 1000+2000); work
+    // calls itself once (2000/200).
+    EXPECT_EQ(rows(callers_of(call_graph_profile(), kWork)),
+              (std::vector<CallRow>{{kMain, 0, 2, 9000, 3000}, {kWork, 0, 1, 2000, 200}}));
+    for (const CallCost& c : callers_of(call_graph_profile(), kWork))
+        EXPECT_EQ(c.site, std::nullopt);
+}
+
+TEST(CallersOf, SeparateCallSitesGiveOneRowPerSite)
+{
+    const Profile p = call_graph_profile();
+    const std::vector<CallCost> callers = callers_of(p, kWork, CallSites::separate);
+    EXPECT_EQ(rows(callers), (std::vector<CallRow>{{kMain, 11, 1, 5000, 1000},
+                                                   {kMain, 12, 1, 4000, 2000},
+                                                   {kWork, 5, 1, 2000, 200}}));
+    ASSERT_TRUE(callers[0].site);
+    EXPECT_EQ(p.file_path(callers[0].site->file), "/src/app.c");
+}
+
+TEST(CallersOf, FunctionWithTwoCallersHasARowForEach)
+{
+    // memset: twice from helper (500/1990), once from work (1000/2000).
+    EXPECT_EQ(rows(callers_of(call_graph_profile(), kMemset)),
+              (std::vector<CallRow>{{kHelper, 0, 2, 500, 1990}, {kWork, 0, 1, 1000, 2000}}));
+}
+
+TEST(CallersOf, RootFunctionHasNoCallers)
+{
+    EXPECT_TRUE(callers_of(call_graph_profile(), kMain).empty());
+}
+
+TEST(CallersOf, ProfileWithoutCallGraphHasNoCallers)
+{
+    const Profile p = parse_profile(test::two_event_profile().str(), "p.json");
+    EXPECT_TRUE(callers_of(p, kWork).empty());
+    EXPECT_TRUE(callees_of(p, kMain).empty());
+}
+
+TEST(CalleesOf, MergesSitesPerCalleeWithCountsAndInclusiveCostsOfTheCalls)
+{
+    EXPECT_EQ(rows(callees_of(call_graph_profile(), kMain)),
+              (std::vector<CallRow>{{kHelper, 0, 1, 900, 1990}, {kWork, 0, 2, 9000, 3000}}));
+    EXPECT_EQ(rows(callees_of(call_graph_profile(), kMain, CallSites::separate)),
+              (std::vector<CallRow>{{kHelper, 13, 1, 900, 1990},
+                                    {kWork, 11, 1, 5000, 1000},
+                                    {kWork, 12, 1, 4000, 2000}}));
+}
+
+TEST(CalleesOf, RecursiveFunctionIsAmongItsOwnCallees)
+{
+    EXPECT_EQ(rows(callees_of(call_graph_profile(), kWork, CallSites::separate)),
+              (std::vector<CallRow>{{kMemset, 6, 1, 1000, 2000}, {kWork, 5, 1, 2000, 200}}));
+}
+
+TEST(CalleesOf, LeafFunctionHasNoCallees)
+{
+    EXPECT_TRUE(callees_of(call_graph_profile(), kMemset).empty());
+}
+
+TEST(SortCallsByCost, HighestInclusiveCostOfTheEventFirst)
+{
+    const Profile p = call_graph_profile();
+    std::vector<CallCost> callers = callers_of(p, kMemset);
+    sort_by_cost(callers, p, 0);  // Ir: work 1000, helper 500
+    EXPECT_EQ(callers[0].fn, kWork);
+    std::vector<CallCost> sites = callers_of(p, kWork, CallSites::separate);
+    sort_by_cost(sites, p, 1);  // Dr: main:12 2000, main:11 1000, work:5 200
+    EXPECT_EQ(rows(sites), (std::vector<CallRow>{{kMain, 12, 1, 4000, 2000},
+                                                 {kMain, 11, 1, 5000, 1000},
+                                                 {kWork, 5, 1, 2000, 200}}));
+}
+
+TEST(SortCallsByCost, EqualCostsAreOrderedByNameThenCallSite)
+{
+    const Profile p = call_graph_profile();
+    const FileId app(0);
+    std::vector<CallCost> calls = {{kWork, CallSite{app, 4}, 1, {7, 0}},
+                                   {kMain, CallSite{app, 12}, 1, {7, 0}},
+                                   {kMain, CallSite{app, 11}, 1, {7, 0}}};
+    sort_by_cost(calls, p, 0);
+    EXPECT_EQ(rows(calls), (std::vector<CallRow>{{kMain, 11, 1, 7, 0},
+                                                 {kMain, 12, 1, 7, 0},
+                                                 {kWork, 4, 1, 7, 0}}));
+}
+
+TEST(FindFunction, ExactNameOrTheOnlyNameContainingIt)
+{
+    const Profile p = call_graph_profile();
+    EXPECT_EQ(find_function(p, "work"), kWork);
+    EXPECT_EQ(find_function(p, "mems"), kMemset);
+    EXPECT_EQ(find_function(p, "elp"), kHelper);
+}
+
+// Functions "work" in a.c, "worker" in a.c and "work" in b.c (a second
+// static function of the same name), in one object.
+test::ProfileText work_and_worker()
+{
+    return test::ProfileText()
+        .set("strs", R"(["/src/a.c","/src/b.c","/usr/bin/app","work","worker"])")
+        .set("objs", "[2]")
+        .set("files", "[0,1]")
+        .set("fns", "[[3,0,0,1],[4,0,0,9],[3,1,0,5]]")
+        .set("lines", "[[0,0,2,1]]")
+        .set_meta("totals", "[1]")
+        .drop("instrs")
+        .drop_call_graph();
+}
+
+TEST(FindFunction, ExactNameWinsOverLongerNamesContainingIt)
+{
+    const Profile p = parse_profile(work_and_worker().set("fns", "[[3,0,0,1],[4,0,0,9]]").str(),
+                                    "p.json");
+    EXPECT_EQ(find_function(p, "work"), FnId(0));
+    EXPECT_EQ(find_function(p, "orke"), FnId(1));
+}
+
+TEST(FindFunction, SeveralFunctionsWithTheExactNameAreListed)
+{
+    EXPECT_EQ(find_error(parse_profile(work_and_worker().str(), "p.json"), "work"),
+              "2 functions are named \"work\":\n"
+              "  work (/src/a.c:1)  [/usr/bin/app]\n"
+              "  work (/src/b.c:5)  [/usr/bin/app]");
+}
+
+TEST(FindFunction, SeveralNamesContainingItAreListedByName)
+{
+    EXPECT_EQ(find_error(call_graph_profile(), "e"),
+              "\"e\" is in the names of 2 functions; give one's full name:\n"
+              "  helper (/src/app.c:20)  [/usr/bin/app]\n"
+              "  memset  [/lib/libc.so.6]");
+}
+
+TEST(FindFunction, AtMostTenCandidatesAreListed)
+{
+    // f00 ... f11, each at line 1 of the "???" file.
+    std::string strs = R"(["???","/obj")", fns = "[";
+    for (int i = 0; i < 12; ++i) {
+        strs += ",\"f" + std::string(i < 10 ? "0" : "") + std::to_string(i) + "\"";
+        fns += (i ? "," : "") + std::string("[") + std::to_string(i + 2) + ",0,0,1]";
+    }
+    const Profile p = parse_profile(test::ProfileText()
+                                        .set("strs", strs + "]")
+                                        .set("objs", "[1]")
+                                        .set("files", "[0]")
+                                        .set("fns", fns + "]")
+                                        .set("lines", "[]")
+                                        .set_meta("totals", "[0]")
+                                        .drop("instrs")
+                                        .drop_call_graph()
+                                        .str(),
+                                    "p.json");
+    const std::string message = find_error(p, "f");
+    EXPECT_EQ(message.substr(0, message.find('\n')),
+              "\"f\" is in the names of 12 functions; give one's full name:");
+    EXPECT_NE(message.find("\n  f09  [/obj]\n  and 2 more"), std::string::npos) << message;
+    EXPECT_EQ(message.find("f10"), std::string::npos) << message;
+}
+
+TEST(FindFunction, NoMatchingNameIsAnError)
+{
+    EXPECT_EQ(find_error(call_graph_profile(), "zlib"),
+              "no function is named \"zlib\" or has it in its name");
+}
+
+TEST(FunctionLabel, NameStartAndObjectLeavingOutWhatIsUnknown)
+{
+    const Profile p = call_graph_profile();
+    EXPECT_EQ(function_label(p, kWork), "work (/src/app.c:3)  [/usr/bin/app]");
+    EXPECT_EQ(function_label(p, kMemset), "memset  [/lib/libc.so.6]");
+    const Profile no_line = parse_profile(test::two_event_profile()
+                                              .set("fns", "[[6,1,0,0],[4,0,1,0],[5,0,1,10],[7,0,1,3]]")
+                                              .str(),
+                                          "p.json");
+    EXPECT_EQ(function_label(no_line, kHelper), "helper (/src/app.c)  [/usr/bin/app]");
+}
+
 TEST(SumCosts, AddsEachEventSeparately)
 {
-    const std::vector<FunctionCost> costs = {{FnId(0), {1, 10}}, {FnId(1), {2, 20}}};
+    const std::vector<FunctionCost> costs = {{FnId(0), {1, 10}, {}}, {FnId(1), {2, 20}, {}}};
     EXPECT_EQ(sum_costs(costs, 2), (std::vector<uint64_t>{3, 30}));
 }
 

@@ -7,6 +7,20 @@
 //   helper    300+100   = 400    0+0     = 0
 //   main      60+40     = 100    6+4     = 10
 //   total     10000              5000
+//
+// two_event_call_graph_profile() adds a call graph over the same self costs:
+//
+//   main                  self  100/10    inclusive 10000/5000
+//   ├─ helper   (1 call)  self  400/0     inclusive   900/1990
+//   │  └─ memset (2)      self  500/1990  inclusive   500/1990
+//   └─ work     (2 calls) self 6000/800   inclusive  9000/3000
+//      ├─ memset (1)      self 1000/2000  inclusive  1000/2000
+//      └─ work   (1)      self 2000/200   inclusive  2000/200   (recursion)
+//
+// main calls work from two sites, app.c:11 (5000/1000 of the 9000/3000)
+// and app.c:12 (4000/2000); memset has two callers, helper and work. A
+// function's inclusive cost counts its outermost call only: work's is
+// 9000/3000, not 9000 + 2000.
 #ifndef VGPROF_TESTS_REPORT_FIXTURE_HPP
 #define VGPROF_TESTS_REPORT_FIXTURE_HPP
 
@@ -29,8 +43,30 @@ inline ProfileText two_event_profile()
                    ",[2,0,11,60,6],[2,0,12,40,4]"
                    ",[3,0,4,5000,600],[3,0,5,3000,400]]");
     p.drop("instrs");
+    p.drop_call_graph();
     p.set_meta("events", R"(["Ir","Dr"])");
     p.set_meta("totals", "[10000,5000]");
+    return p;
+}
+
+inline ProfileText two_event_call_graph_profile()
+{
+    ProfileText p = two_event_profile();
+    // [caller, callee, file, line, count, Ir, Dr], sorted by the first four.
+    p.set("calls", "[[1,0,0,23,2,500,1990]"
+                   ",[2,1,0,13,1,900,1990]"
+                   ",[2,3,0,11,1,5000,1000]"
+                   ",[2,3,0,12,1,4000,2000]"
+                   ",[3,0,0,6,1,1000,2000]"
+                   ",[3,3,0,5,1,2000,200]]");
+    p.set("inclusive", "[[0,1500,3990],[1,900,1990],[2,10000,5000],[3,9000,3000]]");
+    // [parent, fn, count, self Ir, self Dr, incl Ir, incl Dr], depth-first.
+    p.set("paths", "[[null,2,0,100,10,10000,5000]"
+                   ",[0,1,1,400,0,900,1990]"
+                   ",[1,0,2,500,1990,500,1990]"
+                   ",[0,3,2,6000,800,9000,3000]"
+                   ",[3,0,1,1000,2000,1000,2000]"
+                   ",[3,3,1,2000,200,2000,200]]");
     return p;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Specification of `vgprof report` output, driven through write_report on the
-// two-event fixture (see report_fixture.hpp for the arithmetic).
+// two-event fixture, without and with its call graph (see report_fixture.hpp
+// for the arithmetic).
 #include "report_fixture.hpp"
 
 #include "cli/commands.hpp"
@@ -16,12 +17,33 @@ namespace {
 
 using cli::ReportOptions;
 
-std::string report(const ReportOptions& options)
+std::string report_of(const test::ProfileText& profile, const ReportOptions& options)
 {
-    const Profile p = parse_profile(test::two_event_profile().str(), "app.json");
+    const Profile p = parse_profile(profile.str(), "app.json");
     std::ostringstream out;
     cli::write_report(out, p, options);
     return out.str();
+}
+
+std::string report(const ReportOptions& options)
+{
+    return report_of(test::two_event_profile(), options);
+}
+
+std::string call_graph_report(const ReportOptions& options)
+{
+    return report_of(test::two_event_call_graph_profile(), options);
+}
+
+// The vgprof::Error message of a report that cannot be written.
+std::string report_error(const test::ProfileText& profile, const ReportOptions& options)
+{
+    try {
+        report_of(profile, options);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
 }
 
 ReportOptions options(std::string sort = "", double threshold = 0.1, size_t top = 0)
@@ -31,6 +53,21 @@ ReportOptions options(std::string sort = "", double threshold = 0.1, size_t top 
     o.sort = std::move(sort);
     o.threshold = threshold;
     o.top = top;
+    return o;
+}
+
+ReportOptions inclusive_options(std::string sort = "", double threshold = 0.1)
+{
+    ReportOptions o = options(std::move(sort), threshold);
+    o.inclusive = true;
+    return o;
+}
+
+ReportOptions function_options(std::string name, std::string format = "text", std::string sort = "")
+{
+    ReportOptions o = options(std::move(sort));
+    o.function = std::move(name);
+    o.format = std::move(format);
     return o;
 }
 
@@ -113,7 +150,7 @@ TEST(ReportJson, ListsTheSameFunctionsInTheSameOrderWithTotalsByEvent)
     o.format = "json";
     EXPECT_EQ(report(o),
               R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
-              R"("sort":"Ir","totals":{"Ir":10000,"Dr":5000},"functions":[)"
+              R"("sort":"Ir","sort_cost":"self","totals":{"Ir":10000,"Dr":5000},"functions":[)"
               R"({"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
               R"("self":{"Ir":8000,"Dr":1000}},)"
               R"({"name":"memset","file":"???","line":0,"object":"/lib/libc.so.6",)"
@@ -130,6 +167,196 @@ TEST(Report, UnknownSortEventIsAnErrorNamingTheRecordedEvents)
     } catch (const Error& e) {
         EXPECT_STREQ(e.what(), R"(app.json: no event "D1mr" to sort by (events recorded: Ir Dr))");
     }
+}
+
+// --- with a call graph ------------------------------------------------------------
+
+TEST(ReportText, CallGraphAddsAnInclusiveColumnBesideEachSelfColumnSortedBySelf)
+{
+    // "Ir self" is wider than "10,000": every Ir column pads to 7 digits.
+    EXPECT_EQ(call_graph_report(options()),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir Dr\n"
+              "Events shown:     Ir Dr\n"
+              "Event sort order: Ir (self)\n"
+              "Threshold:        0.1%\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              Dr\n"
+              "--------------------------------------------------------------------------------\n"
+              "10,000 (100.0%) 5,000 (100.0%)  PROGRAM TOTALS\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir self          Ir incl          Dr self          Dr incl           "
+              "function (file:line)  [object]\n"
+              "--------------------------------------------------------------------------------\n"
+              "  8,000  (80.0%)   9,000  (90.0%)   1,000  (20.0%)   3,000  (60.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "  1,500  (15.0%)   1,500  (15.0%)   3,990  (79.8%)   3,990  (79.8%)  "
+              "memset  [/lib/libc.so.6]\n"
+              "    400   (4.0%)     900   (9.0%)       0   (0.0%)   1,990  (39.8%)  "
+              "helper (/src/app.c:20)  [/usr/bin/app]\n"
+              "    100   (1.0%)  10,000 (100.0%)      10   (0.2%)   5,000 (100.0%)  "
+              "main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportText, InclusiveSortsAndThresholdsByInclusiveCost)
+{
+    // Ir inclusive: main 100%, work 90%, memset 15%, helper 9% (< 10%). main,
+    // 1% self, would be cut by a 10% self threshold. The omitted row sums
+    // self costs only: inclusive costs overlap.
+    const std::string text = call_graph_report(inclusive_options("", 10));
+    EXPECT_NE(text.find("Event sort order: Ir (inclusive)\n"), std::string::npos) << text;
+    EXPECT_EQ(function_rows(text),
+              "    100   (1.0%)  10,000 (100.0%)      10   (0.2%)   5,000 (100.0%)  "
+              "main (/src/app.c:10)  [/usr/bin/app]\n"
+              "  8,000  (80.0%)   9,000  (90.0%)   1,000  (20.0%)   3,000  (60.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "  1,500  (15.0%)   1,500  (15.0%)   3,990  (79.8%)   3,990  (79.8%)  "
+              "memset  [/lib/libc.so.6]\n"
+              "    400   (4.0%)                        0   (0.0%)                   "
+              "(1 function below the 10% threshold, not shown)\n");
+}
+
+TEST(ReportText, InclusiveSortUsesTheSortEventsInclusiveCost)
+{
+    // Dr inclusive: main 5000, memset 3990, work 3000, helper 1990.
+    const std::string rows = function_rows(call_graph_report(inclusive_options("Dr")));
+    EXPECT_LT(rows.find("main"), rows.find("memset"));
+    EXPECT_LT(rows.find("memset"), rows.find("work"));
+    EXPECT_LT(rows.find("work"), rows.find("helper"));
+}
+
+TEST(ReportJson, CallGraphAddsEachFunctionsInclusiveCost)
+{
+    ReportOptions o = inclusive_options("", 0);
+    o.top = 1;
+    o.format = "json";
+    EXPECT_EQ(call_graph_report(o),
+              R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
+              R"("sort":"Ir","sort_cost":"inclusive","totals":{"Ir":10000,"Dr":5000},"functions":[)"
+              R"({"name":"main","file":"/src/app.c","line":10,"object":"/usr/bin/app",)"
+              R"("self":{"Ir":100,"Dr":10},"inclusive":{"Ir":10000,"Dr":5000}}],)"
+              R"("omitted":{"functions":3,"self":{"Ir":9900,"Dr":4990}}})"
+              "\n");
+}
+
+TEST(Report, InclusiveWithoutACallGraphIsAnErrorSayingWhy)
+{
+    EXPECT_EQ(report_error(test::two_event_profile(), inclusive_options()),
+              "app.json: --inclusive needs the call graph, which this profile does not have "
+              "(recorded with --call-graph=no)");
+    EXPECT_EQ(report_error(test::two_event_profile().set("vgprof", "1"), inclusive_options()),
+              "app.json: --inclusive needs the call graph, which this profile does not have "
+              "(format version 1 has none)");
+}
+
+// --- --function ----------------------------------------------------------------------
+
+TEST(ReportFunction, ShowsSelfAndInclusiveCostThenCallersAndCalleesPerCallSite)
+{
+    // work: called by main from app.c:11 and :12 and by itself from app.c:5;
+    // calls itself (2000 Ir) and memset (1000 Ir), highest Ir first.
+    EXPECT_EQ(call_graph_report(function_options("work")),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir Dr\n"
+              "Events shown:     Ir Dr\n"
+              "Event sort order: Ir (inclusive)\n"
+              "Function:         work (/src/app.c:3)  [/usr/bin/app]\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              Dr\n"
+              "--------------------------------------------------------------------------------\n"
+              "10,000 (100.0%) 5,000 (100.0%)  PROGRAM TOTALS\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir self          Ir incl          Dr self          Dr incl           "
+              "function (file:line)  [object]\n"
+              "--------------------------------------------------------------------------------\n"
+              "  8,000  (80.0%)   9,000  (90.0%)   1,000  (20.0%)   3,000  (60.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir incl          Dr incl           calls  callers  [object]  call site\n"
+              "--------------------------------------------------------------------------------\n"
+              "  5,000  (50.0%)   1,000  (20.0%)      1  main  [/usr/bin/app]  /src/app.c:11\n"
+              "  4,000  (40.0%)   2,000  (40.0%)      1  main  [/usr/bin/app]  /src/app.c:12\n"
+              "  2,000  (20.0%)     200   (4.0%)      1  work  [/usr/bin/app]  /src/app.c:5\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir incl          Dr incl           calls  callees  [object]  call site\n"
+              "--------------------------------------------------------------------------------\n"
+              "  2,000  (20.0%)     200   (4.0%)      1  work  [/usr/bin/app]  /src/app.c:5\n"
+              "  1,000  (10.0%)   2,000  (40.0%)      1  memset  [/lib/libc.so.6]  /src/app.c:6\n");
+}
+
+TEST(ReportFunction, SortEventOrdersCallersAndCallees)
+{
+    // Dr of work's callees: memset 2000, work 200.
+    const std::string text = call_graph_report(function_options("work", "text", "Dr"));
+    EXPECT_NE(text.find("Event sort order: Dr (inclusive)\n"), std::string::npos) << text;
+    // work's recursive call is both a caller and a callee row: the last is the callee.
+    EXPECT_LT(text.find("memset  [/lib"), text.rfind("work  [/usr/bin/app]  /src/app.c:5\n"));
+}
+
+TEST(ReportFunction, RootAndLeafSayTheyHaveNoCallersOrCallees)
+{
+    const std::string main_text = call_graph_report(function_options("main"));
+    EXPECT_NE(main_text.find("call site\n" + std::string(80, '-') + "\n(no callers)\n"),
+              std::string::npos)
+        << main_text;
+    const std::string memset_text = call_graph_report(function_options("memset"));
+    EXPECT_EQ(memset_text.substr(memset_text.size() - 13), "(no callees)\n") << memset_text;
+}
+
+TEST(ReportFunction, CallCountsOfTheSameCallerAndSiteAreShownAsRecorded)
+{
+    // helper calls memset twice from app.c:23.
+    EXPECT_NE(call_graph_report(function_options("helper"))
+                  .find("    500   (5.0%)   1,990  (39.8%)      2  memset  [/lib/libc.so.6]  "
+                        "/src/app.c:23\n"),
+              std::string::npos);
+}
+
+TEST(ReportFunction, PartOfANameFindsTheOnlyFunctionContainingIt)
+{
+    EXPECT_NE(call_graph_report(function_options("mems"))
+                  .find("Function:         memset  [/lib/libc.so.6]\n"),
+              std::string::npos);
+}
+
+TEST(ReportFunctionJson, FunctionCostsThenCallersAndCalleesWithSiteCountAndInclusiveCost)
+{
+    EXPECT_EQ(call_graph_report(function_options("memset", "json")),
+              R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
+              R"("sort":"Ir","sort_cost":"inclusive","totals":{"Ir":10000,"Dr":5000},)"
+              R"("function":{"name":"memset","file":"???","line":0,"object":"/lib/libc.so.6",)"
+              R"("self":{"Ir":1500,"Dr":3990},"inclusive":{"Ir":1500,"Dr":3990}},)"
+              R"("callers":[{"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
+              R"("site":{"file":"/src/app.c","line":6},"count":1,"inclusive":{"Ir":1000,"Dr":2000}},)"
+              R"({"name":"helper","file":"/src/app.c","line":20,"object":"/usr/bin/app",)"
+              R"("site":{"file":"/src/app.c","line":23},"count":2,"inclusive":{"Ir":500,"Dr":1990}}],)"
+              R"("callees":[]})"
+              "\n");
+}
+
+TEST(ReportFunction, ProfileWithoutACallGraphIsAnErrorSayingWhy)
+{
+    EXPECT_EQ(report_error(test::two_event_profile(), function_options("work")),
+              "app.json: --function needs the call graph, which this profile does not have "
+              "(recorded with --call-graph=no)");
+}
+
+TEST(ReportFunction, UnknownOrAmbiguousNameIsAnErrorNamingTheProfile)
+{
+    EXPECT_EQ(report_error(test::two_event_call_graph_profile(), function_options("zlib")),
+              R"(app.json: no function is named "zlib" or has it in its name)");
+    EXPECT_EQ(report_error(test::two_event_call_graph_profile(), function_options("e")),
+              "app.json: \"e\" is in the names of 2 functions; give one's full name:\n"
+              "  helper (/src/app.c:20)  [/usr/bin/app]\n"
+              "  memset  [/lib/libc.so.6]");
 }
 
 } // namespace

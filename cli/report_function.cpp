@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `vgprof report --function NAME`: one function's place in the call graph,
+// as callgrind_annotate --tree=both shows it: the function's self and
+// inclusive cost, then each call site that calls it and each call site in it
+// that calls another function, with the call count and the inclusive cost of
+// those calls. Text for people, JSON for scripts, from the same rows.
+#include "report_layout.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/query.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ostream>
+
+namespace vgprof::cli {
+
+namespace {
+
+struct FunctionView {
+    size_t sort_event = 0;
+    FnId fn;
+    std::vector<uint64_t> self, inclusive;
+    std::vector<CallCost> callers, callees;  // one row per call site
+};
+
+FnId chosen_function(const Profile& profile, const ReportOptions& options)
+{
+    require_call_graph(profile, options, "--function");
+    try {
+        return find_function(profile, options.function);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", options.profile, e.what()));
+    }
+}
+
+FunctionView view_of(const Profile& profile, const ReportOptions& options)
+{
+    FunctionView v;
+    v.sort_event = sort_event_of(profile, options);
+    v.fn = chosen_function(profile, options);
+    v.self = function_self_costs(profile)[v.fn.index()].self;
+    v.inclusive = inclusive_cost(profile, v.fn);
+    // Per call site, as callgrind_annotate lists them: a caller that calls
+    // from two places shows both, each with its own count.
+    v.callers = callers_of(profile, v.fn, CallSites::separate);
+    v.callees = callees_of(profile, v.fn, CallSites::separate);
+    sort_by_cost(v.callers, profile, v.sort_event);
+    sort_by_cost(v.callees, profile, v.sort_event);
+    return v;
+}
+
+// "/src/app.c:12", "/src/app.c" when the line is unknown, "???" when the file is.
+std::string site_label(const Profile& profile, const CallSite& site)
+{
+    const std::string& file = profile.file_path(site.file);
+    if (file == "???" || site.line == 0)
+        return file;
+    return fmt::format("{}:{}", file, site.line);
+}
+
+void write_calls(std::ostream& out, const Profile& profile, const CostColumns& columns,
+                 size_t count_width, const char* noun, const std::vector<CallCost>& calls)
+{
+    print_line(out, rule());
+    print_line(out, fmt::format("{}  {:>{}}  {}  [object]  call site", columns.header(), "calls",
+                                count_width, noun));
+    print_line(out, rule());
+    if (calls.empty())
+        print_line(out, fmt::format("(no {})", noun));
+    for (const CallCost& c : calls) {
+        const Function& f = profile.function(c.fn);
+        print_line(out, fmt::format("{}  {:>{}}  {}  [{}]  {}", columns.cells({&c.inclusive}),
+                                    format_thousands(c.count), count_width, profile.str(f.name),
+                                    profile.obj_path(f.obj), site_label(profile, *c.site)));
+    }
+}
+
+void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                const FunctionView& v)
+{
+    write_header(out, profile, options,
+                 {fmt::format("Event sort order: {} (inclusive)",
+                              profile.meta().events[v.sort_event]),
+                  fmt::format("Function:         {}", function_label(profile, v.fn))});
+    write_totals(out, profile);
+
+    CostColumns function_columns(profile, {" self", " incl"});
+    function_columns.fit(1, v.inclusive);
+    print_line(out, rule());
+    print_line(out, function_columns.header() + "  function (file:line)  [object]");
+    print_line(out, rule());
+    print_line(out, function_columns.cells({&v.self, &v.inclusive}) + "  " +
+                        function_label(profile, v.fn));
+    print_line(out, "");
+
+    // Both lists share their widths so that their columns line up.
+    CostColumns call_columns(profile, {" incl"});
+    size_t count_width = std::string("calls").size();
+    for (const auto* calls : {&v.callers, &v.callees})
+        for (const CallCost& c : *calls) {
+            call_columns.fit(0, c.inclusive);
+            count_width = std::max(count_width, format_thousands(c.count).size());
+        }
+    write_calls(out, profile, call_columns, count_width, "callers", v.callers);
+    print_line(out, "");
+    write_calls(out, profile, call_columns, count_width, "callees", v.callees);
+}
+
+boost::json::array calls_json(const Profile& profile, const std::vector<CallCost>& calls)
+{
+    boost::json::array out;
+    for (const CallCost& c : calls) {
+        boost::json::object o = function_json(profile, c.fn);
+        o["site"] = {{"file", profile.file_path(c.site->file)}, {"line", c.site->line}};
+        o["count"] = c.count;
+        o["inclusive"] = costs_by_event(profile, c.inclusive);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                const FunctionView& v)
+{
+    boost::json::object report = json_header(profile, options, v.sort_event, "inclusive");
+    boost::json::object function = function_json(profile, v.fn);
+    function["self"] = costs_by_event(profile, v.self);
+    function["inclusive"] = costs_by_event(profile, v.inclusive);
+    report["function"] = std::move(function);
+    report["callers"] = calls_json(profile, v.callers);
+    report["callees"] = calls_json(profile, v.callees);
+    out << boost::json::serialize(report) << '\n';
+}
+
+} // namespace
+
+void write_function_report(std::ostream& out, const Profile& profile,
+                           const ReportOptions& options)
+{
+    const FunctionView view = view_of(profile, options);
+    if (options.format == "json")
+        write_json(out, profile, options, view);
+    else
+        write_text(out, profile, options, view);
+}
+
+} // namespace vgprof::cli

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The pieces `vgprof report`'s two outputs (the function summary and the
+// --function call-graph view) share, so both look alike: the cg_annotate
+// style header, cost columns with shares of the program total, and the JSON
+// shapes of costs and functions.
+#ifndef VGPROF_CLI_REPORT_LAYOUT_HPP
+#define VGPROF_CLI_REPORT_LAYOUT_HPP
+
+#include "commands.hpp"
+
+#include "vgprof/profile.hpp"
+
+#include <boost/json.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace vgprof::cli {
+
+// The event options.sort names (the first recorded when empty). Throws
+// vgprof::Error naming the recorded events when the profile lacks it.
+size_t sort_event_of(const Profile& profile, const ReportOptions& options);
+
+// Throws vgprof::Error, saying why, when the profile has no call graph for
+// `option` to show.
+void require_call_graph(const Profile& profile, const ReportOptions& options, const char* option);
+
+// "(40.2%)"; a zero total has no meaningful share, so it shows as 0.
+std::string percent(uint64_t part, uint64_t whole);
+
+// Writes `line` without the trailing blanks padded columns leave.
+void print_line(std::ostream& out, std::string line);
+
+// The rule between the blocks of a report.
+const std::string& rule();
+
+// The header block: profile, command and events, then `more` (lines such as
+// "Threshold:        0.1%"), between rules.
+void write_header(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                  const std::vector<std::string>& more);
+
+// The block holding the program totals, one plain column per event.
+void write_totals(std::ostream& out, const Profile& profile);
+
+// Lays out cost columns: per event, one column per cost set (a plain cost;
+// or self and inclusive). A column holds the count right-aligned to the
+// widest count it will show and its share of the event's program total.
+class CostColumns {
+public:
+    // `sets` are the label suffixes of the cost sets, in order: {""} for
+    // one column per event labelled "Ir", {" self", " incl"} for two
+    // labelled "Ir self" and "Ir incl".
+    CostColumns(const Profile& profile, const std::vector<std::string>& sets);
+
+    // Widens set `set`'s columns to fit `costs` (the totals always fit; a
+    // recursive call edge can exceed them).
+    void fit(size_t set, const std::vector<uint64_t>& costs);
+
+    std::string header() const;
+    // One entry per cost set, each one cost per event; a null entry leaves
+    // its columns blank.
+    std::string cells(const std::vector<const std::vector<uint64_t>*>& sets) const;
+
+private:
+    static constexpr size_t kPercentWidth = 8;  // "(100.0%)"
+    struct Column {
+        std::string label;
+        size_t set, event, number_width;
+    };
+    const Profile& profile_;
+    std::vector<Column> columns_;  // by event, then by set
+};
+
+// {"Ir":2485947,...}: `costs` keyed by event name.
+boost::json::object costs_by_event(const Profile& profile, const std::vector<uint64_t>& costs);
+
+// {"name":…,"file":…,"line":…,"object":…}: where a function is.
+boost::json::object function_json(const Profile& profile, FnId fn);
+
+// The members both JSON reports start with: profile, command, events,
+// sort (the event), sort_cost ("self" or "inclusive") and totals.
+boost::json::object json_header(const Profile& profile, const ReportOptions& options,
+                                size_t sort_event, const char* sort_cost);
+
+// The function-summary and --function writers.
+void write_summary(std::ostream& out, const Profile& profile, const ReportOptions& options);
+void write_function_report(std::ostream& out, const Profile& profile,
+                           const ReportOptions& options);
+
+} // namespace vgprof::cli
+
+#endif

@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_callgraph.c: the shadow call stacks, and what they record: call
+   edges, inclusive cost per function and the call-path tree.
+
+   VP_(sb_entry) runs at the start of every superblock with the stack
+   pointer.  From how the previous superblock was left (a call, a return,
+   a jump) and from the stack pointer it decides, as callgrind does, what
+   happened:
+   - a call instruction, or a jump into the first instruction of a
+     function, another object or between a PLT stub and ordinary code,
+     pushes a frame (a PLT stub's frame is "skipped": it belongs to no
+     function, so the caller appears to call the stub's target);
+   - a return pops the frame it returns from;
+   - any frame whose entry stack pointer lies below the current one has
+     been left (longjmp, exceptions, a return that skipped frames) and is
+     popped too.
+   Costs are differences of a running total: a frame remembers the total
+   at entry and adds the difference on exit.  Each thread, and each signal
+   handler running on it, has a context of its own whose clock stops while
+   another context runs, so inclusive costs never include another
+   thread's or an interrupting handler's work. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "vp_global.h"
+
+typedef struct {
+   Addr  sp;          /* stack pointer at the callee's first instruction */
+   Addr  ret_addr;    /* where a call instruction returns to; 0 if emulated */
+   UInt  fn;          /* the function entered */
+   UInt  node;        /* its call-path node; VP_NO_ID for a skipped frame */
+   UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
+   UInt  site_file;   /* where the call came from */
+   UInt  site_line;
+   Bool  skip;        /* a PLT stub: no function, no edge */
+   Bool  inside;      /* a call below a [truncated] node, which stays in it */
+   Bool  outermost;   /* the outermost active frame of fn in this context */
+   ULong enter[VP_N_EVENTS];
+} Frame;
+
+/* A thread, or a signal handler running on it. */
+typedef struct _Context {
+   struct _Context* outer;   /* the interrupted context, for a handler */
+   Bool    is_handler;
+   VP_SB*  last_sb;          /* the superblock that ran last here */
+   UWord   saved_exit;       /* VP_(cur_exit) while another context runs */
+   ULong   offset[VP_N_EVENTS];  /* this context's clock: total - offset */
+   ULong   out_at[VP_N_EVENTS];  /* the total when it stopped running */
+   Frame*  frames;           /* frames[0] is the root */
+   UInt    depth, cap;
+   UInt*   active;           /* per fn: active frames of fn here */
+   UInt    n_active;
+} Context;
+
+static Context** contexts;  /* [VG_N_THREADS]: innermost context per thread */
+static Context* running;                  /* the context whose clock runs */
+static ThreadId running_tid = VG_INVALID_THREADID;
+
+static XArray*      edges;        /* VP_Edge */
+static XArray*      nodes;        /* VP_PathNode */
+static XArray*      fn_incl;      /* ULong[VP_N_EVENTS] per fn id */
+static XArray*      fn_seen;      /* Bool per fn id: ever on a stack */
+static VgHashTable* edge_index;
+static VgHashTable* node_index;
+
+/*------------------------------------------------------------*/
+/*--- Tables keyed by small tuples                         ---*/
+/*------------------------------------------------------------*/
+
+typedef struct _Key {
+   struct _Key* next;
+   UWord        key;     /* hash of k */
+   UInt         k[4];
+   UInt         id;
+} Key;
+
+static UWord hash4(const UInt* k)
+{
+   UWord h = 14695981039346656037UL;
+   Int   i;
+   for (i = 0; i < 4; i++) h = (h ^ k[i]) * 1099511628211UL;
+   return h;
+}
+
+static Word cmp_key(const void* a, const void* b)
+{
+   return VG_(memcmp)(((const Key*)a)->k, ((const Key*)b)->k, sizeof(UInt) * 4);
+}
+
+/* The id stored for k, or VP_NO_ID. */
+static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d)
+{
+   Key probe;
+   probe.k[0] = a; probe.k[1] = b; probe.k[2] = c; probe.k[3] = d;
+   probe.key = hash4(probe.k);
+   Key* found = VG_(HT_gen_lookup)(t, &probe, cmp_key);
+   return found ? found->id : VP_NO_ID;
+}
+
+static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt id)
+{
+   Key* n = VG_(malloc)("vp.cg.key", sizeof(Key));
+   n->k[0] = a; n->k[1] = b; n->k[2] = c; n->k[3] = d;
+   n->key = hash4(n->k);
+   n->id  = id;
+   VG_(HT_add_node)(t, n);
+}
+
+void VP_(init_callgraph)(void)
+{
+   edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge));
+   nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode));
+   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(ULong) * VP_N_EVENTS);
+   fn_seen    = VG_(newXA)(VG_(malloc), "vp.cg.fnseen", VG_(free), sizeof(Bool));
+   edge_index = VG_(HT_construct)("vp.cg.edgeindex");
+   contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
+   node_index = VG_(HT_construct)("vp.cg.nodeindex");
+}
+
+/*------------------------------------------------------------*/
+/*--- Clocks                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Whether costs are being collected: while not, every clock stands. */
+static Bool clocks_on = True;
+
+/* This context's cost so far in event e. */
+static inline ULong now(const Context* c, Int e)
+{
+   return (c == running && clocks_on ? VP_(total)[e] : c->out_at[e]) - c->offset[e];
+}
+
+static void stop_clock(Context* c)
+{
+   Int e;
+   if (clocks_on)
+      for (e = 0; e < VP_N_EVENTS; e++) c->out_at[e] = VP_(total)[e];
+   c->saved_exit = VP_(cur_exit);
+}
+
+static void start_clock(Context* c)
+{
+   Int e;
+   if (clocks_on)
+      for (e = 0; e < VP_N_EVENTS; e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
+   VP_(cur_exit) = c->saved_exit;
+   running = c;
+}
+
+void VP_(callgraph_set_collecting)(Bool on)
+{
+   Int e;
+   if (on == clocks_on)
+      return;
+   if (running && !on)
+      for (e = 0; e < VP_N_EVENTS; e++) running->out_at[e] = VP_(total)[e];
+   if (running && on)
+      for (e = 0; e < VP_N_EVENTS; e++) running->offset[e] += VP_(total)[e] - running->out_at[e];
+   clocks_on = on;
+}
+
+static Context* new_context(Context* outer, Bool is_handler)
+{
+   Context* c = VG_(calloc)("vp.cg.ctx", 1, sizeof(Context));
+   Int      e;
+   c->outer      = outer;
+   c->is_handler = is_handler;
+   for (e = 0; e < VP_N_EVENTS; e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
+   return c;
+}
+
+/* Makes tid's innermost context the running one. */
+static void switch_to_thread(ThreadId tid)
+{
+   if (running)
+      stop_clock(running);
+   if (contexts[tid] == NULL)
+      contexts[tid] = new_context(NULL, False);
+   start_clock(contexts[tid]);
+   running_tid = tid;
+}
+
+/*------------------------------------------------------------*/
+/*--- Records                                              ---*/
+/*------------------------------------------------------------*/
+
+static void grow_fn_tables(UInt fn)
+{
+   ULong zero[VP_N_EVENTS];
+   Bool  no = False;
+   VG_(memset)(zero, 0, sizeof zero);
+   while ((UInt)VG_(sizeXA)(fn_incl) <= fn) {
+      VG_(addToXA)(fn_incl, zero);
+      VG_(addToXA)(fn_seen, &no);
+   }
+}
+
+static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line)
+{
+   UInt id = lookup(edge_index, caller, callee, file, line);
+   if (id == VP_NO_ID) {
+      VP_Edge e;
+      VG_(memset)(&e, 0, sizeof e);
+      e.caller = caller; e.callee = callee; e.file = file; e.line = line;
+      id = (UInt)VG_(addToXA)(edges, &e);
+      insert(edge_index, caller, callee, file, line, id);
+   }
+   return id;
+}
+
+static UInt new_node(UInt parent, UInt fn)
+{
+   VP_PathNode n;
+   VG_(memset)(&n, 0, sizeof n);
+   n.parent = parent;
+   n.fn     = fn;
+   UInt id = (UInt)VG_(addToXA)(nodes, &n);
+   insert(node_index, parent, fn, 0, 0, id);
+   return id;
+}
+
+/* The child of parent for fn; past --max-path-nodes, the parent's
+   [truncated] child, which also stands for everything below it. */
+static UInt node_for(UInt parent, UInt fn)
+{
+   if (parent != VP_NO_ID
+       && ((VP_PathNode*)VG_(indexXA)(nodes, parent))->fn == VP_NO_ID)
+      return parent;
+   UInt id = lookup(node_index, parent, fn, 0, 0);
+   if (id != VP_NO_ID)
+      return id;
+   if ((UInt)VG_(sizeXA)(nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
+      return new_node(parent, fn);
+   id = lookup(node_index, parent, VP_NO_ID, 0, 0);
+   return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID);
+}
+
+/*------------------------------------------------------------*/
+/*--- Pushing and popping frames                           ---*/
+/*------------------------------------------------------------*/
+
+static Frame* push_frame(Context* c)
+{
+   if (c->depth == c->cap) {
+      c->cap    = c->cap ? 2 * c->cap : 64;
+      c->frames = VG_(realloc)("vp.cg.frames", c->frames, c->cap * sizeof(Frame));
+   }
+   Frame* f = &c->frames[c->depth++];
+   VG_(memset)(f, 0, sizeof *f);
+   return f;
+}
+
+static UInt* active_count(Context* c, UInt fn)
+{
+   if (fn >= c->n_active) {
+      UInt n = fn + 1 > 2 * c->n_active ? fn + 1 : 2 * c->n_active;
+      c->active = VG_(realloc)("vp.cg.active", c->active, n * sizeof(UInt));
+      VG_(memset)(c->active + c->n_active, 0, (n - c->n_active) * sizeof(UInt));
+      c->n_active = n;
+   }
+   return &c->active[fn];
+}
+
+/* The innermost frame that belongs to a function. */
+static Frame* context_frame(Context* c)
+{
+   Int i;
+   for (i = (Int)c->depth - 1; i >= 0; i--)
+      if (!c->frames[i].skip) return &c->frames[i];
+   return NULL;
+}
+
+static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
+{
+   Int e;
+   f->fn   = fn;
+   f->node = node;
+   f->outermost = (*active_count(c, fn))++ == 0;
+   grow_fn_tables(fn);
+   *(Bool*)VG_(indexXA)(fn_seen, fn) = True;
+   if (f->outermost && VP_(fn_toggles_collection)(fn))
+      VP_(set_collecting)(!VP_(collecting));
+   for (e = 0; e < VP_N_EVENTS; e++) f->enter[e] = now(c, e);
+}
+
+static void push_root(Context* c, UInt fn, Addr sp)
+{
+   Frame* f = push_frame(c);
+   f->sp   = sp;
+   f->edge = VP_NO_ID;
+   enter_fn(c, f, fn, node_for(VP_NO_ID, fn));
+}
+
+static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
+                      UInt site_file, UInt site_line)
+{
+   Frame* caller = context_frame(c);
+   Frame* f;
+   tl_assert(caller);
+   UInt   caller_fn = caller->fn, caller_node = caller->node;
+
+   f = push_frame(c);
+   f->sp        = sp;
+   f->ret_addr  = ret_addr;
+   f->site_file = site_file;
+   f->site_line = site_line;
+   if (callee->in_plt) {
+      f->skip = True;
+      f->node = f->edge = VP_NO_ID;
+      return;
+   }
+   f->edge = edge_for(caller_fn, callee->fn, site_file, site_line);
+   ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
+   UInt node = node_for(caller_node, callee->fn);
+   /* Inside a [truncated] node the outermost call alone counts for it,
+      or its cost would be counted once per level. */
+   f->inside = node == caller_node;
+   if (!f->inside)
+      ((VP_PathNode*)VG_(indexXA)(nodes, node))->count++;
+   enter_fn(c, f, callee->fn, node);
+}
+
+/* Adds what frame f has cost since it was entered (or last checkpointed)
+   to its records. */
+static void account_frame(Context* c, Frame* f)
+{
+   Int e;
+   if (f->skip) return;
+   for (e = 0; e < VP_N_EVENTS; e++) {
+      ULong d = now(c, e) - f->enter[e];
+      f->enter[e] += d;
+      if (!f->inside)
+         ((VP_PathNode*)VG_(indexXA)(nodes, f->node))->incl[e] += d;
+      if (f->edge != VP_NO_ID)
+         ((VP_Edge*)VG_(indexXA)(edges, f->edge))->incl[e] += d;
+      if (f->outermost)
+         ((ULong*)VG_(indexXA)(fn_incl, f->fn))[e] += d;
+   }
+}
+
+static void pop_frame(Context* c)
+{
+   Frame* f = &c->frames[c->depth - 1];
+   account_frame(c, f);
+   if (!f->skip) {
+      (*active_count(c, f->fn))--;
+      if (f->outermost && VP_(fn_toggles_collection)(f->fn))
+         VP_(set_collecting)(!VP_(collecting));
+   }
+   c->depth--;
+}
+
+/* A handler context whose frames are all gone: its signal handler was
+   left, by a return or a longjmp; continue in the interrupted context. */
+static void leave_handler(ThreadId tid)
+{
+   Context* h = contexts[tid];
+   tl_assert(h->is_handler && h->depth == 0);
+   stop_clock(h);
+   contexts[tid] = h->outer;
+   start_clock(h->outer);
+   VG_(free)(h->frames);
+   VG_(free)(h->active);
+   VG_(free)(h);
+}
+
+/* Pops the frames the stack pointer has left, and at least min_pops
+   frames entered at exactly sp.  Returns how many were popped. */
+static Int unwind(ThreadId tid, Addr sp, Int min_pops)
+{
+   Int n = 0;
+   for (;;) {
+      Context* c = contexts[tid];
+      Bool     handler_root = c->is_handler && c->depth == 1;
+      if (c->depth == 0 || (c->depth == 1 && !c->is_handler))
+         break;
+      Frame* top = &c->frames[c->depth - 1];
+      if (!(top->sp < sp || (top->sp == sp && min_pops > 0)))
+         break;
+      pop_frame(c);
+      min_pops--;
+      n++;
+      if (handler_root)
+         leave_handler(tid);
+   }
+   return n;
+}
+
+/* A return with no call to return from: start a new root for the
+   function returned into, as callgrind does on a call-stack underflow. */
+static void underflow(Context* c, VP_SB* sb)
+{
+   while (c->depth > 0)
+      pop_frame(c);
+   push_root(c, sb->fn, ~(Addr)0);
+}
+
+/*------------------------------------------------------------*/
+/*--- The superblock-entry hook                            ---*/
+/*------------------------------------------------------------*/
+
+/* A real return pops at least the top frame: its stack pointer was left,
+   or it is the same and this block is the return address of the top
+   frame (or of frames below it entered at the same stack pointer). */
+static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
+{
+   Int i   = (Int)c->depth - 1;
+   Int pops = 1;
+   if (sp < c->frames[i].sp) return 0;
+   if (sp > c->frames[i].sp) return 1;
+   for (;;) {
+      if (c->frames[i].ret_addr == sb->orig_addr) return pops;
+      if (i > 1 && c->frames[i - 1].sp == sp) { i--; pops++; continue; }
+      return 0;
+   }
+}
+
+VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   if (UNLIKELY(tid != running_tid || running != contexts[tid]))
+      switch_to_thread(tid);
+   Context* c    = running;
+   VP_SB*   last = c->last_sb;
+   UWord    exit = VP_(cur_exit);
+
+   c->last_sb    = sb;
+   VP_(cur_exit) = 0;   /* in case this block faults before any exit */
+
+   if (c->depth == 0) {           /* a thread's or a handler's first block */
+      push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);
+      return;
+   }
+   if (last == NULL)
+      return;
+   tl_assert(exit < last->n_exits);
+
+   VP_JumpKind jk        = last->exit_jk[exit];
+   Bool        emulated  = False, resolved = False;
+   UInt        resolved_file = 0, resolved_line = 0;
+   Int         pops      = 1;
+   Bool        has_calls = c->depth > 1;
+
+   if (jk == VP_JK_RET && has_calls) {
+      pops = pops_for_return(c, sb, sp);
+      if (pops == 0) jk = VP_JK_JUMP;
+   }
+   if (jk == VP_JK_JUMP
+       && ((jk != last->exit_jk[exit]) || sb->is_entry
+           || last->in_plt != sb->in_plt || last->obj != sb->obj)) {
+      /* The lazy-binding resolver jumps to the function it resolved: that
+         is the caller's call, not the resolver's. */
+      if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
+         resolved_file = c->frames[c->depth - 1].site_file;
+         resolved_line = c->frames[c->depth - 1].site_line;
+         resolved = True;
+         sp = c->frames[c->depth - 1].sp;
+         pop_frame(c);
+      }
+      jk = VP_JK_CALL;
+      emulated = True;
+   }
+
+   if (jk == VP_JK_RET) {
+      /* A handler's return lands in Valgrind's sigreturn stub, which still
+         runs in the handler's context, as in callgrind. */
+      if (has_calls)
+         unwind(tid, sp, pops);
+      else
+         underflow(c, sb);
+      return;
+   }
+   if (unwind(tid, sp, 0) > 0)
+      return;                      /* left frames: a return, not a call */
+   if (jk != VP_JK_CALL)
+      return;
+
+   c = contexts[tid];
+   UInt   ci   = last->exit_instr[exit];
+   UInt   file = last->instr_cc[ci]->loc.file;
+   UInt   line = last->instr_cc[ci]->loc.line;
+   Addr   ret  = emulated ? 0 : last->exit_next[exit];
+   if (resolved) {
+      file = resolved_file;
+      line = resolved_line;
+   }
+   if (emulated && c->depth > 1) {
+      Frame* top = &c->frames[c->depth - 1];
+      sp = top->sp;
+      if (top->skip) {             /* a PLT stub jumping on: the call is the caller's */
+         file = top->site_file;
+         line = top->site_line;
+      }
+   }
+   push_call(c, sb, sp, ret, file, line);
+}
+
+/* A translation is going away: no context may keep pointing at it. */
+void VP_(forget_sb)(VP_SB* sb)
+{
+   Int t;
+   for (t = 0; t < VG_N_THREADS; t++) {
+      Context* c;
+      for (c = contexts[t]; c; c = c->outer)
+         if (c->last_sb == sb) c->last_sb = NULL;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Threads and signals                                  ---*/
+/*------------------------------------------------------------*/
+
+static void pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
+{
+   if (tid != running_tid || running != contexts[tid])
+      switch_to_thread(tid);
+   Context* h = new_context(contexts[tid], True);
+   stop_clock(contexts[tid]);
+   contexts[tid] = h;
+   start_clock(h);
+   VP_(cur_exit) = 0;
+}
+
+static void post_deliver_signal(ThreadId tid, Int sigNo)
+{
+   Context* h = contexts[tid];
+   if (h == NULL || !h->is_handler)
+      return;   /* the handler was already left by a longjmp */
+   if (tid != running_tid || running != h)
+      switch_to_thread(tid);
+   while (h->depth > 0)
+      pop_frame(h);
+   leave_handler(tid);
+}
+
+/* Every frame of the thread returns; a later thread with the same id
+   starts afresh. */
+static void thread_exit(ThreadId tid)
+{
+   if (contexts[tid] == NULL)
+      return;
+   if (tid != running_tid || running != contexts[tid])
+      switch_to_thread(tid);
+   for (;;) {
+      Context* c = contexts[tid];
+      while (c->depth > 0)
+         pop_frame(c);
+      if (!c->is_handler)
+         break;
+      leave_handler(tid);
+   }
+   contexts[tid]->last_sb = NULL;
+}
+
+void VP_(register_callgraph_tracking)(void)
+{
+   VG_(track_pre_deliver_signal)(pre_deliver_signal);
+   VG_(track_post_deliver_signal)(post_deliver_signal);
+   VG_(track_pre_thread_ll_exit)(thread_exit);
+}
+
+/*------------------------------------------------------------*/
+/*--- Dumps                                                ---*/
+/*------------------------------------------------------------*/
+
+/* Brings every record up to date with the frames still active, as if
+   they returned now, without popping them. */
+void VP_(callgraph_checkpoint)(void)
+{
+   Int t;
+   UInt i;
+   for (t = 0; t < VG_N_THREADS; t++) {
+      Context* c;
+      for (c = contexts[t]; c; c = c->outer)
+         for (i = 0; i < c->depth; i++)
+            account_frame(c, &c->frames[i]);
+   }
+}
+
+/* Forgets every cost and count recorded, keeping the active frames. */
+void VP_(callgraph_zero)(void)
+{
+   Word i;
+   VP_(callgraph_checkpoint)();   /* restarts the active frames' clocks */
+   for (i = 0; i < VG_(sizeXA)(edges); i++) {
+      VP_Edge* e = VG_(indexXA)(edges, i);
+      e->count = 0;
+      VG_(memset)(e->incl, 0, sizeof e->incl);
+   }
+   for (i = 0; i < VG_(sizeXA)(nodes); i++) {
+      VP_PathNode* n = VG_(indexXA)(nodes, i);
+      n->count = 0;
+      VG_(memset)(n->incl, 0, sizeof n->incl);
+   }
+   for (i = 0; i < VG_(sizeXA)(fn_incl); i++)
+      VG_(memset)(VG_(indexXA)(fn_incl, i), 0, sizeof(ULong) * VP_N_EVENTS);
+}
+
+/* Instrumentation was switched on or off: no frame survives, and the
+   first block of each thread starts a new root. */
+void VP_(callgraph_reset_stacks)(void)
+{
+   Int t;
+   for (t = 0; t < VG_N_THREADS; t++) {
+      if (!contexts[t]) continue;
+      thread_exit(t);
+   }
+}
+
+/* At exit: every frame returns. */
+void VP_(callgraph_finish)(void)
+{
+   Int t;
+   for (t = 0; t < VG_N_THREADS; t++) {
+      Context* c;
+      if (!contexts[t]) continue;
+      if (running != contexts[t]) {
+         if (running) stop_clock(running);
+         start_clock(contexts[t]);
+      }
+      for (c = contexts[t]; c; c = c->outer)
+         while (c->depth > 0)
+            pop_frame(c);
+   }
+}
+
+UInt VP_(n_edges)(void)            { return (UInt)VG_(sizeXA)(edges); }
+const VP_Edge* VP_(edge)(UInt i)   { return VG_(indexXA)(edges, i); }
+UInt VP_(n_path_nodes)(void)       { return (UInt)VG_(sizeXA)(nodes); }
+const VP_PathNode* VP_(path_node)(UInt i) { return VG_(indexXA)(nodes, i); }
+
+const ULong* VP_(fn_inclusive)(UInt fn)
+{
+   if (fn >= (UInt)VG_(sizeXA)(fn_seen) || !*(Bool*)VG_(indexXA)(fn_seen, fn))
+      return NULL;
+   return VG_(indexXA)(fn_incl, fn);
+}

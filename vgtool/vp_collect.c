@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_collect.c: collection control, with the meaning callgrind gives it.
+
+   Instrumentation (--instr-atstart, VGPROF_START/STOP_INSTRUMENTATION):
+   while off, code runs uninstrumented and nothing is seen at all; turning
+   it on or off retranslates everything and starts the call stacks afresh.
+
+   Collection (--collect-atstart, VGPROF_TOGGLE_COLLECT, --toggle-collect):
+   while off, calls are still followed but no cost is kept.  Live segment
+   counters always count; switching collection off folds them into the
+   instruction cells (keeping what ran while collecting) and switching it
+   on clears them (dropping what ran while not), so the inline counting
+   never has to test a flag. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_transtab.h"
+#include "vp_global.h"
+
+Bool VP_(instrumenting) = True;
+Bool VP_(collecting)    = True;
+
+/* Per function: 0 not yet matched, 1 toggles collection, 2 does not. */
+static XArray* toggles;
+
+void VP_(init_collect)(void)
+{
+   VP_(instrumenting) = VP_(clo).instr_atstart;
+   VP_(collecting)    = VP_(clo).collect_atstart;
+   VP_(callgraph_set_collecting)(VP_(collecting));
+   toggles = VG_(newXA)(VG_(malloc), "vp.collect.toggles", VG_(free), sizeof(UChar));
+}
+
+void VP_(set_instrumenting)(Bool on, const HChar* why)
+{
+   if (on == VP_(instrumenting))
+      return;
+   VP_(instrumenting) = on;
+   /* Code translated in the other state must go; its counters are folded
+      by the discard callback. */
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "vgprof");
+   VP_(callgraph_reset_stacks)();
+   if (VG_(clo_verbosity) > 1)
+      VG_(message)(Vg_DebugMsg, "vgprof: %s: instrumentation switched %s\n",
+                   why, on ? "on" : "off");
+}
+
+void VP_(set_collecting)(Bool on)
+{
+   if (on == VP_(collecting))
+      return;
+   if (on)
+      VP_(drop_live_counts)();
+   else
+      VP_(fold_all)();
+   VP_(callgraph_set_collecting)(on);
+   VP_(collecting) = on;
+}
+
+/* Brings the instruction cells up to date, whatever the collection state. */
+void VP_(settle_counts)(void)
+{
+   if (VP_(collecting))
+      VP_(fold_all)();
+   else
+      VP_(drop_live_counts)();
+}
+
+Bool VP_(fn_toggles_collection)(UInt fn)
+{
+   UChar unknown = 0;
+   Word  i;
+   if (VG_(sizeXA)(VP_(clo).toggle_collect) == 0)
+      return False;
+   while ((UInt)VG_(sizeXA)(toggles) <= fn)
+      VG_(addToXA)(toggles, &unknown);
+   UChar* t = VG_(indexXA)(toggles, fn);
+   if (*t == 0) {
+      const HChar* name = VP_(str)(VP_(fn)(fn)->name);
+      *t = 2;
+      for (i = 0; i < VG_(sizeXA)(VP_(clo).toggle_collect); i++)
+         if (VG_(string_match)(*(const HChar**)VG_(indexXA)(VP_(clo).toggle_collect, i), name))
+            *t = 1;
+   }
+   return *t == 1;
+}
