@@ -112,14 +112,27 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt id)
    VG_(HT_add_node)(t, n);
 }
 
+/* The edge and node of recent calls: a call repeats where it was made
+   before far more often than it is new, and the hash tables' generic
+   lookups cost more than this direct-mapped probe. */
+typedef struct {
+   UInt caller_node, caller_fn, callee, file, line;
+   UInt edge, node;
+} CallCacheEntry;
+
+#define CALL_CACHE_SIZE 4096
+static CallCacheEntry call_cache[CALL_CACHE_SIZE];
+
 void VP_(init_callgraph)(void)
 {
+   Int i;
    edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge));
    nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode));
    fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(ULong) * VP_N_EVENTS);
    fn_seen    = VG_(newXA)(VG_(malloc), "vp.cg.fnseen", VG_(free), sizeof(Bool));
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
+   for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
    node_index = VG_(HT_construct)("vp.cg.nodeindex");
 }
 
@@ -297,6 +310,28 @@ static void push_root(Context* c, UInt fn, Addr sp)
    enter_fn(c, f, fn, node_for(VP_NO_ID, fn));
 }
 
+
+static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
+                          UInt file, UInt line, UInt* edge, UInt* node)
+{
+   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file)
+            & (CALL_CACHE_SIZE - 1);
+   CallCacheEntry* e = &call_cache[h];
+   if (e->caller_node != caller_node || e->caller_fn != caller_fn
+       || e->callee != callee || e->file != file || e->line != line
+       || e->edge == VP_NO_ID) {
+      e->caller_node = caller_node;
+      e->caller_fn   = caller_fn;
+      e->callee      = callee;
+      e->file        = file;
+      e->line        = line;
+      e->edge        = edge_for(caller_fn, callee, file, line);
+      e->node        = node_for(caller_node, callee);
+   }
+   *edge = e->edge;
+   *node = e->node;
+}
+
 static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
                       UInt site_file, UInt site_line)
 {
@@ -315,9 +350,9 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
       f->node = f->edge = VP_NO_ID;
       return;
    }
-   f->edge = edge_for(caller_fn, callee->fn, site_file, site_line);
+   UInt node;
+   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, &f->edge, &node);
    ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
-   UInt node = node_for(caller_node, callee->fn);
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
    f->inside = node == caller_node;
@@ -421,9 +456,13 @@ static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
    }
 }
 
+/* The core's own variable, read directly: this runs for every block and
+   VG_(get_running_tid) would cost a call to return it. */
+extern ThreadId VG_(running_tid);
+
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
-   ThreadId tid = VG_(get_running_tid)();
+   ThreadId tid = VG_(running_tid);
    if (UNLIKELY(tid != running_tid || running != contexts[tid]))
       switch_to_thread(tid);
    Context* c    = running;
@@ -442,6 +481,13 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
    tl_assert(exit < last->n_exits);
 
    VP_JumpKind jk        = last->exit_jk[exit];
+
+   /* Most blocks follow a jump inside one function and leave no frame:
+      settle them before anything else is looked at. */
+   if (LIKELY(jk == VP_JK_JUMP && !sb->is_entry && last->in_plt == sb->in_plt
+              && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp))
+      return;
+
    Bool        emulated  = False, resolved = False;
    UInt        resolved_file = 0, resolved_line = 0;
    Int         pops      = 1;

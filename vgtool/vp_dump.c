@@ -18,6 +18,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_vki.h"
 #include "vp_global.h"
 
 #define VP_FORMAT_VERSION 2
@@ -590,12 +591,39 @@ static HChar* profile_path(const VP_Dump* d)
    return path;
 }
 
-static void write_file(const HChar* path, const VP_Dump* d)
+/* A destination that is a device, a FIFO or a symbolic link is written
+   in place: renaming over it would replace /dev/null, or the link, with
+   a regular file. */
+static Bool write_in_place(const HChar* path)
 {
-   HChar*  tmp = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
-   VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+   struct vg_stat st;
+   HChar          target[8];
+   if (VG_(readlink)(path, target, sizeof target) >= 0)
+      return True;
+   return !sr_isError(VG_(stat)(path, &st)) && !VKI_S_ISREG(st.mode);
+}
 
-   /* Beside the destination, so the rename cannot cross file systems. */
+static void write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
+{
+   if (!VP_(out_open)(o, path)) {
+      VG_(umsg)("vgprof: error: cannot open '%s' for the profile: %s\n",
+                path, VP_(errno_text)(o->err));
+      VG_(umsg)("vgprof: no profile was written.\n");
+      return;
+   }
+   write_document(o, d);
+   if (!VP_(out_close)(o))
+      VG_(umsg)("vgprof: error: cannot write the profile to '%s': %s\n",
+                path, VP_(errno_text)(o->err));
+   else if (VG_(clo_verbosity) > 0)
+      VG_(umsg)("vgprof: profile written to %s\n", path);
+}
+
+/* Written beside the destination, so the rename cannot cross file
+   systems, and renamed into place only when complete. */
+static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
+{
+   HChar* tmp = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
    VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
    if (!VP_(out_open)(o, tmp)) {
       VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
@@ -616,8 +644,17 @@ static void write_file(const HChar* path, const VP_Dump* d)
          VG_(umsg)("vgprof: profile written to %s\n", path);
       }
    }
-   VG_(free)(o);
    VG_(free)(tmp);
+}
+
+static void write_file(const HChar* path, const VP_Dump* d)
+{
+   VP_Out* o = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+   if (write_in_place(path))
+      write_direct(path, d, o);
+   else
+      write_atomically(path, d, o);
+   VG_(free)(o);
 }
 
 void VP_(write_profile)(const VP_Dump* d)

@@ -4,6 +4,9 @@
 // file, and with a clear message when it cannot write.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <regex>
 #include <string>
@@ -109,6 +112,22 @@ TEST(Output, UnwritableDestinationGivesAClearMessageAndKeepsTheExitStatus)
    EXPECT_NE(r.err.find("vgprof: error: cannot create the profile"), std::string::npos) << r.err;
    EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
    EXPECT_NE(r.err.find("no profile was written"), std::string::npos) << r.err;
+}
+
+// --vgprof-out-file=/dev/null must not replace the device with a file; a
+// link to it stands in for it here, so a failure cannot break the machine.
+TEST(Output, DeviceOrLinkDestinationIsWrittenInPlaceNotReplaced)
+{
+   TempDir dir;
+   ASSERT_EQ(symlink("/dev/null", (dir / "sink.json").c_str()), 0);
+   auto r = run_tool("vgprof", {"--vgprof-out-file=sink.json"}, {prog("exit_code")}, dir.path());
+   EXPECT_EQ(r.exit_code, 7) << r.err;
+   struct stat st;
+   ASSERT_EQ(lstat((dir / "sink.json").c_str(), &st), 0);
+   EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced";
+   ASSERT_EQ(stat("/dev/null", &st), 0);
+   EXPECT_TRUE(S_ISCHR(st.st_mode));
+   EXPECT_TRUE(dir.files_starting_with("sink.json.tmp").empty());
 }
 
 TEST(Output, EnvironmentVariableInTheNameIsExpanded)
