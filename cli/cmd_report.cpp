@@ -50,7 +50,9 @@ Summary summarize(const Profile& profile, const ReportOptions& options)
     if (options.inclusive)
         require_call_graph(profile, options, "--inclusive");
     s.sort_cost = options.inclusive ? CostKind::inclusive : CostKind::self;
-    std::vector<FunctionCost> costs = function_costs(profile);
+    std::vector<FunctionCost> costs = options.thread
+                                          ? function_costs(profile, chosen_graph(profile, options))
+                                          : function_costs(profile);
     drop_zero_costs(costs);  // functions that never ran are not "omitted"
     sort_by_cost(costs, profile, s.sort_event, s.sort_cost);
 
@@ -96,6 +98,8 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     header.push_back(fmt::format("Threshold:        {}%", options.threshold));
     if (options.top != 0)
         header.push_back(fmt::format("Function limit:   {}", options.top));
+    for (std::string& line : thread_header(options))
+        header.push_back(std::move(line));
     write_header(out, profile, options, header);
     write_totals(out, profile);
 
@@ -205,6 +209,11 @@ Command add_report_command(CLI::App& app)
                     "a part of exactly one function's name)")
         ->type_name("NAME")
         ->excludes(threshold, top, inclusive);
+    cmd->add_option("--thread", options->thread,
+                    "show the inclusive costs and calls of thread TID only (needs a profile "
+                    "recorded with --separate-threads=yes)")
+        ->type_name("TID")
+        ->check(not_negative);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

@@ -8,8 +8,10 @@
 #include "vgprof/profile.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace CLI { class App; }
@@ -36,13 +38,17 @@ struct ReportOptions {
     std::string sort;         // event name; empty: the first recorded event
     bool inclusive = false;   // sort and threshold by inclusive cost
     std::string function;     // non-empty: the call-graph view of this function
+    // Inclusive costs and calls of this thread's graph instead of the whole
+    // program's (self costs stay the whole program's).
+    std::optional<uint32_t> thread;
 };
 
 // Writes, in options.format ("text" or "json"), the function summary of
 // `profile`, or with options.function the call-graph view of that function.
 // Throws vgprof::Error when options.sort names an event the profile did not
-// record, when options.inclusive or options.function needs a call graph the
-// profile lacks, and when options.function names no function or several.
+// record, when options.inclusive, options.function or options.thread needs a
+// call graph the profile lacks, when options.thread names a thread it has no
+// graph of, and when options.function names no function or several.
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);

@@ -41,11 +41,12 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
     v.sort_event = sort_event_of(profile, options);
     v.fn = chosen_function(profile, options);
     v.self = function_self_costs(profile)[v.fn.index()].self;
-    v.inclusive = inclusive_cost(profile, v.fn);
+    const CallGraph& graph = chosen_graph(profile, options);
+    v.inclusive = inclusive_cost(graph, v.fn);
     // Per call site, as callgrind_annotate lists them: a caller that calls
     // from two places shows both, each with its own count.
-    v.callers = callers_of(profile, v.fn, CallSites::separate);
-    v.callees = callees_of(profile, v.fn, CallSites::separate);
+    v.callers = callers_of(graph, v.fn, CallSites::separate);
+    v.callees = callees_of(graph, v.fn, CallSites::separate);
     sort_by_cost(v.callers, profile, v.sort_event);
     sort_by_cost(v.callees, profile, v.sort_event);
     return v;
@@ -80,10 +81,12 @@ void write_calls(std::ostream& out, const Profile& profile, const CostColumns& c
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const FunctionView& v)
 {
-    write_header(out, profile, options,
-                 {fmt::format("Event sort order: {} (inclusive)",
-                              profile.meta().events[v.sort_event]),
-                  fmt::format("Function:         {}", function_label(profile, v.fn))});
+    std::vector<std::string> header = {
+        fmt::format("Event sort order: {} (inclusive)", profile.meta().events[v.sort_event]),
+        fmt::format("Function:         {}", function_label(profile, v.fn))};
+    for (std::string& line : thread_header(options))
+        header.push_back(std::move(line));
+    write_header(out, profile, options, header);
     write_totals(out, profile);
 
     CostColumns function_columns(profile, {" self", " incl"});

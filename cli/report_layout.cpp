@@ -33,6 +33,34 @@ void require_call_graph(const Profile& profile, const ReportOptions& options, co
                                                        : "recorded with --call-graph=no"));
 }
 
+const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& options)
+{
+    if (!options.thread)
+        return profile.call_graph();
+    require_call_graph(profile, options, "--thread");
+    if (!profile.has_thread_graphs())
+        throw Error(fmt::format("{}: --thread needs per-thread call graphs, which this profile "
+                                "does not have (recorded without --separate-threads=yes)",
+                                options.profile));
+    if (const ThreadGraph* thread = profile.thread(*options.thread))
+        return *thread;
+    std::vector<uint32_t> tids;
+    for (const ThreadGraph& t : profile.threads())
+        tids.push_back(t.tid);
+    const std::string listed = tids.empty() ? "none" : fmt::format("{}", fmt::join(tids, " "));
+    throw Error(fmt::format("{}: no thread {} in this profile (threads: {})", options.profile,
+                            *options.thread, listed));
+}
+
+std::vector<std::string> thread_header(const ReportOptions& options)
+{
+    if (!options.thread)
+        return {};
+    return {fmt::format("Thread:           {} (inclusive costs and calls of this thread; self "
+                        "costs of the whole program)",
+                        *options.thread)};
+}
+
 std::string percent(uint64_t part, uint64_t whole)
 {
     const long double share = whole == 0 ? 0.0L : 100.0L * part / whole;
@@ -146,6 +174,8 @@ boost::json::object json_header(const Profile& profile, const ReportOptions& opt
     report["events"] = boost::json::value_from(meta.events);
     report["sort"] = meta.events[sort_event];
     report["sort_cost"] = sort_cost;
+    if (options.thread)
+        report["thread"] = *options.thread;
     report["totals"] = costs_by_event(profile, meta.totals);
     return report;
 }

@@ -27,6 +27,16 @@ size_t sort_event_of(const Profile& profile, const ReportOptions& options);
 // `option` to show.
 void require_call_graph(const Profile& profile, const ReportOptions& options, const char* option);
 
+// The graph whose inclusive costs and calls the report shows: the thread
+// options.thread names, else the whole program's. Throws vgprof::Error when
+// the profile has no per-thread graphs or none of that thread, listing the
+// threads it has.
+const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& options);
+
+// With options.thread, the header line saying which thread the report
+// shows and which of its costs are that thread's; nothing otherwise.
+std::vector<std::string> thread_header(const ReportOptions& options);
+
 // "(40.2%)"; a zero total has no meaningful share, so it shows as 0.
 std::string percent(uint64_t part, uint64_t whole);
 
@@ -80,7 +90,8 @@ boost::json::object costs_by_event(const Profile& profile, const std::vector<uin
 boost::json::object function_json(const Profile& profile, FnId fn);
 
 // The members both JSON reports start with: profile, command, events,
-// sort (the event), sort_cost ("self" or "inclusive") and totals.
+// sort (the event), sort_cost ("self" or "inclusive"), thread (with
+// options.thread only) and totals.
 boost::json::object json_header(const Profile& profile, const ReportOptions& options,
                                 size_t sort_event, const char* sort_cost);
 

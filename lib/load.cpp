@@ -18,6 +18,8 @@
 #include <new>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <sys/stat.h>
@@ -100,6 +102,8 @@ const char* const kTopLevelKeys[] = {"vgprof", "meta",  "strs",  "objs",
 // Added by version 2. A version 1 profile is read by version 1's rules, in
 // which "calls" and "paths" were merely reserved (and ignored).
 const char* const kCallGraphKeys[] = {"calls", "inclusive", "paths"};
+// Also version 2, only beside the call graph (--separate-threads=yes).
+const char* const kThreadKey = "threads";
 const char* const kReservedTopLevelKeys[] = {"heap"};
 const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 
@@ -108,6 +112,46 @@ bool contains(const Array& names, json::string_view key)
 {
     return std::find(std::begin(names), std::end(names), key) != std::end(names);
 }
+
+// A sum that remembers passing 2^64-1, so a message can say so instead of
+// showing a wrapped-round number.
+struct CheckedSum {
+    uint64_t value = 0;
+    bool overflow = false;
+
+    void add(uint64_t n) { overflow |= __builtin_add_overflow(value, n, &value); }
+    bool operator==(const CheckedSum& o) const
+    {
+        return !overflow && !o.overflow && value == o.value;
+    }
+    std::string str() const { return overflow ? std::string("more than 2^64-1") : cat(value); }
+};
+
+// What identifies a row of `calls`: the threads' rows with the same key add
+// up to the top-level row.
+struct CallKey {
+    FnId caller, callee;
+    FileId file;
+    uint32_t line = 0;
+
+    explicit CallKey(const CallEdge& e)
+        : caller(e.caller), callee(e.callee), file(e.file), line(e.line)
+    {
+    }
+    bool operator==(const CallKey& o) const
+    {
+        return std::tie(caller, callee, file, line) == std::tie(o.caller, o.callee, o.file, o.line);
+    }
+};
+
+struct CallKeyHash {
+    size_t operator()(const CallKey& k) const noexcept
+    {
+        const uint64_t fns = uint64_t(k.caller.value) << 32 | k.callee.value;
+        const uint64_t site = uint64_t(k.file.value) << 32 | k.line;
+        return std::hash<uint64_t>()(fns * 0x9e3779b97f4a7c15ULL ^ site);
+    }
+};
 
 } // namespace
 
@@ -142,12 +186,36 @@ private:
     void load_instrs(const json::value& v, const Where& at);
     void check_totals(const Where& at) const;
     void load_call_graph(const json::object& root);
-    void load_calls(const json::value& v, const Where& at);
-    void load_inclusive(const json::value& v, const Where& at);
+    void load_calls(const json::value& v, const Where& at, CallGraph& graph);
+    std::vector<size_t> load_inclusive(const json::value& v, const Where& at, CallGraph& graph);
     void load_paths(const json::value& v, const Where& at);
     std::optional<PathId> parent_at(const json::value& v, const Where& at, size_t node) const;
     void check_path_inclusive_costs(const Where& at) const;
     void check_path_self_totals(const Where& at) const;
+    void load_threads(const json::value& v, const Where& at);
+    uint32_t tid_at(const json::value& v, const Where& at) const;
+    void check_tid_order(uint32_t tid, const Where& at) const;
+    void load_roots(const json::value& v, const Where& at, ThreadGraph& thread,
+                    std::vector<uint32_t>& owner) const;
+    void check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
+                                       const Where& threads) const;
+
+    // The threads' call and inclusive rows summed per top-level row, so that
+    // they can be compared with it once every thread is read.
+    struct ThreadSums {
+        std::unordered_map<CallKey, size_t, CallKeyHash> call_slot;  // key -> slot
+        std::vector<size_t> call_row;  // slot -> the first top-level calls row with that key
+        // Per slot, the count then one cost per event: of the top-level rows
+        // (one, unless the writer repeated a key) and of the threads' rows.
+        std::vector<CheckedSum> top_calls, thread_calls;
+        // Per top-level inclusive row (in fn order), one cost per event.
+        std::vector<CheckedSum> thread_inclusive;
+    };
+    ThreadSums top_level_sums() const;
+    void add_thread_calls(const ThreadGraph& thread, const Where& calls, ThreadSums& sums) const;
+    void add_thread_inclusive(const ThreadGraph& thread, const std::vector<size_t>& source_rows,
+                              const Where& inclusive, ThreadSums& sums) const;
+    void check_thread_sums(const ThreadSums& sums) const;
 
     const json::value& required(const json::object& o, const char* key, const Where& at) const;
     const json::object& object_at(const json::value& v, const Where& at) const;
@@ -168,6 +236,14 @@ private:
 
     const std::string& name_;
     Profile p_;
+    // For each position of p_.graph_'s inclusive rows (sorted by fn), the
+    // row the document had there: messages name rows as written.
+    std::vector<size_t> inclusive_source_rows_;
+    // Indexed by FnId: the row of the inclusive table being read that holds
+    // the function, or kNoRow. Kept between tables (each thread has one) and
+    // reset after each, so a profile with many threads allocates it once.
+    static constexpr size_t kNoRow = SIZE_MAX;
+    std::vector<size_t> inclusive_row_of_fn_;
 };
 
 Profile Loader::load(const json::value& doc)
@@ -182,6 +258,8 @@ Profile Loader::load(const json::value& doc)
                 fns = top.member("fns"), lines = top.member("lines"),
                 instrs = top.member("instrs");
     load_meta(required(root, "meta", top), meta);
+    // Even without a call graph: an empty graph still answers in events.
+    p_.graph_.num_events_ = p_.num_events();
     load_strs(required(root, "strs", top), strs);
     load_str_table(required(root, "objs", top), objs, p_.objs_);
     load_str_table(required(root, "files", top), files, p_.files_);
@@ -237,7 +315,7 @@ void Loader::check_top_level_keys(const json::object& root) const
     for (const auto& member : root) {
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
-                           (!version1 && contains(kCallGraphKeys, key));
+                           (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey));
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
@@ -425,7 +503,8 @@ void Loader::load_call_graph(const json::object& root)
     std::vector<const char*> present, missing;
     for (const char* key : kCallGraphKeys)
         (root.contains(key) ? present : missing).push_back(key);
-    if (present.empty())
+    const bool threads = root.contains(kThreadKey);
+    if (present.empty() && !threads)
         return;
     if (!missing.empty()) {
         const auto keys = [](const std::vector<const char*>& names) {
@@ -435,6 +514,10 @@ void Loader::load_call_graph(const json::object& root)
                            '"');
             return out;
         };
+        if (present.empty())
+            fail(Where{}, cat('"', kThreadKey, "\" is present but ", keys(missing),
+                              " are missing (per-thread call graphs come only with the call "
+                              "graph)"));
         fail(Where{}, cat("incomplete call graph: ", keys(present),
                           present.size() == 1 ? " is" : " are", " present but ", keys(missing),
                           missing.size() == 1 ? " is" : " are",
@@ -442,19 +525,24 @@ void Loader::load_call_graph(const json::object& root)
     }
     const Where top, calls = top.member("calls"), inclusive = top.member("inclusive"),
                      paths = top.member("paths");
-    load_calls(root.at("calls"), calls);
-    load_inclusive(root.at("inclusive"), inclusive);
+    load_calls(root.at("calls"), calls, p_.graph_);
+    inclusive_source_rows_ = load_inclusive(root.at("inclusive"), inclusive, p_.graph_);
     load_paths(root.at("paths"), paths);
     check_path_inclusive_costs(paths);
     check_path_self_totals(paths);
     p_.has_call_graph_ = true;
+    if (threads) {
+        const Where threads_at = top.member(kThreadKey);
+        load_threads(root.at(kThreadKey), threads_at);
+        p_.has_thread_graphs_ = true;
+    }
 }
 
-void Loader::load_calls(const json::value& v, const Where& at)
+void Loader::load_calls(const json::value& v, const Where& at, CallGraph& graph)
 {
     const json::array& a = array_at(v, at);
-    p_.calls_.reserve(a.size());
-    p_.call_costs_.reserve(a.size() * p_.num_events());
+    graph.calls_.reserve(a.size());
+    graph.call_costs_.reserve(a.size() * p_.num_events());
     const size_t fns = p_.functions_.size(), files = p_.files_.size();
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
@@ -468,30 +556,61 @@ void Loader::load_calls(const json::value& v, const Where& at)
         c.file = id_at<FileId>(row[2], file, "file", files, "file");
         c.line = u32_at(row[3], line);
         c.count = uint_at(row[4], count);
-        p_.calls_.push_back(c);
-        append_costs(row, 5, item, p_.call_costs_);
+        graph.calls_.push_back(c);
+        append_costs(row, 5, item, graph.call_costs_);
     }
 }
 
-void Loader::load_inclusive(const json::value& v, const Where& at)
+// Returns, for each row of graph's inclusive table (sorted by fn), the row
+// of the document it came from.
+std::vector<size_t> Loader::load_inclusive(const json::value& v, const Where& at,
+                                           CallGraph& graph)
 {
     const json::array& a = array_at(v, at);
-    if (a.size() >= Profile::kNoInclusiveRow)
-        fail(at, cat("too many rows (", a.size(), ", limit 2^32-2)"));
-    p_.inclusive_row_of_fn_.assign(p_.functions_.size(), Profile::kNoInclusiveRow);
-    p_.inclusive_costs_.reserve(a.size() * p_.num_events());
+    const size_t events = p_.num_events();
+    inclusive_row_of_fn_.resize(p_.functions_.size(), kNoRow);
+    std::vector<FnId> fns;
+    std::vector<uint64_t> costs;
+    fns.reserve(a.size());
+    costs.reserve(a.size() * events);
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
         const json::array& row = row_at(a[i], item, {"fn"}, {""});
         const Where fn_at = item.element(0);
         const FnId fn = id_at<FnId>(row[0], fn_at, "fn", p_.functions_.size(), "function");
         // One row per function, or fn_inclusive() could not say which is meant.
-        uint32_t& slot = p_.inclusive_row_of_fn_[fn.index()];
-        if (slot != Profile::kNoInclusiveRow)
-            fail(fn_at, cat("fn ", fn.value, " already has a row (inclusive[", slot, "])"));
-        slot = uint32_t(i);
-        append_costs(row, 1, item, p_.inclusive_costs_);
+        size_t& slot = inclusive_row_of_fn_[fn.index()];
+        if (slot != kNoRow)
+            fail(fn_at, cat("fn ", fn.value, " already has a row (", at.str(), '[', slot, "])"));
+        slot = i;
+        fns.push_back(fn);
+        append_costs(row, 1, item, costs);
     }
+    for (FnId fn : fns)
+        inclusive_row_of_fn_[fn.index()] = kNoRow;
+
+    // The tool writes the rows sorted by fn; a reader sorts them if not.
+    std::vector<size_t> source_rows(fns.size());
+    for (size_t i = 0; i < source_rows.size(); ++i)
+        source_rows[i] = i;
+    if (!std::is_sorted(fns.begin(), fns.end())) {
+        std::sort(source_rows.begin(), source_rows.end(),
+                  [&](size_t x, size_t y) { return fns[x] < fns[y]; });
+        std::vector<FnId> sorted_fns;
+        std::vector<uint64_t> sorted_costs;
+        sorted_fns.reserve(fns.size());
+        sorted_costs.reserve(costs.size());
+        for (size_t row : source_rows) {
+            sorted_fns.push_back(fns[row]);
+            sorted_costs.insert(sorted_costs.end(), costs.begin() + row * events,
+                                costs.begin() + (row + 1) * events);
+        }
+        fns.swap(sorted_fns);
+        costs.swap(sorted_costs);
+    }
+    graph.inclusive_fns_ = std::move(fns);
+    graph.inclusive_costs_ = std::move(costs);
+    return source_rows;
 }
 
 void Loader::load_paths(const json::value& v, const Where& at)
@@ -586,6 +705,193 @@ void Loader::check_path_self_totals(const Where& at) const
         if (sums[e] != p_.meta_.totals[e])
             fail(at, cat("the ", p_.meta_.events[e], " self costs of the nodes add up to ", sums[e],
                          " but meta.totals[", e, "] is ", p_.meta_.totals[e]));
+}
+
+// `threads` (--separate-threads=yes): each thread's own calls, inclusive
+// costs and path-tree roots. The threads split the whole program's graph
+// between them, so their rows must add up to the top-level ones and their
+// roots must cover the tree's once: a reader can then show one thread's
+// graph knowing the others hold the rest.
+void Loader::load_threads(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    const size_t events = p_.num_events();
+    // Indexed by path node: the threads index of the thread whose root it is.
+    std::vector<uint32_t> owner(p_.paths_.size(), UINT32_MAX);
+    ThreadSums sums = top_level_sums();
+    p_.threads_.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::object& o = object_at(a[i], item);
+        const Where tid = item.member("tid"), calls = item.member("calls"),
+                    inclusive = item.member("inclusive"), roots = item.member("roots");
+        ThreadGraph t;
+        t.num_events_ = events;
+        t.tid = tid_at(required(o, "tid", item), tid);
+        check_tid_order(t.tid, tid);
+        load_calls(required(o, "calls", item), calls, t);
+        const std::vector<size_t> source_rows =
+            load_inclusive(required(o, "inclusive", item), inclusive, t);
+        load_roots(required(o, "roots", item), roots, t, owner);
+        add_thread_calls(t, calls, sums);
+        add_thread_inclusive(t, source_rows, inclusive, sums);
+        p_.threads_.push_back(std::move(t));
+    }
+    check_every_root_has_a_thread(owner, at);
+    check_thread_sums(sums);
+}
+
+// Valgrind numbers threads from 1 (0 is its "no thread").
+uint32_t Loader::tid_at(const json::value& v, const Where& at) const
+{
+    const uint64_t tid = uint_at(v, at);
+    if (tid == 0)
+        fail(at, "tid 0 is not a thread (Valgrind numbers threads from 1)");
+    if (tid > std::numeric_limits<uint32_t>::max())
+        fail(at, cat("tid ", tid, " is too large (limit 2^32-1)"));
+    return uint32_t(tid);
+}
+
+// Sorted, each tid once, so that Profile::thread() can search them.
+void Loader::check_tid_order(uint32_t tid, const Where& at) const
+{
+    if (p_.threads_.empty())
+        return;
+    const size_t previous = p_.threads_.size() - 1;
+    const uint32_t before = p_.threads_.back().tid;
+    if (tid == before)
+        fail(at, cat("tid ", tid, " is listed twice (threads[", previous, "] has it too)"));
+    if (tid < before)
+        fail(at, cat("tid ", tid, " comes after tid ", before, " (threads[", previous,
+                     "]); threads are sorted by tid"));
+}
+
+void Loader::load_roots(const json::value& v, const Where& at, ThreadGraph& thread,
+                        std::vector<uint32_t>& owner) const
+{
+    const json::array& a = array_at(v, at);
+    thread.roots.reserve(a.size());
+    const uint32_t this_thread = uint32_t(p_.threads_.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const PathId root = id_at<PathId>(a[i], item, "path", p_.paths_.size(), "node");
+        if (const std::optional<PathId> parent = p_.path(root).parent)
+            fail(item, cat("paths[", root.value, "] is not a root (its parent is paths[",
+                           parent->value, "])"));
+        uint32_t& slot = owner[root.index()];
+        if (slot != UINT32_MAX) {
+            const uint32_t tid = slot == this_thread ? thread.tid : p_.threads_[slot].tid;
+            fail(item, cat("paths[", root.value, "] is already a root of tid ", tid,
+                           " (threads[", slot, "])"));
+        }
+        slot = this_thread;
+        thread.roots.push_back(root);
+    }
+}
+
+void Loader::check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
+                                           const Where& threads) const
+{
+    for (size_t node = 0; node < p_.paths_.size(); ++node)
+        if (!p_.paths_[node].parent && owner[node] == UINT32_MAX)
+            fail(threads, cat("paths[", node, "] is a root but no thread lists it in its roots"));
+}
+
+// The top-level side of the comparison: calls rows keyed by (caller,
+// callee, file, line), and room for the threads' sums.
+Loader::ThreadSums Loader::top_level_sums() const
+{
+    const size_t width = 1 + p_.num_events();  // count, then costs
+    const std::vector<CallEdge>& calls = p_.graph_.calls_;
+    ThreadSums sums;
+    sums.call_slot.reserve(calls.size());
+    for (size_t row = 0; row < calls.size(); ++row) {
+        const auto [it, added] =
+            sums.call_slot.try_emplace(CallKey(calls[row]), sums.call_row.size());
+        if (added) {
+            sums.call_row.push_back(row);
+            sums.top_calls.resize(sums.top_calls.size() + width);
+        }
+        CheckedSum* top = &sums.top_calls[it->second * width];
+        top[0].add(calls[row].count);
+        const uint64_t* cost = p_.graph_.call_cost(row);
+        for (size_t e = 0; e < p_.num_events(); ++e)
+            top[1 + e].add(cost[e]);
+    }
+    sums.thread_calls.resize(sums.top_calls.size());
+    sums.thread_inclusive.resize(p_.graph_.inclusive_costs_.size());
+    return sums;
+}
+
+void Loader::add_thread_calls(const ThreadGraph& thread, const Where& calls, ThreadSums& sums) const
+{
+    const size_t events = p_.num_events(), width = 1 + events;
+    for (size_t row = 0; row < thread.calls_.size(); ++row) {
+        const CallEdge& edge = thread.calls_[row];
+        const auto it = sums.call_slot.find(CallKey(edge));
+        if (it == sums.call_slot.end()) {
+            const Where item = calls.element(row);
+            fail(item, cat("no top-level calls row has this caller, callee and call site (fn ",
+                           edge.caller.value, " calls fn ", edge.callee.value, " at file ",
+                           edge.file.value, " line ", edge.line, ")"));
+        }
+        CheckedSum* sum = &sums.thread_calls[it->second * width];
+        sum[0].add(edge.count);
+        const uint64_t* cost = thread.call_cost(row);
+        for (size_t e = 0; e < events; ++e)
+            sum[1 + e].add(cost[e]);
+    }
+}
+
+void Loader::add_thread_inclusive(const ThreadGraph& thread, const std::vector<size_t>& source_rows,
+                                  const Where& inclusive, ThreadSums& sums) const
+{
+    const size_t events = p_.num_events();
+    const std::vector<FnId>& top_fns = p_.graph_.inclusive_fns_;
+    for (size_t i = 0; i < thread.inclusive_fns_.size(); ++i) {
+        const FnId fn = thread.inclusive_fns_[i];
+        const auto it = std::lower_bound(top_fns.begin(), top_fns.end(), fn);
+        if (it == top_fns.end() || *it != fn) {
+            const Where item = inclusive.element(source_rows[i]);
+            fail(item, cat("fn ", fn.value, " has no top-level inclusive row"));
+        }
+        const size_t top_row = size_t(it - top_fns.begin());
+        const uint64_t* cost = &thread.inclusive_costs_[i * events];
+        for (size_t e = 0; e < events; ++e)
+            sums.thread_inclusive[top_row * events + e].add(cost[e]);
+    }
+}
+
+// A mismatch is reported at the top-level row, with what the threads'
+// rows add up to: the row the threads do not account for.
+void Loader::check_thread_sums(const ThreadSums& sums) const
+{
+    const Where top, calls = top.member("calls"), inclusive = top.member("inclusive");
+    const size_t events = p_.num_events(), width = 1 + events;
+    const std::vector<std::string>& names = p_.meta_.events;
+    for (size_t slot = 0; slot < sums.call_row.size(); ++slot) {
+        const CheckedSum *threads = &sums.thread_calls[slot * width],
+                         *total = &sums.top_calls[slot * width];
+        const Where item = calls.element(sums.call_row[slot]);
+        if (!(threads[0] == total[0]))
+            fail(item, cat("the threads' calls add up to ", threads[0].str(),
+                           threads[0].value == 1 && !threads[0].overflow ? " call" : " calls",
+                           ", not ", total[0].str()));
+        for (size_t e = 0; e < events; ++e)
+            if (!(threads[1 + e] == total[1 + e]))
+                fail(item, cat("the threads' ", names[e], " costs add up to ",
+                               threads[1 + e].str(), ", not ", total[1 + e].str()));
+    }
+    for (size_t row = 0; row < p_.graph_.inclusive_fns_.size(); ++row)
+        for (size_t e = 0; e < events; ++e) {
+            const CheckedSum& threads = sums.thread_inclusive[row * events + e];
+            const uint64_t total = p_.graph_.inclusive_costs_[row * events + e];
+            if (threads.overflow || threads.value != total) {
+                const Where item = inclusive.element(inclusive_source_rows_[row]);
+                fail(item, cat("the threads' ", names[e], " inclusive costs add up to ",
+                               threads.str(), ", not ", total));
+            }
+        }
 }
 
 const json::value& Loader::required(const json::object& o, const char* key, const Where& at) const

@@ -43,18 +43,18 @@ uint64_t add_saturating(uint64_t a, uint64_t b)
 // The rows of `calls` for which `end_of(edge)` is `fn`, keyed by the other
 // end `other_of(edge)`.
 template <typename End, typename Other>
-std::vector<CallCost> neighbours(const Profile& profile, FnId fn, CallSites sites, End end_of,
+std::vector<CallCost> neighbours(const CallGraph& graph, FnId fn, CallSites sites, End end_of,
                                  Other other_of)
 {
-    const size_t events = profile.num_events();
-    const auto& calls = profile.calls();
+    const size_t events = graph.num_events();
+    const auto& calls = graph.calls();
     std::vector<CallCost> out;
     std::unordered_map<FnId, size_t> merged_row;  // neighbour -> index in out
     for (size_t row = 0; row < calls.size(); ++row) {
         const CallEdge& edge = calls[row];
         if (end_of(edge) != fn)
             continue;
-        const uint64_t* cost = profile.call_cost(row);
+        const uint64_t* cost = graph.call_cost(row);
         const FnId other = other_of(edge);
         if (sites == CallSites::merge) {
             const auto [it, added] = merged_row.try_emplace(other, out.size());
@@ -108,17 +108,28 @@ std::vector<FunctionCost> function_self_costs(const Profile& profile)
 
 std::vector<FunctionCost> function_costs(const Profile& profile)
 {
+    if (!profile.has_call_graph())
+        return function_self_costs(profile);
+    return function_costs(profile, profile.call_graph());
+}
+
+std::vector<FunctionCost> function_costs(const Profile& profile, const CallGraph& graph)
+{
     std::vector<FunctionCost> costs = function_self_costs(profile);
-    if (profile.has_call_graph())
-        for (FunctionCost& c : costs)
-            c.inclusive = inclusive_cost(profile, c.fn);
+    for (FunctionCost& c : costs)
+        c.inclusive = inclusive_cost(graph, c.fn);
     return costs;
 }
 
 std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn)
 {
-    const size_t events = profile.num_events();
-    if (const uint64_t* cost = profile.fn_inclusive(fn))
+    return inclusive_cost(profile.call_graph(), fn);
+}
+
+std::vector<uint64_t> inclusive_cost(const CallGraph& graph, FnId fn)
+{
+    const size_t events = graph.num_events();
+    if (const uint64_t* cost = graph.fn_inclusive(fn))
         return std::vector<uint64_t>(cost, cost + events);
     return std::vector<uint64_t>(events, 0);
 }
@@ -155,15 +166,25 @@ std::vector<uint64_t> sum_costs(const std::vector<FunctionCost>& costs, size_t n
 
 std::vector<CallCost> callers_of(const Profile& profile, FnId fn, CallSites sites)
 {
+    return callers_of(profile.call_graph(), fn, sites);
+}
+
+std::vector<CallCost> callers_of(const CallGraph& graph, FnId fn, CallSites sites)
+{
     return neighbours(
-        profile, fn, sites, [](const CallEdge& e) { return e.callee; },
+        graph, fn, sites, [](const CallEdge& e) { return e.callee; },
         [](const CallEdge& e) { return e.caller; });
 }
 
 std::vector<CallCost> callees_of(const Profile& profile, FnId fn, CallSites sites)
 {
+    return callees_of(profile.call_graph(), fn, sites);
+}
+
+std::vector<CallCost> callees_of(const CallGraph& graph, FnId fn, CallSites sites)
+{
     return neighbours(
-        profile, fn, sites, [](const CallEdge& e) { return e.caller; },
+        graph, fn, sites, [](const CallEdge& e) { return e.caller; },
         [](const CallEdge& e) { return e.callee; });
 }
 

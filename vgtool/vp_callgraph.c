@@ -38,20 +38,22 @@ typedef struct {
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
    UInt  site_file;   /* where the call came from */
    UInt  site_line;
+   UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
    Bool  outermost;   /* the outermost active frame of fn in this context */
-   ULong enter[VP_N_EVENTS];
+   ULong enter[VP_MAX_EVENTS];
 } Frame;
 
 /* A thread, or a signal handler running on it. */
 typedef struct _Context {
    struct _Context* outer;   /* the interrupted context, for a handler */
+   UInt    tid;              /* its thread, or 0 unless --separate-threads=yes */
    Bool    is_handler;
    VP_SB*  last_sb;          /* the superblock that ran last here */
    UWord   saved_exit;       /* VP_(cur_exit) while another context runs */
-   ULong   offset[VP_N_EVENTS];  /* this context's clock: total - offset */
-   ULong   out_at[VP_N_EVENTS];  /* the total when it stopped running */
+   ULong   offset[VP_MAX_EVENTS];  /* this context's clock: total - offset */
+   ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
    UInt    depth, cap;
    UInt*   active;           /* per fn: active frames of fn here */
@@ -64,10 +66,10 @@ static ThreadId running_tid = VG_INVALID_THREADID;
 
 static XArray*      edges;        /* VP_Edge */
 static XArray*      nodes;        /* VP_PathNode */
-static XArray*      fn_incl;      /* ULong[VP_N_EVENTS] per fn id */
-static XArray*      fn_seen;      /* Bool per fn id: ever on a stack */
+static XArray*      fn_incl;      /* VP_FnIncl, one per (fn, thread) */
 static VgHashTable* edge_index;
 static VgHashTable* node_index;
+static VgHashTable* fn_incl_index;
 
 /*------------------------------------------------------------*/
 /*--- Tables keyed by small tuples                         ---*/
@@ -76,38 +78,38 @@ static VgHashTable* node_index;
 typedef struct _Key {
    struct _Key* next;
    UWord        key;     /* hash of k */
-   UInt         k[4];
+   UInt         k[5];
    UInt         id;
 } Key;
 
-static UWord hash4(const UInt* k)
+static UWord hash5(const UInt* k)
 {
    UWord h = 14695981039346656037UL;
    Int   i;
-   for (i = 0; i < 4; i++) h = (h ^ k[i]) * 1099511628211UL;
+   for (i = 0; i < 5; i++) h = (h ^ k[i]) * 1099511628211UL;
    return h;
 }
 
 static Word cmp_key(const void* a, const void* b)
 {
-   return VG_(memcmp)(((const Key*)a)->k, ((const Key*)b)->k, sizeof(UInt) * 4);
+   return VG_(memcmp)(((const Key*)a)->k, ((const Key*)b)->k, sizeof(UInt) * 5);
 }
 
 /* The id stored for k, or VP_NO_ID. */
-static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d)
+static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e)
 {
    Key probe;
-   probe.k[0] = a; probe.k[1] = b; probe.k[2] = c; probe.k[3] = d;
-   probe.key = hash4(probe.k);
+   probe.k[0] = a; probe.k[1] = b; probe.k[2] = c; probe.k[3] = d; probe.k[4] = e;
+   probe.key = hash5(probe.k);
    Key* found = VG_(HT_gen_lookup)(t, &probe, cmp_key);
    return found ? found->id : VP_NO_ID;
 }
 
-static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt id)
+static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt id)
 {
    Key* n = VG_(malloc)("vp.cg.key", sizeof(Key));
-   n->k[0] = a; n->k[1] = b; n->k[2] = c; n->k[3] = d;
-   n->key = hash4(n->k);
+   n->k[0] = a; n->k[1] = b; n->k[2] = c; n->k[3] = d; n->k[4] = e;
+   n->key = hash5(n->k);
    n->id  = id;
    VG_(HT_add_node)(t, n);
 }
@@ -116,7 +118,7 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt id)
    before far more often than it is new, and the hash tables' generic
    lookups cost more than this direct-mapped probe. */
 typedef struct {
-   UInt caller_node, caller_fn, callee, file, line;
+   UInt caller_node, caller_fn, callee, file, line, tid;
    UInt edge, node;
 } CallCacheEntry;
 
@@ -128,8 +130,8 @@ void VP_(init_callgraph)(void)
    Int i;
    edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge));
    nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode));
-   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(ULong) * VP_N_EVENTS);
-   fn_seen    = VG_(newXA)(VG_(malloc), "vp.cg.fnseen", VG_(free), sizeof(Bool));
+   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(VP_FnIncl));
+   fn_incl_index = VG_(HT_construct)("vp.cg.fninclindex");
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
    for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
@@ -153,7 +155,7 @@ static void stop_clock(Context* c)
 {
    Int e;
    if (clocks_on)
-      for (e = 0; e < VP_N_EVENTS; e++) c->out_at[e] = VP_(total)[e];
+      for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = VP_(total)[e];
    c->saved_exit = VP_(cur_exit);
 }
 
@@ -161,7 +163,7 @@ static void start_clock(Context* c)
 {
    Int e;
    if (clocks_on)
-      for (e = 0; e < VP_N_EVENTS; e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
+      for (e = 0; e < (Int)VP_(n_events); e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
    VP_(cur_exit) = c->saved_exit;
    running = c;
 }
@@ -172,19 +174,20 @@ void VP_(callgraph_set_collecting)(Bool on)
    if (on == clocks_on)
       return;
    if (running && !on)
-      for (e = 0; e < VP_N_EVENTS; e++) running->out_at[e] = VP_(total)[e];
+      for (e = 0; e < (Int)VP_(n_events); e++) running->out_at[e] = VP_(total)[e];
    if (running && on)
-      for (e = 0; e < VP_N_EVENTS; e++) running->offset[e] += VP_(total)[e] - running->out_at[e];
+      for (e = 0; e < (Int)VP_(n_events); e++) running->offset[e] += VP_(total)[e] - running->out_at[e];
    clocks_on = on;
 }
 
-static Context* new_context(Context* outer, Bool is_handler)
+static Context* new_context(Context* outer, Bool is_handler, ThreadId tid)
 {
    Context* c = VG_(calloc)("vp.cg.ctx", 1, sizeof(Context));
    Int      e;
    c->outer      = outer;
    c->is_handler = is_handler;
-   for (e = 0; e < VP_N_EVENTS; e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
+   c->tid        = VP_(clo).separate_threads ? tid : 0;
+   for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
    return c;
 }
 
@@ -194,7 +197,7 @@ static void switch_to_thread(ThreadId tid)
    if (running)
       stop_clock(running);
    if (contexts[tid] == NULL)
-      contexts[tid] = new_context(NULL, False);
+      contexts[tid] = new_context(NULL, False, tid);
    start_clock(contexts[tid]);
    running_tid = tid;
 }
@@ -203,55 +206,61 @@ static void switch_to_thread(ThreadId tid)
 /*--- Records                                              ---*/
 /*------------------------------------------------------------*/
 
-static void grow_fn_tables(UInt fn)
+static UInt incl_row_for(UInt fn, UInt tid)
 {
-   ULong zero[VP_N_EVENTS];
-   Bool  no = False;
-   VG_(memset)(zero, 0, sizeof zero);
-   while ((UInt)VG_(sizeXA)(fn_incl) <= fn) {
-      VG_(addToXA)(fn_incl, zero);
-      VG_(addToXA)(fn_seen, &no);
-   }
-}
-
-static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line)
-{
-   UInt id = lookup(edge_index, caller, callee, file, line);
+   UInt id = lookup(fn_incl_index, fn, tid, 0, 0, 0);
    if (id == VP_NO_ID) {
-      VP_Edge e;
-      VG_(memset)(&e, 0, sizeof e);
-      e.caller = caller; e.callee = callee; e.file = file; e.line = line;
-      id = (UInt)VG_(addToXA)(edges, &e);
-      insert(edge_index, caller, callee, file, line, id);
+      VP_FnIncl r;
+      VG_(memset)(&r, 0, sizeof r);
+      r.fn  = fn;
+      r.tid = tid;
+      id = (UInt)VG_(addToXA)(fn_incl, &r);
+      insert(fn_incl_index, fn, tid, 0, 0, 0, id);
    }
    return id;
 }
 
-static UInt new_node(UInt parent, UInt fn)
+static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid)
+{
+   UInt id = lookup(edge_index, caller, callee, file, line, tid);
+   if (id == VP_NO_ID) {
+      VP_Edge e;
+      VG_(memset)(&e, 0, sizeof e);
+      e.caller = caller; e.callee = callee; e.file = file; e.line = line; e.tid = tid;
+      id = (UInt)VG_(addToXA)(edges, &e);
+      insert(edge_index, caller, callee, file, line, tid, id);
+   }
+   return id;
+}
+
+/* Roots are told apart by thread too (tid is 0 unless the threads are
+   separated); other nodes belong to their root's thread. */
+static UInt new_node(UInt parent, UInt fn, UInt tid)
 {
    VP_PathNode n;
    VG_(memset)(&n, 0, sizeof n);
    n.parent = parent;
    n.fn     = fn;
+   n.tid    = tid;
    UInt id = (UInt)VG_(addToXA)(nodes, &n);
-   insert(node_index, parent, fn, 0, 0, id);
+   insert(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, id);
    return id;
 }
 
 /* The child of parent for fn; past --max-path-nodes, the parent's
    [truncated] child, which also stands for everything below it. */
-static UInt node_for(UInt parent, UInt fn)
+static UInt node_for(UInt parent, UInt fn, UInt tid)
 {
    if (parent != VP_NO_ID
        && ((VP_PathNode*)VG_(indexXA)(nodes, parent))->fn == VP_NO_ID)
       return parent;
-   UInt id = lookup(node_index, parent, fn, 0, 0);
+   UInt id = lookup(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0);
    if (id != VP_NO_ID)
       return id;
    if ((UInt)VG_(sizeXA)(nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
-      return new_node(parent, fn);
-   id = lookup(node_index, parent, VP_NO_ID, 0, 0);
-   return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID);
+      return new_node(parent, fn, tid);
+   id = lookup(node_index, parent, VP_NO_ID, 0, 0, 0);
+   return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID, tid);
 }
 
 /*------------------------------------------------------------*/
@@ -295,11 +304,11 @@ static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
    f->fn   = fn;
    f->node = node;
    f->outermost = (*active_count(c, fn))++ == 0;
-   grow_fn_tables(fn);
-   *(Bool*)VG_(indexXA)(fn_seen, fn) = True;
+   if (f->outermost)
+      f->incl_row = incl_row_for(fn, c->tid);
    if (f->outermost && VP_(fn_toggles_collection)(fn))
       VP_(set_collecting)(!VP_(collecting));
-   for (e = 0; e < VP_N_EVENTS; e++) f->enter[e] = now(c, e);
+   for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = now(c, e);
 }
 
 static void push_root(Context* c, UInt fn, Addr sp)
@@ -307,26 +316,27 @@ static void push_root(Context* c, UInt fn, Addr sp)
    Frame* f = push_frame(c);
    f->sp   = sp;
    f->edge = VP_NO_ID;
-   enter_fn(c, f, fn, node_for(VP_NO_ID, fn));
+   enter_fn(c, f, fn, node_for(VP_NO_ID, fn, c->tid));
 }
 
 
 static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
-                          UInt file, UInt line, UInt* edge, UInt* node)
+                          UInt file, UInt line, UInt tid, UInt* edge, UInt* node)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file)
+   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid)
             & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
    if (e->caller_node != caller_node || e->caller_fn != caller_fn
        || e->callee != callee || e->file != file || e->line != line
-       || e->edge == VP_NO_ID) {
+       || e->tid != tid || e->edge == VP_NO_ID) {
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
       e->file        = file;
       e->line        = line;
-      e->edge        = edge_for(caller_fn, callee, file, line);
-      e->node        = node_for(caller_node, callee);
+      e->tid         = tid;
+      e->edge        = edge_for(caller_fn, callee, file, line, tid);
+      e->node        = node_for(caller_node, callee, tid);
    }
    *edge = e->edge;
    *node = e->node;
@@ -351,7 +361,8 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
       return;
    }
    UInt node;
-   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, &f->edge, &node);
+   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, c->tid,
+                 &f->edge, &node);
    ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
@@ -367,7 +378,7 @@ static void account_frame(Context* c, Frame* f)
 {
    Int e;
    if (f->skip) return;
-   for (e = 0; e < VP_N_EVENTS; e++) {
+   for (e = 0; e < (Int)VP_(n_events); e++) {
       ULong d = now(c, e) - f->enter[e];
       f->enter[e] += d;
       if (!f->inside)
@@ -375,7 +386,7 @@ static void account_frame(Context* c, Frame* f)
       if (f->edge != VP_NO_ID)
          ((VP_Edge*)VG_(indexXA)(edges, f->edge))->incl[e] += d;
       if (f->outermost)
-         ((ULong*)VG_(indexXA)(fn_incl, f->fn))[e] += d;
+         ((VP_FnIncl*)VG_(indexXA)(fn_incl, f->incl_row))->incl[e] += d;
    }
 }
 
@@ -566,7 +577,7 @@ static void pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
 {
    if (tid != running_tid || running != contexts[tid])
       switch_to_thread(tid);
-   Context* h = new_context(contexts[tid], True);
+   Context* h = new_context(contexts[tid], True, tid);
    stop_clock(contexts[tid]);
    contexts[tid] = h;
    start_clock(h);
@@ -644,8 +655,10 @@ void VP_(callgraph_zero)(void)
       n->count = 0;
       VG_(memset)(n->incl, 0, sizeof n->incl);
    }
-   for (i = 0; i < VG_(sizeXA)(fn_incl); i++)
-      VG_(memset)(VG_(indexXA)(fn_incl, i), 0, sizeof(ULong) * VP_N_EVENTS);
+   for (i = 0; i < VG_(sizeXA)(fn_incl); i++) {
+      VP_FnIncl* r = VG_(indexXA)(fn_incl, i);
+      VG_(memset)(r->incl, 0, sizeof r->incl);
+   }
 }
 
 /* Instrumentation was switched on or off: no frame survives, and the
@@ -681,9 +694,5 @@ const VP_Edge* VP_(edge)(UInt i)   { return VG_(indexXA)(edges, i); }
 UInt VP_(n_path_nodes)(void)       { return (UInt)VG_(sizeXA)(nodes); }
 const VP_PathNode* VP_(path_node)(UInt i) { return VG_(indexXA)(nodes, i); }
 
-const ULong* VP_(fn_inclusive)(UInt fn)
-{
-   if (fn >= (UInt)VG_(sizeXA)(fn_seen) || !*(Bool*)VG_(indexXA)(fn_seen, fn))
-      return NULL;
-   return VG_(indexXA)(fn_incl, fn);
-}
+UInt VP_(n_fn_incl)(void)               { return (UInt)VG_(sizeXA)(fn_incl); }
+const VP_FnIncl* VP_(fn_incl)(UInt i)   { return VG_(indexXA)(fn_incl, i); }

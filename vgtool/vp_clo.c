@@ -18,6 +18,10 @@ void VP_(init_clo)(void)
    VP_(clo).call_graph = True;
    VP_(clo).max_path_nodes = 1000000;
    VP_(clo).instr_atstart = True;
+   VP_(clo).separate_threads = False;
+   VP_(clo).cache_sim = True;
+   VP_(clo).branch_sim = False;
+   VP_(cache_clo_init)(&VP_(clo).cache);
    VP_(clo).collect_atstart = True;
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
                                         sizeof(const HChar*));
@@ -37,6 +41,10 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--call-graph", VP_(clo).call_graph) {}
    else if VG_BINT_CLO(arg, "--max-path-nodes", VP_(clo).max_path_nodes, 1, 100000000) {}
    else if VG_BOOL_CLO(arg, "--instr-atstart", VP_(clo).instr_atstart) {}
+   else if VG_BOOL_CLO(arg, "--separate-threads", VP_(clo).separate_threads) {}
+   else if VG_BOOL_CLO(arg, "--cache-sim", VP_(clo).cache_sim) {}
+   else if VG_BOOL_CLO(arg, "--branch-sim", VP_(clo).branch_sim) {}
+   else if (VP_(cache_clo_option)(arg, &VP_(clo).cache)) {}
    else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
    else if VG_STR_CLO(arg, "--toggle-collect", pattern) {
       if (pattern[0] == '\0')
@@ -58,9 +66,12 @@ void VP_(print_usage)(void)
 "                              (%%p: process id, %%q{VAR}: environment variable;\n"
 "                              expanded at exit, so a forked child gets its own)\n"
 "    --dump-instr=no|yes       also record the cost of each instruction [no]\n"
+"    --cache-sim=yes|no        simulate the I1, D1 and LL caches [yes]\n"
+"    --branch-sim=no|yes       simulate branch prediction [no]\n"
 "    --call-graph=yes|no       record calls: edges, inclusive costs and the\n"
 "                              call-path tree [yes]\n"
 "    --max-path-nodes=<n>      bound of the call-path tree [1000000]\n"
+"    --separate-threads=no|yes also record each thread's call graph [no]\n"
 "    --instr-atstart=yes|no    instrument from the start [yes]; see\n"
 "                              VGPROF_START_INSTRUMENTATION in <vgprof.h>\n"
 "    --collect-atstart=yes|no  collect costs from the start [yes]\n"
@@ -68,6 +79,7 @@ void VP_(print_usage)(void)
 "                              functions matching <fn> (* and ? wildcards;\n"
 "                              may be given more than once)\n"
    );
+   VP_(cache_clo_usage)();
 }
 
 void VP_(print_debug_usage)(void)
@@ -79,6 +91,8 @@ void VP_(print_debug_usage)(void)
    with Valgrind's own message, rather than after the whole run. */
 void VP_(check_clo)(void)
 {
+   if (VP_(clo).separate_threads && !VP_(clo).call_graph)
+      VG_(fmsg_bad_option)("--separate-threads=yes", "needs --call-graph=yes\n");
    if (VG_(sizeXA)(VP_(clo).toggle_collect) > 0 && !VP_(clo).call_graph)
       VG_(fmsg_bad_option)("--toggle-collect", "needs --call-graph=yes to see function entries\n");
    HChar* name = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);

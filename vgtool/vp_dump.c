@@ -18,6 +18,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "vp_global.h"
 
@@ -35,7 +36,7 @@ typedef struct {
 
 static Renumber rn;          /* read by the sort comparators */
 static XArray*  executed;    /* VP_InstrCC* with a non-zero cost */
-static ULong    totals[VP_N_EVENTS];
+static ULong    totals[VP_MAX_EVENTS];
 
 /*------------------------------------------------------------*/
 /*--- Choosing and numbering what is written               ---*/
@@ -44,7 +45,7 @@ static ULong    totals[VP_N_EVENTS];
 static Bool has_cost(const VP_InstrCC* cc)
 {
    Int e;
-   for (e = 0; e < VP_N_EVENTS; e++)
+   for (e = 0; e < (Int)VP_(n_events); e++)
       if (cc->cost[e]) return True;
    return False;
 }
@@ -56,12 +57,12 @@ static void collect_executed(void)
    Int     e;
    executed = VG_(newXA)(VG_(malloc), "vp.dump.exec", VG_(free),
                          sizeof(VP_InstrCC*));
-   for (e = 0; e < VP_N_EVENTS; e++) totals[e] = 0;
+   for (e = 0; e < (Int)VP_(n_events); e++) totals[e] = 0;
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
       if (!has_cost(cc)) continue;
       VG_(addToXA)(executed, &cc);
-      for (e = 0; e < VP_N_EVENTS; e++) totals[e] += cc->cost[e];
+      for (e = 0; e < (Int)VP_(n_events); e++) totals[e] += cc->cost[e];
    }
    VG_(deleteXA)(all);
 }
@@ -101,7 +102,7 @@ static void mark_fn(UInt fn)
 static Bool any_cost(const ULong* c)
 {
    Int e;
-   for (e = 0; e < VP_N_EVENTS; e++)
+   for (e = 0; e < (Int)VP_(n_events); e++)
       if (c[e]) return True;
    return False;
 }
@@ -136,9 +137,9 @@ static void mark_used(void)
       const VP_PathNode* n = VP_(path_node)(i);
       if (node_kept(n) && n->fn != VP_NO_ID) mark_fn(n->fn);
    }
-   for (i = 0; i < VP_(n_fns)(); i++) {
-      const ULong* incl = VP_(fn_inclusive)(i);
-      if (incl && any_cost(incl)) mark_fn(i);
+   for (i = 0; i < VP_(n_fn_incl)(); i++) {
+      const VP_FnIncl* r = VP_(fn_incl)(i);
+      if (any_cost(r->incl)) mark_fn(r->fn);
    }
 }
 
@@ -212,7 +213,7 @@ static Int cmp_by_addr(const void* a, const void* b)
 static void out_costs(VP_Out* o, const ULong* cost)
 {
    Int e;
-   for (e = 0; e < VP_N_EVENTS; e++) {
+   for (e = 0; e < (Int)VP_(n_events); e++) {
       VP_(out_s)(o, ",");
       VP_(out_u64)(o, cost[e]);
    }
@@ -247,8 +248,24 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
    out_str_array(o, (const HChar* const*)(VG_(sizeXA)(VP_(tool_args))
                        ? VG_(indexXA)(VP_(tool_args), 0) : NULL),
                  VG_(sizeXA)(VP_(tool_args)));
-   VP_(out_s)(o, "\n ,\"events\":[\"Ir\"]\n ,\"cache\":null\n ,\"totals\":[");
-   for (e = 0; e < VP_N_EVENTS; e++) {
+   VP_(out_s)(o, "\n ,\"events\":[");
+   for (e = 0; e < (Int)VP_(n_events); e++) {
+      if (e) VP_(out_s)(o, ",");
+      VP_(out_json_str)(o, VP_(event_name)(e));
+   }
+   VP_(out_s)(o, "]\n ,\"cache\":");
+   if (VP_(clo).cache_sim || VP_(clo).branch_sim) {
+      HChar buf[256];
+      VP_(cache_json)(buf, sizeof buf, &VP_(I1).config, &VP_(D1).config, &VP_(LL).config,
+                      VP_(clo).branch_sim);
+      if (!VP_(clo).cache_sim)
+         VG_(sprintf)(buf, "{\"branches\":true}");
+      VP_(out_s)(o, buf);
+   } else {
+      VP_(out_s)(o, "null");
+   }
+   VP_(out_s)(o, "\n ,\"totals\":[");
+   for (e = 0; e < (Int)VP_(n_events); e++) {
       if (e) VP_(out_s)(o, ",");
       VP_(out_u64)(o, totals[e]);
    }
@@ -319,7 +336,7 @@ static void row_fn(VP_Out* o, UInt id)
 static void write_lines(VP_Out* o)
 {
    Word  i, n = VG_(sizeXA)(executed);
-   ULong sum[VP_N_EVENTS];
+   ULong sum[VP_MAX_EVENTS];
    Bool  first = True;
    Int   e;
 
@@ -328,13 +345,13 @@ static void write_lines(VP_Out* o)
    VP_(out_s)(o, "\n,\"lines\":[");
    for (i = 0; i < n; ) {
       VP_InstrCC* head = *(VP_InstrCC**)VG_(indexXA)(executed, i);
-      for (e = 0; e < VP_N_EVENTS; e++) sum[e] = 0;
+      for (e = 0; e < (Int)VP_(n_events); e++) sum[e] = 0;
       for (; i < n; i++) {
          VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
          if (cc->loc.fn != head->loc.fn || cc->loc.file != head->loc.file
              || cc->loc.line != head->loc.line)
             break;
-         for (e = 0; e < VP_N_EVENTS; e++) sum[e] += cc->cost[e];
+         for (e = 0; e < (Int)VP_(n_events); e++) sum[e] += cc->cost[e];
       }
       VP_(out_s)(o, first ? "[" : "\n,[");
       first = False;
@@ -383,59 +400,91 @@ static Int cmp_edges(const void* a, const void* b)
    if ((c = cmp_u32(rn.fn[x->caller], rn.fn[y->caller]))) return c;
    if ((c = cmp_u32(rn.fn[x->callee], rn.fn[y->callee]))) return c;
    if ((c = cmp_u32(rn.file[x->file], rn.file[y->file]))) return c;
-   return cmp_u32(x->line, y->line);
+   if ((c = cmp_u32(x->line, y->line)))                   return c;
+   return cmp_u32(x->tid, y->tid);
 }
 
-static void write_calls(VP_Out* o)
+static Bool same_edge(const VP_Edge* x, const VP_Edge* y)
 {
-   UInt  n = VP_(n_edges)(), k = 0, i;
+   return x->caller == y->caller && x->callee == y->callee
+          && x->file == y->file && x->line == y->line;
+}
+
+/* Kept edges of thread tid (or of every thread, for VP_NO_ID), sorted. */
+static UInt* edges_of(UInt tid, UInt* k)
+{
+   UInt  n = VP_(n_edges)(), i;
    UInt* ids = VG_(malloc)("vp.dump.edges", (n ? n : 1) * sizeof(UInt));
-   for (i = 0; i < n; i++)
-      if (edge_kept(VP_(edge)(i))) ids[k++] = i;
-   VG_(ssort)(ids, k, sizeof(UInt), cmp_edges);
-   VP_(out_s)(o, "\n,\"calls\":[");
-   for (i = 0; i < k; i++) {
-      const VP_Edge* e = VP_(edge)(ids[i]);
-      VP_(out_s)(o, i ? "\n,[" : "[");
-      VP_(out_u64)(o, rn.fn[e->caller]);
+   *k = 0;
+   for (i = 0; i < n; i++) {
+      const VP_Edge* e = VP_(edge)(i);
+      if (edge_kept(e) && (tid == VP_NO_ID || e->tid == tid)) ids[(*k)++] = i;
+   }
+   VG_(ssort)(ids, *k, sizeof(UInt), cmp_edges);
+   return ids;
+}
+
+/* One row per (caller, callee, file, line): the threads' rows summed. */
+static void write_call_rows(VP_Out* o, UInt tid)
+{
+   UInt  k, i, j, rows = 0;
+   UInt* ids = edges_of(tid, &k);
+   Int   e;
+   VP_(out_s)(o, "[");
+   for (i = 0; i < k; i = j) {
+      const VP_Edge* first = VP_(edge)(ids[i]);
+      ULong count = 0, incl[VP_MAX_EVENTS];
+      VG_(memset)(incl, 0, sizeof incl);
+      for (j = i; j < k && same_edge(VP_(edge)(ids[j]), first); j++) {
+         count += VP_(edge)(ids[j])->count;
+         for (e = 0; e < (Int)VP_(n_events); e++) incl[e] += VP_(edge)(ids[j])->incl[e];
+      }
+      VP_(out_s)(o, rows++ ? "\n,[" : "[");
+      VP_(out_u64)(o, rn.fn[first->caller]);
       VP_(out_s)(o, ",");
-      VP_(out_u64)(o, rn.fn[e->callee]);
+      VP_(out_u64)(o, rn.fn[first->callee]);
       VP_(out_s)(o, ",");
-      VP_(out_u64)(o, rn.file[e->file]);
+      VP_(out_u64)(o, rn.file[first->file]);
       VP_(out_s)(o, ",");
-      VP_(out_u64)(o, e->line);
+      VP_(out_u64)(o, first->line);
       VP_(out_s)(o, ",");
-      VP_(out_u64)(o, e->count);
-      out_costs(o, e->incl);
+      VP_(out_u64)(o, count);
+      out_costs(o, incl);
       VP_(out_s)(o, "]");
    }
    VP_(out_s)(o, "]");
    VG_(free)(ids);
 }
 
-static void write_inclusive(VP_Out* o)
+/* One row per function: the threads' rows (of thread tid only, unless
+   VP_NO_ID) summed. */
+static void write_inclusive_rows(VP_Out* o, UInt tid)
 {
-   UInt  n = VP_(n_fns)(), k = 0, i;
-   UInt* order = VG_(malloc)("vp.dump.incl", (rn.n_fn ? rn.n_fn : 1) * sizeof(UInt));
-   VP_(out_s)(o, "\n,\"inclusive\":[");
-   for (i = 0; i < rn.n_fn; i++) order[i] = VP_NO_ID;
-   for (i = 0; i < n; i++) {
-      const ULong* incl = VP_(fn_inclusive)(i);
-      if (incl && any_cost(incl)) order[rn.fn[i]] = i;
+   ULong* sums = VG_(calloc)("vp.dump.incl", (rn.n_fn ? rn.n_fn : 1) * VP_(n_events), sizeof(ULong));
+   UInt   i, k = 0;
+   Int    e;
+   for (i = 0; i < VP_(n_fn_incl)(); i++) {
+      const VP_FnIncl* r = VP_(fn_incl)(i);
+      if (!any_cost(r->incl) || (tid != VP_NO_ID && r->tid != tid)) continue;
+      for (e = 0; e < (Int)VP_(n_events); e++) sums[rn.fn[r->fn] * VP_(n_events) + e] += r->incl[e];
    }
+   VP_(out_s)(o, "[");
    for (i = 0; i < rn.n_fn; i++) {
-      if (order[i] == VP_NO_ID) continue;
+      if (!any_cost(&sums[i * VP_(n_events)])) continue;
       VP_(out_s)(o, k++ ? "\n,[" : "[");
       VP_(out_u64)(o, i);
-      out_costs(o, VP_(fn_inclusive)(order[i]));
+      out_costs(o, &sums[i * VP_(n_events)]);
       VP_(out_s)(o, "]");
    }
    VP_(out_s)(o, "]");
-   VG_(free)(order);
+   VG_(free)(sums);
 }
 
 /* Path nodes are written depth first, roots and children sorted by
    function, so the tree's ids do not depend on the order of events. */
+static UInt* sorted_roots;     /* root nodes in output order */
+static UInt* root_out_id;      /* their output ids */
+static UInt  n_sorted_roots;
 static UInt* child_start;   /* [n_nodes + 1] into child_list */
 static UInt* child_list;
 
@@ -447,7 +496,9 @@ static UInt out_fn_or_last(UInt node)
 
 static Int cmp_nodes_by_fn(const void* a, const void* b)
 {
-   return cmp_u32(out_fn_or_last(*(const UInt*)a), out_fn_or_last(*(const UInt*)b));
+   Int c = cmp_u32(out_fn_or_last(*(const UInt*)a), out_fn_or_last(*(const UInt*)b));
+   if (c) return c;
+   return cmp_u32(VP_(path_node)(*(const UInt*)a)->tid, VP_(path_node)(*(const UInt*)b)->tid);
 }
 
 static void index_children(UInt n, UInt* roots, UInt* n_roots)
@@ -479,12 +530,12 @@ static void index_children(UInt n, UInt* roots, UInt* n_roots)
 static void write_node(VP_Out* o, UInt node, UInt out_parent, Bool first)
 {
    const VP_PathNode* p = VP_(path_node)(node);
-   ULong self[VP_N_EVENTS];
+   ULong self[VP_MAX_EVENTS];
    UInt  c;
    Int   e;
-   for (e = 0; e < VP_N_EVENTS; e++) self[e] = p->incl[e];
+   for (e = 0; e < (Int)VP_(n_events); e++) self[e] = p->incl[e];
    for (c = child_start[node]; c < child_start[node + 1]; c++)
-      for (e = 0; e < VP_N_EVENTS; e++)
+      for (e = 0; e < (Int)VP_(n_events); e++)
          self[e] -= VP_(path_node)(child_list[c])->incl[e];
    VP_(out_s)(o, first ? "[" : "\n,[");
    if (out_parent == VP_NO_ID) VP_(out_s)(o, "null");
@@ -503,12 +554,14 @@ static void write_paths(VP_Out* o)
 {
    UInt  n = VP_(n_path_nodes)(), n_roots, r, written = 0;
    UInt* roots = VG_(malloc)("vp.dump.roots", (n ? n : 1) * sizeof(UInt));
+   root_out_id = VG_(malloc)("vp.dump.rootids", (n ? n : 1) * sizeof(UInt));
    /* Explicit stack of (node, its output parent): trees can be deep. */
    UInt* stack = VG_(malloc)("vp.dump.stack", 2 * (n ? n : 1) * sizeof(UInt));
    index_children(n, roots, &n_roots);
    VP_(out_s)(o, "\n,\"paths\":[");
    for (r = 0; r < n_roots; r++) {
       UInt sp = 0;
+      root_out_id[r] = written;
       stack[sp++] = roots[r];
       stack[sp++] = VP_NO_ID;
       while (sp > 0) {
@@ -523,9 +576,41 @@ static void write_paths(VP_Out* o)
    }
    VP_(out_s)(o, "]");
    VG_(free)(stack);
-   VG_(free)(roots);
+   sorted_roots = roots;
+   n_sorted_roots = n_roots;
    VG_(free)(child_start);
    VG_(free)(child_list);
+}
+
+/* Each thread's own graph, threads in order of their number. */
+static void write_threads(VP_Out* o)
+{
+   Bool* seen = VG_(calloc)("vp.dump.tids", VG_N_THREADS + 1, sizeof(Bool));
+   UInt  i, t, n = 0;
+   for (i = 0; i < n_sorted_roots; i++) {
+      UInt tid = VP_(path_node)(sorted_roots[i])->tid;
+      if (tid <= (UInt)VG_N_THREADS) seen[tid] = True;
+   }
+   VP_(out_s)(o, "\n,\"threads\":[");
+   for (t = 0; t <= (UInt)VG_N_THREADS; t++) {
+      UInt k = 0;
+      if (!seen[t]) continue;
+      VP_(out_s)(o, n++ ? "\n,{\"tid\":" : "{\"tid\":");
+      VP_(out_u64)(o, t);
+      VP_(out_s)(o, "\n ,\"calls\":");
+      write_call_rows(o, t);
+      VP_(out_s)(o, "\n ,\"inclusive\":");
+      write_inclusive_rows(o, t);
+      VP_(out_s)(o, "\n ,\"roots\":[");
+      for (i = 0; i < n_sorted_roots; i++) {
+         if (VP_(path_node)(sorted_roots[i])->tid != t) continue;
+         if (k++) VP_(out_s)(o, ",");
+         VP_(out_u64)(o, root_out_id[i]);
+      }
+      VP_(out_s)(o, "]}");
+   }
+   VP_(out_s)(o, "]");
+   VG_(free)(seen);
 }
 
 static void write_document(VP_Out* o, const VP_Dump* d)
@@ -541,9 +626,15 @@ static void write_document(VP_Out* o, const VP_Dump* d)
    if (VP_(clo).dump_instr)
       write_instrs(o);
    if (VP_(clo).call_graph) {
-      write_calls(o);
-      write_inclusive(o);
+      VP_(out_s)(o, "\n,\"calls\":");
+      write_call_rows(o, VP_NO_ID);
+      VP_(out_s)(o, "\n,\"inclusive\":");
+      write_inclusive_rows(o, VP_NO_ID);
       write_paths(o);
+      if (VP_(clo).separate_threads)
+         write_threads(o);
+      VG_(free)(sorted_roots);
+      VG_(free)(root_out_id);
    }
    VP_(out_s)(o, "\n}\n");
 }
@@ -559,13 +650,71 @@ static Int ulong_width(ULong n)
    return w + (w - 1) / 3;   /* room for the thousands separators */
 }
 
+static ULong total_of(const HChar* event)
+{
+   Int e = VP_(event_index)(event);
+   return e < 0 ? 0 : totals[e];
+}
+
+static ULong max_u64(ULong a, ULong b) { return a > b ? a : b; }
+
+/* "%s %,Nllu" style lines: the widths come from the largest figure of
+   each column, as cachegrind computes them. */
 static void print_summary(void)
 {
-   HChar fmt[64];
+   HChar fmt[128];
+   ULong ir = total_of("Ir"), i1 = total_of("I1mr"), il = total_of("ILmr");
+   ULong dr = total_of("Dr"), d1r = total_of("D1mr"), dlr = total_of("DLmr");
+   ULong dw = total_of("Dw"), d1w = total_of("D1mw"), dlw = total_of("DLmw");
+   ULong bc = total_of("Bc"), bcm = total_of("Bcm"), bi = total_of("Bi"), bim = total_of("Bim");
+   Int   l1 = ulong_width(ir), l2 = ulong_width(max_u64(dr, bc)), l3 = ulong_width(max_u64(dw, bi));
+
    if (VG_(clo_verbosity) == 0)
       return;
-   VG_(sprintf)(fmt, "%%s %%,%dllu\n", ulong_width(totals[VP_EV_IR]));
-   VG_(umsg)(fmt, "I   refs:     ", totals[VP_EV_IR]);
+   VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
+   VG_(umsg)(fmt, "I   refs:     ", ir);
+
+   if (VP_(clo).cache_sim) {
+      ULong d = dr + dw, d1 = d1r + d1w, dl = dlr + dlw;
+      ULong ll = d1r + d1w + i1, llr = d1r + i1, llw = d1w;
+      ULong llm = dlr + dlw + il, llmr = dlr + il, llmw = dlw;
+      ULong ir_div = ir ? ir : 1;
+      VG_(umsg)(fmt, "I1  misses:   ", i1);
+      VG_(umsg)(fmt, "LLi misses:   ", il);
+      VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, i1 * 100.0 / ir_div);
+      VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, il * 100.0 / ir_div);
+      VG_(umsg)("\n");
+
+      VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n", l1, l2, l3);
+      VG_(umsg)(fmt, "D   refs:     ", d, dr, dw);
+      VG_(umsg)(fmt, "D1  misses:   ", d1, d1r, d1w);
+      VG_(umsg)(fmt, "LLd misses:   ", dl, dlr, dlw);
+      ULong d_div = d ? d : 1, dr_div = dr ? dr : 1, dw_div = dw ? dw : 1;
+      VG_(umsg)("D1  miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+                l1, d1 * 100.0 / d_div, l2, d1r * 100.0 / dr_div, l3, d1w * 100.0 / dw_div);
+      VG_(umsg)("LLd miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+                l1, dl * 100.0 / d_div, l2, dlr * 100.0 / dr_div, l3, dlw * 100.0 / dw_div);
+      VG_(umsg)("\n");
+
+      VG_(umsg)(fmt, "LL refs:      ", ll, llr, llw);
+      VG_(umsg)(fmt, "LL misses:    ", llm, llmr, llmw);
+      /* The same divisors as cachegrind, which has replaced a zero D or
+         Dr or Dw total by 1 above; Ir is divided as it is. */
+      VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
+                l1, llm * 100.0 / (ir_div + d_div), l2, llmr * 100.0 / (ir_div + dr_div),
+                l3, llmw * 100.0 / dw_div);
+   }
+
+   if (VP_(clo).branch_sim) {
+      ULong bc_div = bc ? bc : 1, bi_div = bi ? bi : 1;
+      ULong b = bc_div + bi_div, bm = bcm + bim;
+      VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu cond + %%,%dllu ind)\n", l1, l2, l3);
+      VG_(umsg)("\n");
+      VG_(umsg)(fmt, "Branches:     ", b, bc_div, bi_div);
+      VG_(umsg)(fmt, "Mispredicts:  ", bm, bcm, bim);
+      VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
+                l1, bm * 100.0 / b, l2, bcm * 100.0 / bc_div, l3, bim * 100.0 / bi_div);
+   }
 }
 
 /*------------------------------------------------------------*/

@@ -8,6 +8,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
+#include "vp_sim.h"
 
 #define VP_(str) VGAPPEND(vgprof_, str)
 
@@ -17,9 +18,11 @@
 #  define VP_ENDIAN Iend_LE
 #endif
 
-/* Events recorded; a cost is an array of VP_N_EVENTS counters. */
-#define VP_N_EVENTS 1
-#define VP_EV_IR    0
+/* Events recorded; a cost is an array of VP_(n_events) counters, Ir
+   first.  Arrays that hold a cost are sized for the most there can be. */
+#define VP_MAX_EVENTS 13
+#define VP_EV_IR      0
+extern UInt VP_(n_events);
 
 /*------------------------------------------------------------*/
 /*--- from vp_clo.c                                        ---*/
@@ -30,6 +33,10 @@ typedef struct {
    Bool         dump_instr; /* --dump-instr: per-instruction costs in the profile */
    Bool         call_graph; /* --call-graph: track calls and returns */
    UInt         max_path_nodes; /* --max-path-nodes: bound of the call-path tree */
+   Bool         separate_threads; /* --separate-threads: a call graph per thread */
+   Bool         cache_sim;       /* --cache-sim */
+   Bool         branch_sim;      /* --branch-sim */
+   VP_CacheClo  cache;           /* --I1, --D1, --LL, --cache-from-host */
    Bool         instr_atstart;   /* --instr-atstart */
    Bool         collect_atstart; /* --collect-atstart */
    XArray*      toggle_collect;  /* of const HChar*: --toggle-collect patterns */
@@ -101,7 +108,7 @@ typedef struct _VP_SB {
 } VP_SB;
 
 /* Program-wide running cost, one counter per event, bumped inline. */
-extern ULong VP_(total)[VP_N_EVENTS];
+extern ULong VP_(total)[VP_MAX_EVENTS];
 /* The exit the current thread last took, stored inline before each exit. */
 extern UWord VP_(cur_exit);
 
@@ -112,8 +119,9 @@ typedef struct _VP_InstrCC {
    struct _VP_InstrCC* next;   /* hash chain; must come first */
    UWord               addr;   /* hash key; must come second */
    struct _VP_InstrCC* same_addr_next; /* other locations, same address */
+   UInt                len;    /* instruction length in bytes */
    VP_Loc              loc;
-   ULong               cost[VP_N_EVENTS];
+   ULong               cost[0];   /* VP_(n_events) counters */
 } VP_InstrCC;
 
 void  VP_(init_instr)(void);
@@ -128,6 +136,18 @@ void  VP_(zero_all)(void);
 void  VP_(drop_live_counts)(void);
 /* All instruction cells, in no particular order; caller frees. */
 XArray* VP_(all_instr_ccs)(void);
+
+/*------------------------------------------------------------*/
+/*--- from vp_events.c                                     ---*/
+/*------------------------------------------------------------*/
+
+void         VP_(init_events)(void);
+const HChar* VP_(event_name)(UInt e);
+Int          VP_(event_index)(const HChar* name);   /* -1 if not recorded */
+void         VP_(events_begin)(IRSB* sbOut);
+void         VP_(events_instr)(struct _VP_InstrCC* cc, Addr addr, UInt len);
+void         VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy);
+void         VP_(events_end)(IRSB* sbIn);
 
 /*------------------------------------------------------------*/
 /*--- from vp_collect.c                                    ---*/
@@ -157,18 +177,25 @@ void VP_(callgraph_zero)(void);
 void VP_(callgraph_finish)(void);
 
 /* What the writer reads. */
+/* tid is Valgrind's thread number with --separate-threads=yes, else 0. */
 typedef struct {
-   UInt  caller, callee, file, line;
+   UInt  caller, callee, file, line, tid;
    ULong count;
-   ULong incl[VP_N_EVENTS];
+   ULong incl[VP_MAX_EVENTS];
 } VP_Edge;
 
 typedef struct {
    UInt  parent;   /* VP_NO_ID for a root */
    UInt  fn;       /* VP_NO_ID for [truncated] */
+   UInt  tid;
    ULong count;
-   ULong incl[VP_N_EVENTS];
+   ULong incl[VP_MAX_EVENTS];
 } VP_PathNode;
+
+typedef struct {
+   UInt  fn, tid;
+   ULong incl[VP_MAX_EVENTS];
+} VP_FnIncl;
 
 #define VP_NO_ID 0xFFFFFFFFu
 
@@ -176,8 +203,8 @@ UInt               VP_(n_edges)(void);
 const VP_Edge*     VP_(edge)(UInt i);
 UInt               VP_(n_path_nodes)(void);
 const VP_PathNode* VP_(path_node)(UInt i);
-/* Inclusive cost of fn, or NULL if fn was never on a stack. */
-const ULong*       VP_(fn_inclusive)(UInt fn);
+UInt               VP_(n_fn_incl)(void);
+const VP_FnIncl*   VP_(fn_incl)(UInt i);
 
 /*------------------------------------------------------------*/
 /*--- from vp_json.c                                       ---*/

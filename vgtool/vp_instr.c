@@ -27,7 +27,8 @@
 #include "pub_tool_tooliface.h"
 #include "vp_global.h"
 
-ULong VP_(total)[VP_N_EVENTS];
+ULong VP_(total)[VP_MAX_EVENTS];
+UInt  VP_(n_events) = 1;
 UWord VP_(cur_exit);
 
 static VgHashTable* sb_table;     /* live translations, by guest address */
@@ -70,7 +71,7 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
 
 /* The cell for an instruction at its current debug-info location; code
    unloaded and replaced at the same address gets a cell of its own. */
-static VP_InstrCC* instr_cc_for(Addr a)
+static VP_InstrCC* instr_cc_for(Addr a, UInt len)
 {
    VP_Loc      loc   = VP_(loc_of_instr)(a);
    VP_InstrCC* first = VG_(HT_lookup)(instr_table, a);
@@ -81,8 +82,9 @@ static VP_InstrCC* instr_cc_for(Addr a)
           && cc->loc.line == loc.line)
          return cc;
 
-   cc = VG_(calloc)("vp.instr.cc", 1, sizeof(VP_InstrCC));
+   cc = VG_(calloc)("vp.instr.cc", 1, sizeof(VP_InstrCC) + VP_(n_events) * sizeof(ULong));
    cc->addr = a;
+   cc->len  = len;
    cc->loc  = loc;
    if (first) {
       cc->same_addr_next    = first->same_addr_next;
@@ -180,18 +182,29 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    tl_assert(n_instrs > 0);
 
    VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1);
+   Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim;
    if (VP_(clo).call_graph)
       add_entry_call(sbOut, sb, layout, hWordTy);
+   if (simulate)
+      VP_(events_begin)(sbOut);
 
    for (i = first; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark) {
-         sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr);
+         /* A length of 0 marks an undecodable instruction: count it as
+            the smallest there is, as cachegrind does. */
+         UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len);
          sb->instr_seg[instr] = sb->n_segs;
          sb->exit_next[exit]  = st->Ist.IMark.addr + st->Ist.IMark.len;
+         if (simulate)
+            VP_(events_instr)(sb->instr_cc[instr], st->Ist.IMark.addr, len);
          instr++;
          pending++;
-      } else if (st->tag == Ist_Exit) {
+      } else if (simulate) {
+         VP_(events_stmt)(st, sbIn->tyenv, hWordTy);
+      }
+      if (st->tag == Ist_Exit) {
          /* Control may leave here: count what ran before it. */
          if (pending > 0)
             end_segment(sbOut, sb, pending);
@@ -205,6 +218,8 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       }
       addStmtToIRSB(sbOut, st);
    }
+   if (simulate)
+      VP_(events_end)(sbIn);
    if (pending > 0)
       end_segment(sbOut, sb, pending);
    sb->exit_jk[exit]    = jump_kind(sbIn->jumpkind);
@@ -273,7 +288,7 @@ void VP_(zero_all)(void)
    VP_(drop_live_counts)();
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      VG_(memset)(cc->cost, 0, sizeof cc->cost);
+      VG_(memset)(cc->cost, 0, VP_(n_events) * sizeof(ULong));
    }
    VG_(deleteXA)(all);
 }

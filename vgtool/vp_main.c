@@ -13,6 +13,12 @@
 static void vp_post_clo_init(void)
 {
    VP_(check_clo)();
+   if (VP_(clo).cache_sim || VP_(clo).branch_sim) {
+      VP_CacheConfig I1, D1, LL;
+      VP_(configure_caches)(&VP_(clo).cache, &I1, &D1, &LL);
+      VP_(sim_init)(&I1, &D1, &LL);
+   }
+   VP_(init_events)();
    VP_(init_collect)();
    if (VP_(clo).call_graph) {
       /* Calls and returns must show as superblock boundaries: a block

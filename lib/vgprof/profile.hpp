@@ -74,6 +74,44 @@ struct PathNode {
 
 namespace detail { class Loader; }
 
+// A call graph: call edges and each function's inclusive cost. The whole
+// program has one (Profile::call_graph()) and, recorded with
+// --separate-threads=yes, so does each thread (ThreadGraph), so a query
+// written against CallGraph answers for either.
+class CallGraph {
+public:
+    const std::vector<CallEdge>& calls() const { return calls_; }
+    // The num_events() inclusive costs of calls()[row], summed over its calls.
+    const uint64_t* call_cost(size_t row) const { return &call_costs_[row * num_events_]; }
+    // The num_events() inclusive costs of `fn` (its `inclusive` row), or
+    // nullptr when the graph has no such row (the function was never on a
+    // stack of this graph, or there is no call graph).
+    const uint64_t* fn_inclusive(FnId fn) const;
+    size_t num_events() const { return num_events_; }
+
+private:
+    friend class detail::Loader;
+
+    size_t num_events_ = 0;
+    std::vector<CallEdge> calls_;
+    std::vector<uint64_t> call_costs_;
+    // The functions with an `inclusive` row, ascending, and their costs in
+    // the same order. Sorted rows rather than a row number per function:
+    // a profile holds one graph per thread, and a per-function index in each
+    // would cost more than the rows themselves in a program with many
+    // threads and functions.
+    std::vector<FnId> inclusive_fns_;
+    std::vector<uint64_t> inclusive_costs_;
+};
+
+// One thread's own call graph (an element of `threads`): the calls it made
+// and what ran while each function was on its stacks. A thread number
+// Valgrind reused stands for every thread that had it, one after another.
+struct ThreadGraph : CallGraph {
+    uint32_t tid = 0;             // Valgrind's thread number (1: the main thread)
+    std::vector<PathId> roots;    // the path-tree roots this thread's stacks began at
+};
+
 // A loaded, validated profile. Every id it holds is within its table, so
 // accessors index without checking. Costs live in one flat vector per table
 // (row-major, num_events() per row) because a large profile has millions of
@@ -107,22 +145,32 @@ public:
     // False for a version 1 profile and one recorded without a call graph;
     // then calls() and paths() are empty and fn_inclusive() is always null.
     bool has_call_graph() const { return has_call_graph_; }
-    const std::vector<CallEdge>& calls() const { return calls_; }
+    // The whole program's graph: each call and cost of every thread, summed.
+    const CallGraph& call_graph() const { return graph_; }
+    const std::vector<CallEdge>& calls() const { return graph_.calls(); }
     const std::vector<PathNode>& paths() const { return paths_; }
     const PathNode& path(PathId id) const { return paths_[id.index()]; }
 
-    // The num_events() inclusive costs of calls()[row], summed over its calls.
-    const uint64_t* call_cost(size_t row) const { return &call_costs_[row * num_events()]; }
-    // The num_events() inclusive costs of `fn` (its `inclusive` row), or
-    // nullptr when the profile has no such row (the function was never on a
-    // stack, or there is no call graph).
-    const uint64_t* fn_inclusive(FnId fn) const;
+    // As CallGraph's, for the whole program's graph.
+    const uint64_t* call_cost(size_t row) const { return graph_.call_cost(row); }
+    const uint64_t* fn_inclusive(FnId fn) const { return graph_.fn_inclusive(fn); }
     // The num_events() self / inclusive costs of paths()[row].
     const uint64_t* path_self(size_t row) const { return &path_costs_[2 * row * num_events()]; }
     const uint64_t* path_inclusive(size_t row) const
     {
         return &path_costs_[(2 * row + 1) * num_events()];
     }
+
+    // --- per-thread call graphs (only with --separate-threads=yes) ---
+
+    // True when the profile has a `threads` table (possibly empty: a run
+    // that collected no calls at all).
+    bool has_thread_graphs() const { return has_thread_graphs_; }
+    // Each thread's graph, by ascending tid; every root of paths() is in
+    // exactly one thread's roots.
+    const std::vector<ThreadGraph>& threads() const { return threads_; }
+    // The graph of thread `tid`, or nullptr when there is none.
+    const ThreadGraph* thread(uint32_t tid) const;
 
 private:
     friend class detail::Loader;
@@ -138,17 +186,13 @@ private:
     std::vector<uint64_t> instr_costs_;
 
     bool has_call_graph_ = false;
-    std::vector<CallEdge> calls_;
-    std::vector<uint64_t> call_costs_;
-    // Indexed by FnId: the function's row in inclusive_costs_, or
-    // kNoInclusiveRow. A 32-bit row per function rather than a cost array
-    // per function keeps functions that never ran cheap.
-    static constexpr uint32_t kNoInclusiveRow = UINT32_MAX;
-    std::vector<uint32_t> inclusive_row_of_fn_;
-    std::vector<uint64_t> inclusive_costs_;
+    CallGraph graph_;
     std::vector<PathNode> paths_;
     // Per node: num_events() self costs, then num_events() inclusive costs.
     std::vector<uint64_t> path_costs_;
+
+    bool has_thread_graphs_ = false;
+    std::vector<ThreadGraph> threads_;
 };
 
 } // namespace vgprof

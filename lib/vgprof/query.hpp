@@ -2,6 +2,9 @@
 // Questions asked of a loaded Profile that more than one companion needs:
 // per-function self and inclusive costs, callers and callees, finding a
 // function by name, a deterministic ordering, number and name formatting.
+// The call-graph questions take a CallGraph, so they answer for the whole
+// program (profile.call_graph(), what the Profile overloads use) or for one
+// thread (an element of profile.threads()) alike.
 #ifndef VGPROF_QUERY_HPP
 #define VGPROF_QUERY_HPP
 
@@ -35,9 +38,14 @@ std::vector<FunctionCost> function_self_costs(const Profile& profile);
 // profile has a call graph (zeros for a function without an inclusive row).
 std::vector<FunctionCost> function_costs(const Profile& profile);
 
+// As function_self_costs (the whole program's), plus each function's
+// inclusive cost in `graph`, a graph of `profile`.
+std::vector<FunctionCost> function_costs(const Profile& profile, const CallGraph& graph);
+
 // The inclusive cost of `fn`, one entry per event; zeros when the profile
-// has no inclusive row for it (or no call graph at all).
+// (or `graph`) has no inclusive row for it (or there is no call graph).
 std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn);
+std::vector<uint64_t> inclusive_cost(const CallGraph& graph, FnId fn);
 
 // Drops functions whose self and inclusive costs are zero for every event.
 void drop_zero_costs(std::vector<FunctionCost>& costs);
@@ -84,10 +92,14 @@ enum class CallSites { merge, separate };
 // calls itself is among its own callers.
 std::vector<CallCost> callers_of(const Profile& profile, FnId fn,
                                  CallSites sites = CallSites::merge);
+std::vector<CallCost> callers_of(const CallGraph& graph, FnId fn,
+                                 CallSites sites = CallSites::merge);
 
 // The calls `fn` made (the `calls` rows whose caller is fn), by callee, in
 // (callee id, call site) order. Empty without a call graph.
 std::vector<CallCost> callees_of(const Profile& profile, FnId fn,
+                                 CallSites sites = CallSites::merge);
+std::vector<CallCost> callees_of(const CallGraph& graph, FnId fn,
                                  CallSites sites = CallSites::merge);
 
 // Orders by the inclusive cost of `event`, highest first; ties by function

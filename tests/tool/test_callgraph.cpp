@@ -22,7 +22,8 @@ struct Case {
    std::string program;
    std::set<std::string> own;   // the program's own functions
    // Functions main calls whose cost depends on the host's scheduling
-   // (pthread_join waits as long as the other threads take to finish):
+   // (pthread_join waits as long as the other threads take to finish, and
+   // pthread_create's cost depends on whether the new thread already ran):
    // their calls are compared by count only, and main's inclusive cost
    // without them.
    std::set<std::string> timing_dependent = {};
@@ -106,7 +107,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"longjmp", "longjmp", {"main", "dive", "after"}},
         Case{"cxx_exception", "throw", {"main", "level1(int)", "level2(int)", "level3(int)", "after(int)"}},
         Case{"signal_handler", "signal", {"main", "on_usr1", "in_handler", "between"}},
-        Case{"threads", "threads", {"main", "worker", "compute"}, {"pthread_join@@GLIBC_2.34"}},
+        Case{"threads", "threads", {"main", "worker", "compute"},
+             {"pthread_join@@GLIBC_2.34", "pthread_create@@GLIBC_2.34"}},
         Case{"paths", "paths", {"main", "a", "b", "c"}}),
     [](const auto& info) { return info.param.name; });
 
@@ -240,5 +242,70 @@ INSTANTIATE_TEST_SUITE_P(
         ToggleCase{"toggle_collect_function", {"--collect-atstart=no", "--toggle-collect=second_half"}, "none", true},
         ToggleCase{"instr_atstart_no_and_start_request", {"--instr-atstart=no"}, "start", false}),
     [](const auto& info) { return info.param.name; });
+
+}  // namespace
+
+namespace {
+
+// With --separate-threads=yes, each thread has its own graph: the main
+// thread's is callgrind's thread-1 file, the other threads' graphs add up
+// to callgrind's other files (which thread number a worker gets depends on
+// the host's scheduling, so only their sum can be compared), and the
+// whole-program graph is the same as without the option.
+TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
+{
+   TempDir dir;
+   std::vector<std::string> program{progs_dir() + "/threads"};
+   auto cl = run_tool("callgrind", {"--separate-threads=yes", "--callgrind-out-file=cl.out"},
+                      program, dir.path());
+   auto vp = run_tool("vgprof", {"--separate-threads=yes", "--vgprof-out-file=vp.json"},
+                      program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   ASSERT_TRUE(p.has_thread_graphs());
+   ASSERT_NE(p.thread(1), nullptr);
+
+   const std::set<std::string> own{"main", "worker", "compute"};
+   auto graph_calls = [&](const vgprof::CallGraph& g) {
+      CallMap calls;
+      for (size_t i = 0; i < g.calls().size(); i++) {
+         const auto& e = g.calls()[i];
+         auto& t = calls[{p.fn_name(e.caller), p.fn_name(e.callee)}];
+         t.count += e.count;
+         t.inclusive += g.call_cost(i)[0];
+      }
+      return touching(calls, own);
+   };
+   auto without_timing = [](CallMap m) {
+      for (const char* f : {"pthread_join@@GLIBC_2.34", "pthread_create@@GLIBC_2.34"})
+         m[{"main", f}].inclusive = 0;   // how long these wait depends on the host
+      m.erase({"(below main)", "main"});
+      return m;
+   };
+
+   CallMap main_mine = without_timing(graph_calls(*p.thread(1)));
+   CallMap main_theirs = without_timing(touching(read_callgrind_calls(dir / "cl.out-01"), own));
+   EXPECT_EQ(main_mine, main_theirs) << "vgprof:\n" << show(main_mine) << "callgrind:\n" << show(main_theirs);
+
+   CallMap others_mine, others_theirs;
+   for (const auto& t : p.threads())
+      if (t.tid != 1)
+         for (const auto& [edge, c] : graph_calls(t)) {
+            others_mine[edge].count += c.count;
+            others_mine[edge].inclusive += c.inclusive;
+         }
+   for (const auto& f : dir.files_starting_with("cl.out-"))
+      if (f != "cl.out-01")
+         for (const auto& [edge, c] : touching(read_callgrind_calls(dir / f), own)) {
+            others_theirs[edge].count += c.count;
+            others_theirs[edge].inclusive += c.inclusive;
+         }
+   ASSERT_FALSE(others_theirs.empty());
+   EXPECT_EQ(others_mine, others_theirs) << "vgprof:\n" << show(others_mine) << "callgrind:\n" << show(others_theirs);
+
+   // Every worker thread's stack begins at its own root, apart from main's.
+   for (const auto& t : p.threads())
+      EXPECT_FALSE(t.roots.empty()) << "thread " << t.tid;
+}
 
 }  // namespace

@@ -3,6 +3,7 @@
 // into, and the exact message for each way a profile can be wrong
 // (docs/profile-format.md, "Invariants a reader checks").
 #include "profile_text.hpp"
+#include "report_fixture.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
@@ -708,6 +709,279 @@ TEST(LoadProfileError, PathSelfCostsMustAddUpToTheTotals)
     EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1201,2485948],[0,1,1,2484747,2484747]]")),
               "p.json: paths: the Ir self costs of the nodes add up to 2485948 but meta.totals[0] "
               "is 2485947");
+}
+
+// --- per-thread call graphs (--separate-threads=yes) ------------------------------------
+
+// One element of `threads`, from its members' JSON.
+std::string thread_json(const std::string& tid, const std::string& calls,
+                        const std::string& inclusive, const std::string& roots)
+{
+    return R"({"tid":)" + tid + R"(,"calls":)" + calls + R"(,"inclusive":)" + inclusive +
+           R"(,"roots":)" + roots + "}";
+}
+
+// The sample's only thread: main (path 0) calls work, all of it in tid 1.
+std::string main_thread(const std::string& tid = "1")
+{
+    return thread_json(tid, "[[0,1,1,12,1,2484747]]", "[[0,2485947],[1,2484747]]", "[0]");
+}
+
+// A thread that made no calls and began no stacks.
+std::string idle_thread(const std::string& tid) { return thread_json(tid, "[]", "[]", "[]"); }
+
+ProfileText with_threads(const std::string& threads)
+{
+    return ProfileText().set("threads", "[" + threads + "]");
+}
+
+TEST(LoadThreads, EachThreadsCallsInclusiveCostsAndRootsAreLoaded)
+{
+    const Profile p = parse_profile(test::two_thread_profile().str(), "p.json");
+    ASSERT_TRUE(p.has_thread_graphs());
+    ASSERT_EQ(p.threads().size(), 2u);
+
+    const ThreadGraph& t1 = p.threads()[0];
+    EXPECT_EQ(t1.tid, 1u);
+    EXPECT_EQ(t1.roots, (std::vector<PathId>{PathId(0)}));
+    ASSERT_EQ(t1.calls().size(), 4u);
+    const CallEdge& work_memset = t1.calls()[3];
+    EXPECT_EQ(work_memset.caller, FnId(3));
+    EXPECT_EQ(work_memset.callee, FnId(0));
+    EXPECT_EQ(work_memset.line, 6u);
+    EXPECT_EQ(work_memset.count, 1u);
+    EXPECT_EQ(t1.call_cost(3)[0], 600u);
+    EXPECT_EQ(t1.call_cost(3)[1], 1200u);
+    ASSERT_NE(t1.fn_inclusive(FnId(0)), nullptr);
+    EXPECT_EQ(t1.fn_inclusive(FnId(0))[0], 1100u);  // 500 under helper + 600 under work
+    EXPECT_EQ(t1.fn_inclusive(FnId(0))[1], 3190u);
+
+    const ThreadGraph& t2 = p.threads()[1];
+    EXPECT_EQ(t2.tid, 2u);
+    EXPECT_EQ(t2.roots, (std::vector<PathId>{PathId(5)}));
+    EXPECT_EQ(t2.calls().size(), 2u);
+    EXPECT_EQ(t2.fn_inclusive(FnId(2)), nullptr);  // main never ran in tid 2
+    ASSERT_NE(t2.fn_inclusive(FnId(3)), nullptr);
+    EXPECT_EQ(t2.fn_inclusive(FnId(3))[0], 4400u);
+
+    // The whole program's graph is still the top-level one.
+    EXPECT_EQ(p.calls().size(), 5u);
+    EXPECT_EQ(p.fn_inclusive(FnId(3))[0], 9000u);
+}
+
+TEST(LoadThreads, ThreadIsFoundByTid)
+{
+    const Profile p = parse_profile(test::two_thread_profile().str(), "p.json");
+    ASSERT_NE(p.thread(2), nullptr);
+    EXPECT_EQ(p.thread(2), &p.threads()[1]);
+    EXPECT_EQ(p.thread(3), nullptr);
+    EXPECT_EQ(p.thread(0), nullptr);
+}
+
+TEST(LoadThreads, ProfileWithoutThreadsHasNoThreadGraphs)
+{
+    const Profile p = parse_profile(ProfileText().str(), "p.json");
+    EXPECT_FALSE(p.has_thread_graphs());
+    EXPECT_TRUE(p.threads().empty());
+    EXPECT_EQ(p.thread(1), nullptr);
+}
+
+TEST(LoadThreads, ThreadsNeedNotBeNumberedFromOneWithoutGaps)
+{
+    // tid 3 ran after tids 1 and 2 had finished, as it were; a thread that
+    // never made a call has empty tables.
+    const Profile p =
+        parse_profile(with_threads(main_thread() + "," + idle_thread("3")).str(), "p.json");
+    ASSERT_EQ(p.threads().size(), 2u);
+    EXPECT_EQ(p.threads()[1].tid, 3u);
+    EXPECT_TRUE(p.threads()[1].calls().empty());
+    EXPECT_EQ(p.threads()[1].fn_inclusive(FnId(0)), nullptr);
+}
+
+TEST(LoadThreads, InclusiveRowsOutOfFnOrderAreFoundByFunction)
+{
+    const Profile p = parse_profile(
+        with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]", "[[1,2484747],[0,2485947]]", "[0]"))
+            .set("inclusive", "[[1,2484747],[0,2485947]]")
+            .str(),
+        "p.json");
+    EXPECT_EQ(p.fn_inclusive(FnId(0))[0], 2485947u);
+    EXPECT_EQ(p.fn_inclusive(FnId(1))[0], 2484747u);
+    EXPECT_EQ(p.threads()[0].fn_inclusive(FnId(0))[0], 2485947u);
+    EXPECT_EQ(p.threads()[0].fn_inclusive(FnId(1))[0], 2484747u);
+}
+
+TEST(LoadThreadsError, ThreadsAreNotPartOfFormatVersion1)
+{
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "1").drop_call_graph().set("threads", "[]")),
+              R"(p.json: unknown top-level key "threads" (not part of format version 1))");
+}
+
+TEST(LoadThreadsError, ThreadsComeOnlyWithTheCallGraph)
+{
+    EXPECT_EQ(load_error(ProfileText().drop_call_graph().set("threads", "[]")),
+              R"(p.json: "threads" is present but "calls", "inclusive" and "paths" are missing )"
+              R"((per-thread call graphs come only with the call graph))");
+}
+
+TEST(LoadThreadsError, ThreadsIsAnArrayOfObjectsWithEveryKey)
+{
+    EXPECT_EQ(load_error(ProfileText().set("threads", "{}")),
+              "p.json: threads: expected an array, got an object");
+    EXPECT_EQ(load_error(with_threads("5")), "p.json: threads[0]: expected an object, got 5");
+    EXPECT_EQ(load_error(with_threads(R"({"tid":1,"calls":[],"inclusive":[]})")),
+              R"(p.json: threads[0]: missing required key "roots")");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[]", "[]", "{}"))),
+              "p.json: threads[0].roots: expected an array, got an object");
+}
+
+TEST(LoadThreadsError, TidIsAThreadNumberFromOneTo2To32Minus1)
+{
+    EXPECT_EQ(load_error(with_threads(main_thread("0"))),
+              "p.json: threads[0].tid: tid 0 is not a thread (Valgrind numbers threads from 1)");
+    EXPECT_EQ(load_error(with_threads(main_thread("4294967296"))),
+              "p.json: threads[0].tid: tid 4294967296 is too large (limit 2^32-1)");
+    EXPECT_EQ(load_error(with_threads(main_thread(R"("1")"))),
+              "p.json: threads[0].tid: expected a non-negative integer, got a string");
+}
+
+TEST(LoadThreadsError, ThreadsAreSortedByTidEachOnce)
+{
+    EXPECT_EQ(load_error(with_threads(main_thread("2") + "," + idle_thread("2"))),
+              "p.json: threads[1].tid: tid 2 is listed twice (threads[0] has it too)");
+    EXPECT_EQ(load_error(with_threads(main_thread("3") + "," + idle_thread("2"))),
+              "p.json: threads[1].tid: tid 2 comes after tid 3 (threads[0]); threads are sorted "
+              "by tid");
+}
+
+TEST(LoadThreadsError, ThreadRowsFollowTheRulesOfTheTopLevelTables)
+{
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,7,1,12,1,2484747]]", "[]", "[0]"))),
+              "p.json: threads[0].calls[0][1]: fn id 7 out of range (2 functions)");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1]]", "[]", "[0]"))),
+              "p.json: threads[0].calls[0]: expected 6 entries [caller, callee, file, line, "
+              "count, Ir], got 5");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,-1,2484747]]", "[]", "[0]"))),
+              "p.json: threads[0].calls[0][4]: expected a non-negative integer, got -1");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[]", "[[0,2485947],[2,5]]", "[0]"))),
+              "p.json: threads[0].inclusive[1][0]: fn id 2 out of range (2 functions)");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[]", "[[0]]", "[0]"))),
+              "p.json: threads[0].inclusive[0]: expected 2 entries [fn, Ir], got 1");
+}
+
+TEST(LoadThreadsError, FunctionWithTwoInclusiveRowsInAThreadIsRejected)
+{
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[]", "[[0,2485947],[0,5]]", "[0]"))),
+              "p.json: threads[0].inclusive[1][0]: fn 0 already has a row "
+              "(threads[0].inclusive[0])");
+    // Each thread has its own rows: the same function in two threads is fine
+    // until their sums are checked.
+    EXPECT_EQ(load_error(with_threads(main_thread() + "," +
+                                      thread_json("2", "[]", "[[0,0],[1,0]]", "[]"))),
+              "(loaded without error)");
+}
+
+TEST(LoadThreadsError, RootsAreRootNodesOfPaths)
+{
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0,2]"))),
+              "p.json: threads[0].roots[1]: path id 2 out of range (2 nodes)");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0,1]"))),
+              "p.json: threads[0].roots[1]: paths[1] is not a root (its parent is paths[0])");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[null]"))),
+              "p.json: threads[0].roots[0]: expected a non-negative integer, got null");
+}
+
+TEST(LoadThreadsError, EachRootBelongsToExactlyOneThread)
+{
+    EXPECT_EQ(load_error(with_threads(main_thread() + "," + thread_json("2", "[]", "[]", "[0]"))),
+              "p.json: threads[1].roots[0]: paths[0] is already a root of tid 1 (threads[0])");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0,0]"))),
+              "p.json: threads[0].roots[1]: paths[0] is already a root of tid 1 (threads[0])");
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[]"))),
+              "p.json: threads: paths[0] is a root but no thread lists it in its roots");
+}
+
+TEST(LoadThreadsError, ThreadCallWithoutATopLevelRowIsRejected)
+{
+    // main calls work from app.c:13 in the thread, from :12 at the top level.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,13,1,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0]"))),
+              "p.json: threads[0].calls[0]: no top-level calls row has this caller, callee and "
+              "call site (fn 0 calls fn 1 at file 1 line 13)");
+}
+
+TEST(LoadThreadsError, ThreadsCallCountsMustAddUpToTheTopLevelRow)
+{
+    // 3 + 4 = 7 calls in the threads, 8 at the top level.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,3,2484747]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0]") +
+                                      "," +
+                                      thread_json("2", "[[0,1,1,12,4,0]]", "[]", "[]"))
+                             .set("calls", "[[0,1,1,12,8,2484747]]")),
+              "p.json: calls[0]: the threads' calls add up to 7 calls, not 8");
+    // A top-level row no thread made.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[]", "[[0,2485947],[1,2484747]]", "[0]"))),
+              "p.json: calls[0]: the threads' calls add up to 0 calls, not 1");
+}
+
+TEST(LoadThreadsError, ThreadsCallCostsMustAddUpToTheTopLevelRowPerEvent)
+{
+    // 2484747 - 1 in the only thread.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484746]]",
+                                                  "[[0,2485947],[1,2484747]]", "[0]"))),
+              "p.json: calls[0]: the threads' Ir costs add up to 2484746, not 2484747");
+    // 2^63 + 2^63 = 2^64: past any top-level cost.
+    EXPECT_EQ(load_error(with_threads(main_thread() + "," +
+                                      thread_json("2", "[[0,1,1,12,0,9223372036854775808]]", "[]",
+                                                  "[]") +
+                                      "," +
+                                      thread_json("3", "[[0,1,1,12,0,9223372036854775808]]", "[]",
+                                                  "[]"))),
+              "p.json: calls[0]: the threads' Ir costs add up to more than 2^64-1, not 2484747");
+}
+
+TEST(LoadThreadsError, ThreadInclusiveRowWithoutATopLevelRowIsRejected)
+{
+    EXPECT_EQ(load_error(with_threads(main_thread()).set("inclusive", "[[0,2485947]]")),
+              "p.json: threads[0].inclusive[1]: fn 1 has no top-level inclusive row");
+}
+
+TEST(LoadThreadsError, ThreadsInclusiveCostsMustAddUpToTheTopLevelRow)
+{
+    // work: 2484000 + 700 = 2484700, 47 short of the top level's 2484747.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484000]]", "[0]") +
+                                      "," + thread_json("2", "[]", "[[1,700]]", "[]"))),
+              "p.json: inclusive[1]: the threads' Ir inclusive costs add up to 2484700, not "
+              "2484747");
+    // The message names the top-level row as written, here the first.
+    EXPECT_EQ(load_error(with_threads(thread_json("1", "[[0,1,1,12,1,2484747]]",
+                                                  "[[0,2485947],[1,2484000]]", "[0]"))
+                             .set("inclusive", "[[1,2484747],[0,2485947]]")),
+              "p.json: inclusive[0]: the threads' Ir inclusive costs add up to 2484000, not "
+              "2484747");
+}
+
+TEST(LoadThreadsError, ThreadsSumsOfSeveralEventsAreCheckedPerEvent)
+{
+    // Dr of main's inclusive cost: tid 1 has 3800, tid 2 adds 1; the top level says 3800.
+    test::ProfileText p = test::two_thread_profile();
+    p.set("threads", R"([{"tid":1)"
+                     R"(,"calls":[[1,0,0,23,2,500,1990],[2,1,0,13,1,900,1990])"
+                     R"(,[2,3,0,11,1,4600,1800],[3,0,0,6,1,600,1200]])"
+                     R"(,"inclusive":[[0,1100,3190],[1,900,1990],[2,5600,3800],[3,4600,1800]])"
+                     R"(,"roots":[0]})"
+                     R"(,{"tid":2)"
+                     R"(,"calls":[[3,0,0,6,1,400,800],[3,3,0,5,1,1500,100]])"
+                     R"(,"inclusive":[[0,400,800],[2,0,1],[3,4400,1200]])"
+                     R"(,"roots":[5]}])");
+    EXPECT_EQ(load_error(p),
+              "p.json: inclusive[2]: the threads' Dr inclusive costs add up to 3801, not 3800");
 }
 
 } // namespace

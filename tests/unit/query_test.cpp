@@ -261,6 +261,64 @@ TEST(SortCallsByCost, EqualCostsAreOrderedByNameThenCallSite)
                                                  {kWork, 4, 1, 7, 0}}));
 }
 
+// --- one thread's graph ---------------------------------------------------------------
+
+Profile two_thread_profile()
+{
+    return parse_profile(test::two_thread_profile().str(), "p.json");
+}
+
+TEST(ThreadGraphQueries, CallersAndCalleesAreThoseOfTheThreadsCalls)
+{
+    const Profile p = two_thread_profile();
+    const ThreadGraph& t1 = *p.thread(1);
+    const ThreadGraph& t2 = *p.thread(2);
+    // tid 2 began in work: its only call into work is the recursive one.
+    EXPECT_EQ(rows(callers_of(t2, kWork)), (std::vector<CallRow>{{kWork, 0, 1, 1500, 100}}));
+    EXPECT_EQ(rows(callees_of(t2, kWork, CallSites::separate)),
+              (std::vector<CallRow>{{kMemset, 6, 1, 400, 800}, {kWork, 5, 1, 1500, 100}}));
+    EXPECT_EQ(rows(callers_of(t1, kMemset)),
+              (std::vector<CallRow>{{kHelper, 0, 2, 500, 1990}, {kWork, 0, 1, 600, 1200}}));
+    EXPECT_TRUE(callers_of(t2, kMain).empty());
+    EXPECT_TRUE(callees_of(t2, kMain).empty());
+}
+
+TEST(ThreadGraphQueries, WholeProgramGraphSumsTheThreadsCallsPerSite)
+{
+    // work calls memset from app.c:6 once in each thread: 600+400, 1200+800.
+    const Profile p = two_thread_profile();
+    EXPECT_EQ(rows(callers_of(p, kMemset)),
+              (std::vector<CallRow>{{kHelper, 0, 2, 500, 1990}, {kWork, 0, 2, 1000, 2000}}));
+    EXPECT_EQ(rows(callers_of(p.call_graph(), kMemset)), rows(callers_of(p, kMemset)));
+}
+
+TEST(ThreadGraphQueries, InclusiveCostIsTheThreadsAndTheThreadsAddUpToTheProgram)
+{
+    const Profile p = two_thread_profile();
+    EXPECT_EQ(inclusive_cost(*p.thread(1), kWork), (std::vector<uint64_t>{4600, 1800}));
+    EXPECT_EQ(inclusive_cost(*p.thread(2), kWork), (std::vector<uint64_t>{4400, 1200}));
+    EXPECT_EQ(inclusive_cost(*p.thread(2), kMain), (std::vector<uint64_t>{0, 0}));
+    for (FnId fn : {kMemset, kHelper, kMain, kWork}) {
+        std::vector<uint64_t> sum(2, 0);
+        for (const ThreadGraph& t : p.threads())
+            for (size_t e = 0; e < 2; ++e)
+                sum[e] += inclusive_cost(t, fn)[e];
+        EXPECT_EQ(sum, inclusive_cost(p, fn)) << p.fn_name(fn);
+    }
+}
+
+TEST(ThreadGraphQueries, FunctionCostsPairTheProgramsSelfCostWithTheThreadsInclusiveCost)
+{
+    const Profile p = two_thread_profile();
+    const std::vector<FunctionCost> costs = function_costs(p, *p.thread(2));
+    ASSERT_EQ(costs.size(), 4u);
+    EXPECT_EQ(costs[kWork.index()].self, (std::vector<uint64_t>{8000, 1000}));
+    EXPECT_EQ(costs[kWork.index()].inclusive, (std::vector<uint64_t>{4400, 1200}));
+    EXPECT_EQ(costs[kMemset.index()].inclusive, (std::vector<uint64_t>{400, 800}));
+    EXPECT_EQ(costs[kMain.index()].self, (std::vector<uint64_t>{100, 10}));
+    EXPECT_EQ(costs[kMain.index()].inclusive, (std::vector<uint64_t>{0, 0}));
+}
+
 TEST(FindFunction, ExactNameOrTheOnlyNameContainingIt)
 {
     const Profile p = call_graph_profile();

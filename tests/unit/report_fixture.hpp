@@ -21,6 +21,23 @@
 // and app.c:12 (4000/2000); memset has two callers, helper and work. A
 // function's inclusive cost counts its outermost call only: work's is
 // 9000/3000, not 9000 + 2000.
+//
+// two_thread_profile() has the same self costs, recorded with
+// --separate-threads=yes from two threads; thread 2 starts in work:
+//
+//   tid 1: main               self  100/10    inclusive 5600/3800
+//          ├─ helper (1)      self  400/0     inclusive  900/1990
+//          │  └─ memset (2)   self  500/1990  inclusive  500/1990
+//          └─ work (1, :11)   self 4000/600   inclusive 4600/1800
+//             └─ memset (1)   self  600/1200  inclusive  600/1200
+//   tid 2: work               self 2500/300   inclusive 4400/1200
+//          ├─ memset (1)      self  400/800   inclusive  400/800
+//          └─ work (1, :5)    self 1500/100   inclusive 1500/100   (recursion)
+//
+// Both threads call memset from work's app.c:6, so the top-level row of
+// that call site sums them: 2 calls, 600+400 = 1000 Ir, 1200+800 = 2000 Dr.
+// work's top-level inclusive cost is tid 1's 4600/1800 plus tid 2's
+// 4400/1200 = 9000/3000; memset's is 500+600+400 = 1500 Ir, all its own.
 #ifndef VGPROF_TESTS_REPORT_FIXTURE_HPP
 #define VGPROF_TESTS_REPORT_FIXTURE_HPP
 
@@ -67,6 +84,37 @@ inline ProfileText two_event_call_graph_profile()
                    ",[0,3,2,6000,800,9000,3000]"
                    ",[3,0,1,1000,2000,1000,2000]"
                    ",[3,3,1,2000,200,2000,200]]");
+    return p;
+}
+
+inline ProfileText two_thread_profile()
+{
+    ProfileText p = two_event_profile();
+    // [caller, callee, file, line, count, Ir, Dr]; fns 0 memset, 1 helper, 2 main, 3 work.
+    p.set("calls", "[[1,0,0,23,2,500,1990]"
+                   ",[2,1,0,13,1,900,1990]"
+                   ",[2,3,0,11,1,4600,1800]"
+                   ",[3,0,0,6,2,1000,2000]"
+                   ",[3,3,0,5,1,1500,100]]");
+    p.set("inclusive", "[[0,1500,3990],[1,900,1990],[2,5600,3800],[3,9000,3000]]");
+    // Depth-first; each thread's root stays apart (nodes 0 and 5).
+    p.set("paths", "[[null,2,0,100,10,5600,3800]"
+                   ",[0,1,1,400,0,900,1990]"
+                   ",[1,0,2,500,1990,500,1990]"
+                   ",[0,3,1,4000,600,4600,1800]"
+                   ",[3,0,1,600,1200,600,1200]"
+                   ",[null,3,0,2500,300,4400,1200]"
+                   ",[5,0,1,400,800,400,800]"
+                   ",[5,3,1,1500,100,1500,100]]");
+    p.set("threads", R"([{"tid":1)"
+                     R"(,"calls":[[1,0,0,23,2,500,1990],[2,1,0,13,1,900,1990])"
+                     R"(,[2,3,0,11,1,4600,1800],[3,0,0,6,1,600,1200]])"
+                     R"(,"inclusive":[[0,1100,3190],[1,900,1990],[2,5600,3800],[3,4600,1800]])"
+                     R"(,"roots":[0]})"
+                     R"(,{"tid":2)"
+                     R"(,"calls":[[3,0,0,6,1,400,800],[3,3,0,5,1,1500,100]])"
+                     R"(,"inclusive":[[0,400,800],[3,4400,1200]])"
+                     R"(,"roots":[5]}])");
     return p;
 }
 

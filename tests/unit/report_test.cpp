@@ -359,5 +359,162 @@ TEST(ReportFunction, UnknownOrAmbiguousNameIsAnErrorNamingTheProfile)
               "  memset  [/lib/libc.so.6]");
 }
 
+// --- --thread ---------------------------------------------------------------------------
+
+ReportOptions thread_options(uint32_t tid, ReportOptions o = options())
+{
+    o.thread = tid;
+    return o;
+}
+
+std::string thread_report(const ReportOptions& options)
+{
+    return report_of(test::two_thread_profile(), options);
+}
+
+TEST(ReportThread, InclusiveColumnIsTheThreadsAndSelfColumnTheProgramsSaidInTheHeader)
+{
+    // tid 2 (report_fixture.hpp): work 4400/1200 inclusive, memset 400/800;
+    // helper and main never ran there. Self costs are the program's.
+    EXPECT_EQ(thread_report(thread_options(2)),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir Dr\n"
+              "Events shown:     Ir Dr\n"
+              "Event sort order: Ir (self)\n"
+              "Threshold:        0.1%\n"
+              "Thread:           2 (inclusive costs and calls of this thread; self costs of the "
+              "whole program)\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              Dr\n"
+              "--------------------------------------------------------------------------------\n"
+              "10,000 (100.0%) 5,000 (100.0%)  PROGRAM TOTALS\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir self          Ir incl          Dr self          Dr incl           "
+              "function (file:line)  [object]\n"
+              "--------------------------------------------------------------------------------\n"
+              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "  1,500  (15.0%)     400   (4.0%)   3,990  (79.8%)     800  (16.0%)  "
+              "memset  [/lib/libc.so.6]\n"
+              "    400   (4.0%)       0   (0.0%)       0   (0.0%)       0   (0.0%)  "
+              "helper (/src/app.c:20)  [/usr/bin/app]\n"
+              "    100   (1.0%)       0   (0.0%)      10   (0.2%)       0   (0.0%)  "
+              "main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportThread, InclusiveSortsAndThresholdsByTheThreadsInclusiveCost)
+{
+    // tid 2's Ir inclusive: work 44%, memset 4%, helper and main 0%; under a
+    // 10% threshold only work stays. The omitted row sums the others' self
+    // costs: Ir 1500 + 400 + 100, Dr 3990 + 0 + 10.
+    EXPECT_EQ(function_rows(thread_report(thread_options(2, inclusive_options("", 10)))),
+              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "  2,000  (20.0%)                    4,000  (80.0%)                   "
+              "(3 functions below the 10% threshold, not shown)\n");
+}
+
+TEST(ReportThreadJson, CarriesTheThreadAndItsInclusiveCosts)
+{
+    ReportOptions o = thread_options(1, options("", 0, 1));
+    o.format = "json";
+    // tid 1: work 4600/1800 inclusive; three functions left out, self
+    // 1500+400+100 Ir, 3990+0+10 Dr.
+    EXPECT_EQ(thread_report(o),
+              R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
+              R"("sort":"Ir","sort_cost":"self","thread":1,"totals":{"Ir":10000,"Dr":5000},)"
+              R"("functions":[{"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
+              R"("self":{"Ir":8000,"Dr":1000},"inclusive":{"Ir":4600,"Dr":1800}}],)"
+              R"("omitted":{"functions":3,"self":{"Ir":2000,"Dr":4000}}})"
+              "\n");
+}
+
+TEST(ReportThread, FunctionShowsTheThreadsCallersAndCallees)
+{
+    // In tid 2, work is the thread's start: called only by itself (app.c:5),
+    // calling itself (1500/100) and memset from app.c:6 (400/800).
+    EXPECT_EQ(thread_report(thread_options(2, function_options("work"))),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir Dr\n"
+              "Events shown:     Ir Dr\n"
+              "Event sort order: Ir (inclusive)\n"
+              "Function:         work (/src/app.c:3)  [/usr/bin/app]\n"
+              "Thread:           2 (inclusive costs and calls of this thread; self costs of the "
+              "whole program)\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              Dr\n"
+              "--------------------------------------------------------------------------------\n"
+              "10,000 (100.0%) 5,000 (100.0%)  PROGRAM TOTALS\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir self          Ir incl          Dr self          Dr incl           "
+              "function (file:line)  [object]\n"
+              "--------------------------------------------------------------------------------\n"
+              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir incl          Dr incl           calls  callers  [object]  call site\n"
+              "--------------------------------------------------------------------------------\n"
+              "  1,500  (15.0%)     100   (2.0%)      1  work  [/usr/bin/app]  /src/app.c:5\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir incl          Dr incl           calls  callees  [object]  call site\n"
+              "--------------------------------------------------------------------------------\n"
+              "  1,500  (15.0%)     100   (2.0%)      1  work  [/usr/bin/app]  /src/app.c:5\n"
+              "    400   (4.0%)     800  (16.0%)      1  memset  [/lib/libc.so.6]  /src/app.c:6\n");
+}
+
+TEST(ReportThread, FunctionThatNeverRanInTheThreadHasNoCallsThere)
+{
+    const std::string text = thread_report(thread_options(2, function_options("main")));
+    EXPECT_NE(text.find("    100   (1.0%)       0   (0.0%)      10   (0.2%)       0   (0.0%)  "
+                        "main"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(no callers)\n"), std::string::npos);
+    EXPECT_NE(text.find("(no callees)\n"), std::string::npos);
+}
+
+TEST(ReportThreadJson, FunctionCarriesTheThreadAndItsCalls)
+{
+    // memset in tid 1: 500 + 600 = 1100 Ir inclusive; work's call (600 Ir)
+    // above helper's two (500 Ir).
+    EXPECT_EQ(thread_report(thread_options(1, function_options("memset", "json"))),
+              R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
+              R"("sort":"Ir","sort_cost":"inclusive","thread":1,"totals":{"Ir":10000,"Dr":5000},)"
+              R"("function":{"name":"memset","file":"???","line":0,"object":"/lib/libc.so.6",)"
+              R"("self":{"Ir":1500,"Dr":3990},"inclusive":{"Ir":1100,"Dr":3190}},)"
+              R"("callers":[{"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
+              R"("site":{"file":"/src/app.c","line":6},"count":1,"inclusive":{"Ir":600,"Dr":1200}},)"
+              R"({"name":"helper","file":"/src/app.c","line":20,"object":"/usr/bin/app",)"
+              R"("site":{"file":"/src/app.c","line":23},"count":2,"inclusive":{"Ir":500,"Dr":1990}}],)"
+              R"("callees":[]})"
+              "\n");
+}
+
+TEST(ReportThread, UnknownThreadIsAnErrorListingTheThreads)
+{
+    EXPECT_EQ(report_error(test::two_thread_profile(), thread_options(3)),
+              "app.json: no thread 3 in this profile (threads: 1 2)");
+    EXPECT_EQ(report_error(test::two_thread_profile(), thread_options(3, function_options("work"))),
+              "app.json: no thread 3 in this profile (threads: 1 2)");
+}
+
+TEST(ReportThread, ProfileWithoutPerThreadGraphsIsAnErrorSayingWhy)
+{
+    EXPECT_EQ(report_error(test::two_event_call_graph_profile(), thread_options(1)),
+              "app.json: --thread needs per-thread call graphs, which this profile does not have "
+              "(recorded without --separate-threads=yes)");
+    EXPECT_EQ(report_error(test::two_event_profile(), thread_options(1)),
+              "app.json: --thread needs the call graph, which this profile does not have "
+              "(recorded with --call-graph=no)");
+}
+
 } // namespace
 } // namespace vgprof

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_events.c: feeds the cache and branch simulators (vp_sim.c) with the
+   same references, in the same order, as cachegrind 3.19 does, so their
+   figures are cachegrind's.
+
+   While a superblock is instrumented, each instruction fetch and data
+   access is queued as an event; the queue is flushed into helper calls at
+   every side exit, at the end of the block and when it is full.  A flush
+   merges neighbours into one call where cachegrind does (a fetch with the
+   data access that follows it; two or three fetches), and a store to the
+   address a load of the same instruction just read, with the same size,
+   becomes a "modify", which the simulation counts as one read.
+
+   Instruction counts (Ir) stay with the inline segment counters of
+   vp_instr.c; the helpers here count data references, misses and
+   branches, into the instruction's cell and into the running totals the
+   call graph reads. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_tooliface.h"
+#include "vp_global.h"
+#include "vp_sim.h"
+
+/* Positions of the simulated events in a cost array (see VP_(init_events)). */
+static UInt ev_I1mr, ev_ILmr, ev_Dr, ev_D1mr, ev_DLmr, ev_Dw, ev_D1mw, ev_DLmw;
+static UInt ev_Bc, ev_Bcm, ev_Bi, ev_Bim;
+
+/* Smallest line size of the three caches: cachegrind caps the size of a
+   data reference there, so that one reference touches at most two lines. */
+static UInt min_line_size;
+
+static const HChar* const cache_event_names[] =
+   { "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw" };
+static const HChar* const branch_event_names[] = { "Bc", "Bcm", "Bi", "Bim" };
+
+void VP_(init_events)(void)
+{
+   UInt n = 1;   /* Ir */
+   if (VP_(clo).cache_sim) {
+      ev_I1mr = n++; ev_ILmr = n++;
+      ev_Dr = n++;   ev_D1mr = n++; ev_DLmr = n++;
+      ev_Dw = n++;   ev_D1mw = n++; ev_DLmw = n++;
+      min_line_size = VP_(sim_min_line_size)();
+   }
+   if (VP_(clo).branch_sim) {
+      ev_Bc = n++; ev_Bcm = n++; ev_Bi = n++; ev_Bim = n++;
+   }
+   VP_(n_events) = n;
+}
+
+Int VP_(event_index)(const HChar* name)
+{
+   UInt e;
+   for (e = 0; e < VP_(n_events); e++)
+      if (VG_(strcmp)(VP_(event_name)(e), name) == 0) return (Int)e;
+   return -1;
+}
+
+const HChar* VP_(event_name)(UInt e)
+{
+   if (e == VP_EV_IR) return "Ir";
+   if (VP_(clo).cache_sim) {
+      if (e <= 8) return cache_event_names[e - 1];
+      e -= 8;
+   }
+   return branch_event_names[e - 1];
+}
+
+/*------------------------------------------------------------*/
+/*--- Helpers called from translated code                  ---*/
+/*------------------------------------------------------------*/
+
+/* While collection is off the simulation still runs, so the caches and
+   predictors stay as warm as the hardware's would, but nothing counts. */
+static inline void add(VP_InstrCC* n, UInt ev, ULong v)
+{
+   if (LIKELY(VP_(collecting))) {
+      n->cost[ev]    += v;
+      VP_(total)[ev] += v;
+   }
+}
+
+static inline void fetch(VP_InstrCC* n)
+{
+   ULong m1 = 0, mL = 0;
+   VP_(sim_I1_ref)(n->addr, n->len, &m1, &mL);
+   if (UNLIKELY(m1)) {
+      add(n, ev_I1mr, m1);
+      add(n, ev_ILmr, mL);
+   }
+}
+
+static inline void read(VP_InstrCC* n, Addr a, UWord size)
+{
+   ULong m1 = 0, mL = 0;
+   VP_(sim_D1_ref)(a, size, &m1, &mL);
+   add(n, ev_Dr, 1);
+   if (UNLIKELY(m1)) {
+      add(n, ev_D1mr, m1);
+      add(n, ev_DLmr, mL);
+   }
+}
+
+static inline void write(VP_InstrCC* n, Addr a, UWord size)
+{
+   ULong m1 = 0, mL = 0;
+   VP_(sim_D1_ref)(a, size, &m1, &mL);
+   add(n, ev_Dw, 1);
+   if (UNLIKELY(m1)) {
+      add(n, ev_D1mw, m1);
+      add(n, ev_DLmw, mL);
+   }
+}
+
+static VG_REGPARM(1) void log_1I(VP_InstrCC* n)                      { fetch(n); }
+static VG_REGPARM(2) void log_2I(VP_InstrCC* n, VP_InstrCC* n2)      { fetch(n); fetch(n2); }
+static VG_REGPARM(3) void log_3I(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3)
+{
+   fetch(n); fetch(n2); fetch(n3);
+}
+static VG_REGPARM(3) void log_1I_1Dr(VP_InstrCC* n, Addr a, UWord size) { fetch(n); read(n, a, size); }
+static VG_REGPARM(3) void log_1I_1Dw(VP_InstrCC* n, Addr a, UWord size) { fetch(n); write(n, a, size); }
+static VG_REGPARM(3) void log_1Dr(VP_InstrCC* n, Addr a, UWord size)    { read(n, a, size); }
+static VG_REGPARM(3) void log_1Dw(VP_InstrCC* n, Addr a, UWord size)    { write(n, a, size); }
+
+static VG_REGPARM(2) void log_cond_branch(VP_InstrCC* n, UWord taken)
+{
+   add(n, ev_Bc, 1);
+   if (VP_(sim_cond_branch)(n->addr, taken))
+      add(n, ev_Bcm, 1);
+}
+
+static VG_REGPARM(2) void log_ind_branch(VP_InstrCC* n, Addr target)
+{
+   add(n, ev_Bi, 1);
+   if (VP_(sim_ind_branch)(n->addr, target))
+      add(n, ev_Bim, 1);
+}
+
+/*------------------------------------------------------------*/
+/*--- The event queue                                      ---*/
+/*------------------------------------------------------------*/
+
+typedef enum { EV_FETCH, EV_READ, EV_WRITE, EV_MODIFY, EV_COND, EV_IND } EventKind;
+
+typedef struct {
+   EventKind   kind;
+   VP_InstrCC* instr;
+   IRExpr*     addr;    /* data address, or branch target / taken flag */
+   UInt        size;
+} Event;
+
+#define QUEUE_SIZE 16
+
+typedef struct {
+   IRSB*  sbOut;
+   Int    used;
+   Event  ev[QUEUE_SIZE];
+   VP_InstrCC* instr;   /* the instruction being translated */
+   Addr   instr_addr;
+   UInt   instr_len;
+} Queue;
+
+static Queue q;
+
+static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExpr* guard)
+{
+   IRDirty* di = unsafeIRDirty_0_N(regparms, name, VG_(fnptr_to_fnentry)(fn), args);
+   if (guard)
+      di->guard = guard;
+   addStmtToIRSB(q.sbOut, IRStmt_Dirty(di));
+}
+
+static IRExpr* cc_expr(VP_InstrCC* n) { return mkIRExpr_HWord((HWord)n); }
+
+static void flush(void)
+{
+   Int i = 0;
+   while (i < q.used) {
+      Event* e  = &q.ev[i];
+      Event* e2 = i + 1 < q.used ? &q.ev[i + 1] : NULL;
+      Event* e3 = i + 2 < q.used ? &q.ev[i + 2] : NULL;
+      switch (e->kind) {
+         case EV_FETCH:
+            if (e2 && (e2->kind == EV_READ || e2->kind == EV_MODIFY)) {
+               tl_assert(e2->instr == e->instr);
+               call("vgprof_log_1I_1Dr", log_1I_1Dr, 3,
+                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+               i += 2;
+            } else if (e2 && e2->kind == EV_WRITE) {
+               tl_assert(e2->instr == e->instr);
+               call("vgprof_log_1I_1Dw", log_1I_1Dw, 3,
+                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+               i += 2;
+            } else if (e2 && e3 && e2->kind == EV_FETCH && e3->kind == EV_FETCH) {
+               call("vgprof_log_3I", log_3I, 3,
+                    mkIRExprVec_3(cc_expr(e->instr), cc_expr(e2->instr), cc_expr(e3->instr)), NULL);
+               i += 3;
+            } else if (e2 && e2->kind == EV_FETCH) {
+               call("vgprof_log_2I", log_2I, 2,
+                    mkIRExprVec_2(cc_expr(e->instr), cc_expr(e2->instr)), NULL);
+               i += 2;
+            } else {
+               call("vgprof_log_1I", log_1I, 1, mkIRExprVec_1(cc_expr(e->instr)), NULL);
+               i++;
+            }
+            break;
+         case EV_READ:
+         case EV_MODIFY:
+            call("vgprof_log_1Dr", log_1Dr, 3,
+                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+            i++;
+            break;
+         case EV_WRITE:
+            call("vgprof_log_1Dw", log_1Dw, 3,
+                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+            i++;
+            break;
+         case EV_COND:
+            call("vgprof_log_cond_branch", log_cond_branch, 2,
+                 mkIRExprVec_2(cc_expr(e->instr), e->addr), NULL);
+            i++;
+            break;
+         case EV_IND:
+            call("vgprof_log_ind_branch", log_ind_branch, 2,
+                 mkIRExprVec_2(cc_expr(e->instr), e->addr), NULL);
+            i++;
+            break;
+      }
+   }
+   q.used = 0;
+}
+
+static Event* push(EventKind kind, IRExpr* addr, UInt size)
+{
+   if (q.used == QUEUE_SIZE)
+      flush();
+   Event* e = &q.ev[q.used++];
+   e->kind  = kind;
+   e->instr = q.instr;
+   e->addr  = addr;
+   e->size  = size;
+   return e;
+}
+
+static Bool same_atom(const IRExpr* a, const IRExpr* b)
+{
+   if (a->tag == Iex_RdTmp && b->tag == Iex_RdTmp)
+      return a->Iex.RdTmp.tmp == b->Iex.RdTmp.tmp;
+   if (a->tag == Iex_Const && b->tag == Iex_Const)
+      return eqIRConst(a->Iex.Const.con, b->Iex.Const.con);
+   return False;
+}
+
+static void data_read(IRExpr* addr, UInt size)
+{
+   if (!VP_(clo).cache_sim) return;
+   tl_assert(isIRAtom(addr) && size >= 1 && size <= min_line_size);
+   push(EV_READ, addr, size);
+}
+
+static void data_write(IRExpr* addr, UInt size)
+{
+   if (!VP_(clo).cache_sim) return;
+   tl_assert(isIRAtom(addr) && size >= 1 && size <= min_line_size);
+   if (q.used > 0) {
+      Event* last = &q.ev[q.used - 1];
+      if (last->kind == EV_READ && last->size == size && last->instr == q.instr
+          && same_atom(last->addr, addr)) {
+         last->kind = EV_MODIFY;
+         return;
+      }
+   }
+   push(EV_WRITE, addr, size);
+}
+
+/* Guarded accesses go out at once, with their guard, after the queue. */
+static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
+{
+   if (!VP_(clo).cache_sim) return;
+   tl_assert(isIRAtom(addr) && isIRAtom(guard) && size >= 1 && size <= min_line_size);
+   flush();
+   if (is_write)
+      call("vgprof_log_1Dw", log_1Dw, 3,
+           mkIRExprVec_3(cc_expr(q.instr), addr, mkIRExpr_HWord(size)), guard);
+   else
+      call("vgprof_log_1Dr", log_1Dr, 3,
+           mkIRExprVec_3(cc_expr(q.instr), addr, mkIRExpr_HWord(size)), guard);
+}
+
+/*------------------------------------------------------------*/
+/*--- What vp_instr.c calls while it translates            ---*/
+/*------------------------------------------------------------*/
+
+void VP_(events_begin)(IRSB* sbOut)
+{
+   q.sbOut = sbOut;
+   q.used  = 0;
+   q.instr = NULL;
+}
+
+void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
+{
+   q.instr      = cc;
+   q.instr_addr = addr;
+   q.instr_len  = len;
+   if (VP_(clo).cache_sim)
+      push(EV_FETCH, NULL, 0);
+}
+
+/* A conditional exit's taken-ness: the guard, inverted when the optimiser
+   turned the branch around (its target is then the next instruction). */
+static IRExpr* taken_flag(IRStmt* exit, IRType hWordTy)
+{
+   IRConst* dst = exit->Ist.Exit.dst;
+   Addr     sea = hWordTy == Ity_I32 ? dst->Ico.U32 : dst->Ico.U64;
+   Bool     inverted = sea == q.instr_addr + q.instr_len;
+   IRTemp   g1 = newIRTemp(q.sbOut->tyenv, Ity_I1);
+   IRTemp   gw = newIRTemp(q.sbOut->tyenv, hWordTy);
+   IRTemp   g  = newIRTemp(q.sbOut->tyenv, hWordTy);
+   IRExpr*  one = hWordTy == Ity_I32 ? IRExpr_Const(IRConst_U32(1)) : IRExpr_Const(IRConst_U64(1));
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g1, exit->Ist.Exit.guard));
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(gw, IRExpr_Unop(hWordTy == Ity_I32 ? Iop_1Uto32 : Iop_1Uto64,
+                                                       IRExpr_RdTmp(g1))));
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, inverted
+                    ? IRExpr_Binop(hWordTy == Ity_I32 ? Iop_Xor32 : Iop_Xor64, IRExpr_RdTmp(gw), one)
+                    : IRExpr_RdTmp(gw)));
+   return IRExpr_RdTmp(g);
+}
+
+/* Called for every statement after the first IMark, before it is copied. */
+void VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy)
+{
+   switch (st->tag) {
+      case Ist_WrTmp:
+         if (st->Ist.WrTmp.data->tag == Iex_Load)
+            data_read(st->Ist.WrTmp.data->Iex.Load.addr,
+                      sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty));
+         break;
+      case Ist_Store:
+         data_write(st->Ist.Store.addr, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)));
+         break;
+      case Ist_StoreG: {
+         IRStoreG* sg = st->Ist.StoreG.details;
+         data_guarded(sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->guard, True);
+         break;
+      }
+      case Ist_LoadG: {
+         IRLoadG* lg = st->Ist.LoadG.details;
+         IRType   ty = Ity_INVALID, wide = Ity_INVALID;
+         typeOfIRLoadGOp(lg->cvt, &wide, &ty);
+         data_guarded(lg->addr, sizeofIRType(ty), lg->guard, False);
+         break;
+      }
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         if (d->mFx != Ifx_None) {
+            UInt size = d->mSize > min_line_size ? min_line_size : d->mSize;
+            if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)  data_read(d->mAddr, size);
+            if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) data_write(d->mAddr, size);
+         }
+         break;
+      }
+      case Ist_CAS: {
+         IRCAS* cas  = st->Ist.CAS.details;
+         UInt   size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+         if (cas->dataHi) size *= 2;
+         if (size > min_line_size) size = min_line_size;
+         data_read(cas->addr, size);
+         data_write(cas->addr, size);
+         break;
+      }
+      case Ist_LLSC:
+         if (st->Ist.LLSC.storedata == NULL) {
+            data_read(st->Ist.LLSC.addr, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)));
+            flush();   /* as cachegrind: helps the store-conditional succeed */
+         } else {
+            data_write(st->Ist.LLSC.addr,
+                       sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)));
+         }
+         break;
+      case Ist_Exit:
+         if (VP_(clo).branch_sim
+             && (st->Ist.Exit.jk == Ijk_Boring || st->Ist.Exit.jk == Ijk_Call
+                 || st->Ist.Exit.jk == Ijk_Ret))
+            push(EV_COND, taken_flag(st, hWordTy), 0);
+         flush();   /* control may leave here */
+         break;
+      default:
+         break;
+   }
+}
+
+/* At the end of the block: an indirect jump or call is a branch to an
+   unknown target (returns are assumed predicted), then the last flush. */
+void VP_(events_end)(IRSB* sbIn)
+{
+   if (VP_(clo).branch_sim
+       && (sbIn->jumpkind == Ijk_Boring || sbIn->jumpkind == Ijk_Call)
+       && sbIn->next->tag == Iex_RdTmp)
+      push(EV_IND, sbIn->next, 0);
+   flush();
+}
