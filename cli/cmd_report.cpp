@@ -29,6 +29,7 @@ namespace {
 // What the report shows: the functions that pass the threshold and --top, in
 // order, and what was left out.
 struct Summary {
+    ShownEvents events;  // the columns
     size_t sort_event = 0;
     CostKind sort_cost = CostKind::self;
     std::vector<FunctionCost> shown;
@@ -46,6 +47,7 @@ bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent)
 Summary summarize(const Profile& profile, const ReportOptions& options)
 {
     Summary s;
+    s.events = shown_events(profile, options);
     s.sort_event = sort_event_of(profile, options);
     if (options.inclusive)
         require_call_graph(profile, options, "--inclusive");
@@ -100,14 +102,14 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
         header.push_back(fmt::format("Function limit:   {}", options.top));
     for (std::string& line : thread_header(options))
         header.push_back(std::move(line));
-    write_header(out, profile, options, header);
-    write_totals(out, profile);
+    write_header(out, profile, options, s.events, header);
+    write_totals(out, profile, s.events);
 
     // With a call graph each event has a self and an inclusive column; the
     // omitted row leaves the inclusive ones blank, as inclusive costs overlap
     // and have no meaningful sum.
-    const CostColumns columns = call_graph ? CostColumns(profile, {" self", " incl"})
-                                           : CostColumns(profile, {""});
+    const CostColumns columns = call_graph ? CostColumns(profile, s.events, {" self", " incl"})
+                                           : CostColumns(profile, s.events, {""});
     print_line(out, rule());
     print_line(out, columns.header() + "  function (file:line)  [object]");
     print_line(out, rule());
@@ -127,16 +129,18 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
     boost::json::array functions;
     for (const FunctionCost& c : s.shown) {
         boost::json::object f = function_json(profile, c.fn);
-        f["self"] = costs_by_event(profile, c.self);
+        add_costs(f, "self", profile, s.events, c.self);
         if (call_graph)
-            f["inclusive"] = costs_by_event(profile, c.inclusive);
+            add_costs(f, "inclusive", profile, s.events, c.inclusive);
         functions.push_back(std::move(f));
     }
-    boost::json::object report = json_header(
-        profile, options, s.sort_event, s.sort_cost == CostKind::inclusive ? "inclusive" : "self");
+    boost::json::object report =
+        json_header(profile, options, s.events, s.sort_event,
+                    s.sort_cost == CostKind::inclusive ? "inclusive" : "self");
     report["functions"] = std::move(functions);
-    report["omitted"] = {{"functions", s.below_threshold + s.beyond_top},
-                         {"self", costs_by_event(profile, s.omitted)}};
+    boost::json::object omitted = {{"functions", s.below_threshold + s.beyond_top}};
+    add_costs(omitted, "self", profile, s.events, s.omitted);
+    report["omitted"] = std::move(omitted);
     out << boost::json::serialize(report) << '\n';
 }
 
@@ -197,8 +201,16 @@ Command add_report_command(CLI::App& app)
                            ->type_name("N")
                            ->check(not_negative)
                            ->capture_default_str();
-    cmd->add_option("--sort", options->sort, "event to sort by (default: the first recorded)")
+    cmd->add_option("--events", options->events,
+                    "events to show, comma-separated, in this order (default: all recorded)")
+        ->type_name("LIST")
+        ->delimiter(',');
+    cmd->add_option("--sort", options->sort,
+                    "event to sort by, shown or not (default: the first recorded)")
         ->type_name("EVENT");
+    cmd->add_flag("--miss-rates", options->miss_rates,
+                  "add cachegrind's miss rates under the totals and a rate column beside each "
+                  "shown miss event (needs cache or branch events)");
     CLI::Option* inclusive = cmd->add_flag(
         "--inclusive", options->inclusive,
         "sort and threshold by inclusive cost (needs a profile with a call graph)");

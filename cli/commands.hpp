@@ -13,6 +13,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI { class App; }
 
@@ -36,6 +37,11 @@ struct ReportOptions {
     double threshold = 0.1;   // percent of the sort event's total, as cg_annotate
     size_t top = 0;           // 0: no limit
     std::string sort;         // event name; empty: the first recorded event
+    // The events whose columns are shown, in this order; empty: all recorded.
+    std::vector<std::string> events;
+    // Cachegrind's summary miss rates under the totals, and beside each shown
+    // miss event (D1mr...) its rate over its reference event (D1mr/Dr).
+    bool miss_rates = false;
     bool inclusive = false;   // sort and threshold by inclusive cost
     std::string function;     // non-empty: the call-graph view of this function
     // Inclusive costs and calls of this thread's graph instead of the whole
@@ -45,10 +51,12 @@ struct ReportOptions {
 
 // Writes, in options.format ("text" or "json"), the function summary of
 // `profile`, or with options.function the call-graph view of that function.
-// Throws vgprof::Error when options.sort names an event the profile did not
-// record, when options.inclusive, options.function or options.thread needs a
-// call graph the profile lacks, when options.thread names a thread it has no
-// graph of, and when options.function names no function or several.
+// Throws vgprof::Error when options.sort or options.events names an event
+// the profile did not record, when options.events names one twice, when
+// options.miss_rates finds no cache or branch events to rate, when
+// options.inclusive, options.function or options.thread needs a call graph
+// the profile lacks, when options.thread names a thread it has no graph of,
+// and when options.function names no function or several.
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);

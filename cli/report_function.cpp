@@ -19,6 +19,7 @@ namespace vgprof::cli {
 namespace {
 
 struct FunctionView {
+    ShownEvents events;  // the columns
     size_t sort_event = 0;
     FnId fn;
     std::vector<uint64_t> self, inclusive;
@@ -38,6 +39,7 @@ FnId chosen_function(const Profile& profile, const ReportOptions& options)
 FunctionView view_of(const Profile& profile, const ReportOptions& options)
 {
     FunctionView v;
+    v.events = shown_events(profile, options);
     v.sort_event = sort_event_of(profile, options);
     v.fn = chosen_function(profile, options);
     v.self = function_self_costs(profile)[v.fn.index()].self;
@@ -86,10 +88,10 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
         fmt::format("Function:         {}", function_label(profile, v.fn))};
     for (std::string& line : thread_header(options))
         header.push_back(std::move(line));
-    write_header(out, profile, options, header);
-    write_totals(out, profile);
+    write_header(out, profile, options, v.events, header);
+    write_totals(out, profile, v.events);
 
-    CostColumns function_columns(profile, {" self", " incl"});
+    CostColumns function_columns(profile, v.events, {" self", " incl"});
     function_columns.fit(1, v.inclusive);
     print_line(out, rule());
     print_line(out, function_columns.header() + "  function (file:line)  [object]");
@@ -99,7 +101,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, "");
 
     // Both lists share their widths so that their columns line up.
-    CostColumns call_columns(profile, {" incl"});
+    CostColumns call_columns(profile, v.events, {" incl"});
     size_t count_width = std::string("calls").size();
     for (const auto* calls : {&v.callers, &v.callees})
         for (const CallCost& c : *calls) {
@@ -111,14 +113,15 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     write_calls(out, profile, call_columns, count_width, "callees", v.callees);
 }
 
-boost::json::array calls_json(const Profile& profile, const std::vector<CallCost>& calls)
+boost::json::array calls_json(const Profile& profile, const ShownEvents& shown,
+                              const std::vector<CallCost>& calls)
 {
     boost::json::array out;
     for (const CallCost& c : calls) {
         boost::json::object o = function_json(profile, c.fn);
         o["site"] = {{"file", profile.file_path(c.site->file)}, {"line", c.site->line}};
         o["count"] = c.count;
-        o["inclusive"] = costs_by_event(profile, c.inclusive);
+        add_costs(o, "inclusive", profile, shown, c.inclusive);
         out.push_back(std::move(o));
     }
     return out;
@@ -127,13 +130,14 @@ boost::json::array calls_json(const Profile& profile, const std::vector<CallCost
 void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const FunctionView& v)
 {
-    boost::json::object report = json_header(profile, options, v.sort_event, "inclusive");
+    boost::json::object report =
+        json_header(profile, options, v.events, v.sort_event, "inclusive");
     boost::json::object function = function_json(profile, v.fn);
-    function["self"] = costs_by_event(profile, v.self);
-    function["inclusive"] = costs_by_event(profile, v.inclusive);
+    add_costs(function, "self", profile, v.events, v.self);
+    add_costs(function, "inclusive", profile, v.events, v.inclusive);
     report["function"] = std::move(function);
-    report["callers"] = calls_json(profile, v.callers);
-    report["callees"] = calls_json(profile, v.callees);
+    report["callers"] = calls_json(profile, v.events, v.callers);
+    report["callees"] = calls_json(profile, v.events, v.callees);
     out << boost::json::serialize(report) << '\n';
 }
 

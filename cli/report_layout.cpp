@@ -23,6 +23,48 @@ size_t sort_event_of(const Profile& profile, const ReportOptions& options)
                             fmt::join(profile.meta().events, " ")));
 }
 
+namespace {
+
+std::vector<size_t> chosen_events(const Profile& profile, const ReportOptions& options)
+{
+    std::vector<size_t> events;
+    if (options.events.empty()) {
+        for (size_t e = 0; e < profile.num_events(); ++e)
+            events.push_back(e);
+        return events;
+    }
+    for (const std::string& name : options.events) {
+        const std::optional<size_t> e = profile.event_index(name);
+        if (!e)
+            throw Error(fmt::format("{}: no event \"{}\" to show (events recorded: {})",
+                                    options.profile, name, fmt::join(profile.meta().events, " ")));
+        if (std::find(events.begin(), events.end(), *e) != events.end())
+            throw Error(fmt::format("{}: --events lists \"{}\" twice", options.profile, name));
+        events.push_back(*e);
+    }
+    return events;
+}
+
+} // namespace
+
+ShownEvents shown_events(const Profile& profile, const ReportOptions& options)
+{
+    ShownEvents shown;
+    shown.events = chosen_events(profile, options);
+    shown.miss_rates = options.miss_rates;
+    for (size_t e : shown.events)
+        shown.rates.push_back(options.miss_rates ? event_miss_rate(profile, e) : std::nullopt);
+    if (options.miss_rates) {
+        shown.summary_rates = summary_miss_rates(profile);
+        if (shown.summary_rates.empty())
+            throw Error(fmt::format("{}: --miss-rates needs cache or branch events, which this "
+                                    "profile does not have (recorded without --cache-sim=yes "
+                                    "or --branch-sim=yes)",
+                                    options.profile));
+    }
+    return shown;
+}
+
 void require_call_graph(const Profile& profile, const ReportOptions& options, const char* option)
 {
     if (profile.has_call_graph())
@@ -79,44 +121,105 @@ const std::string& rule()
     return line;
 }
 
+namespace {
+
+std::string geometry_text(const char* name, const CacheGeometry& g)
+{
+    return fmt::format("{} {} B {}-way {} B lines", name, g.size, g.assoc, g.line_size);
+}
+
+// "Caches:" and "Branches:" lines saying what was simulated; none for a
+// profile of Ir alone.
+std::vector<std::string> simulation_header(const Meta& meta)
+{
+    if (!meta.cache)
+        return {};
+    const CacheConfig& c = *meta.cache;
+    std::vector<std::string> lines;
+    if (c.i1)
+        lines.push_back(fmt::format("Caches:           {}; {}; {}", geometry_text("I1", *c.i1),
+                                    geometry_text("D1", *c.d1), geometry_text("LL", *c.ll)));
+    lines.push_back(fmt::format("Branches:         {}",
+                                c.branches ? "simulated" : "not simulated"));
+    return lines;
+}
+
+std::vector<std::string> event_names(const Profile& profile, const ShownEvents& shown)
+{
+    std::vector<std::string> names;
+    for (size_t e : shown.events)
+        names.push_back(profile.meta().events[e]);
+    return names;
+}
+
+} // namespace
+
 void write_header(std::ostream& out, const Profile& profile, const ReportOptions& options,
-                  const std::vector<std::string>& more)
+                  const ShownEvents& shown, const std::vector<std::string>& more)
 {
     const Meta& meta = profile.meta();
     print_line(out, rule());
     print_line(out, fmt::format("Profile:          {}", options.profile));
     print_line(out, fmt::format("Command:          {}", fmt::join(meta.argv, " ")));
     print_line(out, fmt::format("Events recorded:  {}", fmt::join(meta.events, " ")));
-    print_line(out, fmt::format("Events shown:     {}", fmt::join(meta.events, " ")));
+    print_line(out, fmt::format("Events shown:     {}", fmt::join(event_names(profile, shown), " ")));
+    for (const std::string& line : simulation_header(meta))
+        print_line(out, line);
     for (const std::string& line : more)
         print_line(out, line);
     print_line(out, rule());
 }
 
-void write_totals(std::ostream& out, const Profile& profile)
+std::string rate_text(std::optional<double> rate)
 {
-    const CostColumns columns(profile, {""});
+    return rate ? fmt::format("{:.2f}%", 100.0 * *rate) : std::string("-");
+}
+
+void write_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown)
+{
+    // The totals are the program's: their rates are the summary ones below.
+    ShownEvents plain = shown;
+    plain.rates.assign(plain.events.size(), std::nullopt);
+    const CostColumns columns(profile, plain, {""});
+    const std::vector<uint64_t>& totals = profile.meta().totals;
     print_line(out, columns.header());
     print_line(out, rule());
-    print_line(out, columns.cells({&profile.meta().totals}) + "  PROGRAM TOTALS");
+    print_line(out, columns.cells({&totals}) + "  PROGRAM TOTALS");
+    if (!shown.summary_rates.empty())
+        print_line(out, "");
+    // Worded as cachegrind's summary lines ("D1  miss rate", "Mispred rate").
+    for (const MissRate& rate : shown.summary_rates) {
+        const std::string label =
+            rate.name == "Mispred" ? "Mispred rate:" : fmt::format("{} miss rate:", rate.name);
+        print_line(out, fmt::format("{:<18}{:>7}  {}", label, rate_text(rate.of(totals)),
+                                    rate.formula));
+    }
     print_line(out, "");
 }
 
-CostColumns::CostColumns(const Profile& profile, const std::vector<std::string>& sets)
+CostColumns::CostColumns(const Profile& profile, const ShownEvents& shown,
+                         const std::vector<std::string>& sets)
     : profile_(profile)
 {
-    for (size_t e = 0; e < profile.num_events(); ++e)
+    for (size_t i = 0; i < shown.events.size(); ++i) {
+        const size_t e = shown.events[i];
+        const size_t digits = format_thousands(profile.meta().totals[e]).size();
         for (size_t s = 0; s < sets.size(); ++s) {
             std::string label = profile.meta().events[e] + sets[s];
-            const size_t digits = format_thousands(profile.meta().totals[e]).size();
-            columns_.push_back({label, s, e, std::max(digits, label.size())});
+            columns_.push_back({label, s, e, std::max(digits, label.size()), std::nullopt});
         }
+        if (const std::optional<MissRate>& rate = shown.rates[i])
+            for (size_t s = 0; s < sets.size(); ++s) {
+                std::string label = rate->name + sets[s];
+                columns_.push_back({label, s, e, std::max(kRateWidth, label.size()), rate});
+            }
+    }
 }
 
 void CostColumns::fit(size_t set, const std::vector<uint64_t>& costs)
 {
     for (Column& c : columns_)
-        if (c.set == set)
+        if (c.set == set && !c.rate)
             c.number_width = std::max(c.number_width, format_thousands(costs[c.event]).size());
 }
 
@@ -124,8 +227,7 @@ std::string CostColumns::header() const
 {
     std::string line;
     for (size_t i = 0; i < columns_.size(); ++i)
-        line += fmt::format("{}{:<{}}", i ? " " : "", columns_[i].label,
-                            columns_[i].number_width + 1 + kPercentWidth);
+        line += fmt::format("{}{:<{}}", i ? " " : "", columns_[i].label, columns_[i].width());
     return line;
 }
 
@@ -136,23 +238,54 @@ std::string CostColumns::cells(const std::vector<const std::vector<uint64_t>*>& 
         const Column& c = columns_[i];
         line += i ? " " : "";
         const std::vector<uint64_t>* costs = sets[c.set];
-        if (costs == nullptr) {
-            line += std::string(c.number_width + 1 + kPercentWidth, ' ');
-            continue;
+        if (costs == nullptr)
+            line += std::string(c.width(), ' ');
+        else if (c.rate)
+            line += fmt::format("{:>{}}", rate_text(c.rate->of(*costs)), c.width());
+        else {
+            const uint64_t cost = (*costs)[c.event];
+            line += fmt::format("{:>{}} {:>{}}", format_thousands(cost), c.number_width,
+                                percent(cost, profile_.meta().totals[c.event]), kPercentWidth);
         }
-        const uint64_t cost = (*costs)[c.event];
-        line += fmt::format("{:>{}} {:>{}}", format_thousands(cost), c.number_width,
-                            percent(cost, profile_.meta().totals[c.event]), kPercentWidth);
     }
     return line;
 }
 
-boost::json::object costs_by_event(const Profile& profile, const std::vector<uint64_t>& costs)
+boost::json::object costs_by_event(const Profile& profile, const ShownEvents& shown,
+                                   const std::vector<uint64_t>& costs)
 {
     boost::json::object o;
-    for (size_t e = 0; e < profile.num_events(); ++e)
+    for (size_t e : shown.events)
         o[profile.meta().events[e]] = costs[e];
     return o;
+}
+
+namespace {
+
+boost::json::value rate_json(const MissRate& rate, const std::vector<uint64_t>& costs)
+{
+    if (const std::optional<double> r = rate.of(costs))
+        return *r;
+    return nullptr;
+}
+
+} // namespace
+
+boost::json::object miss_rates_json(const ShownEvents& shown, const std::vector<uint64_t>& costs)
+{
+    boost::json::object o;
+    for (const std::optional<MissRate>& rate : shown.rates)
+        if (rate)
+            o[rate->name] = rate_json(*rate, costs);
+    return o;
+}
+
+void add_costs(boost::json::object& o, const char* key, const Profile& profile,
+               const ShownEvents& shown, const std::vector<uint64_t>& costs)
+{
+    o[key] = costs_by_event(profile, shown, costs);
+    if (shown.miss_rates)
+        o[std::string(key) + "_miss_rates"] = miss_rates_json(shown, costs);
 }
 
 boost::json::object function_json(const Profile& profile, FnId fn)
@@ -164,19 +297,50 @@ boost::json::object function_json(const Profile& profile, FnId fn)
             {"object", profile.obj_path(f.obj)}};
 }
 
+namespace {
+
+boost::json::value cache_json(const Meta& meta)
+{
+    if (!meta.cache)
+        return nullptr;
+    const CacheConfig& c = *meta.cache;
+    boost::json::object o;
+    const auto geometry = [](const CacheGeometry& g) {
+        return boost::json::array{g.size, g.assoc, g.line_size};
+    };
+    if (c.i1) {
+        o["I1"] = geometry(*c.i1);
+        o["D1"] = geometry(*c.d1);
+        o["LL"] = geometry(*c.ll);
+    }
+    o["branches"] = c.branches;
+    return o;
+}
+
+} // namespace
+
 boost::json::object json_header(const Profile& profile, const ReportOptions& options,
-                                size_t sort_event, const char* sort_cost)
+                                const ShownEvents& shown, size_t sort_event,
+                                const char* sort_cost)
 {
     const Meta& meta = profile.meta();
     boost::json::object report;
     report["profile"] = options.profile;
     report["command"] = boost::json::value_from(meta.argv);
-    report["events"] = boost::json::value_from(meta.events);
+    report["events"] = boost::json::value_from(event_names(profile, shown));
+    if (meta.cache)
+        report["cache"] = cache_json(meta);
     report["sort"] = meta.events[sort_event];
     report["sort_cost"] = sort_cost;
     if (options.thread)
         report["thread"] = *options.thread;
-    report["totals"] = costs_by_event(profile, meta.totals);
+    report["totals"] = costs_by_event(profile, shown, meta.totals);
+    if (shown.miss_rates) {
+        boost::json::object rates;
+        for (const MissRate& rate : shown.summary_rates)
+            rates[rate.name] = rate_json(rate, meta.totals);
+        report["miss_rates"] = std::move(rates);
+    }
     return report;
 }
 

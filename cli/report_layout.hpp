@@ -9,11 +9,13 @@
 #include "commands.hpp"
 
 #include "vgprof/profile.hpp"
+#include "vgprof/query.hpp"
 
 #include <boost/json.hpp>
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,25 @@ namespace vgprof::cli {
 // The event options.sort names (the first recorded when empty). Throws
 // vgprof::Error naming the recorded events when the profile lacks it.
 size_t sort_event_of(const Profile& profile, const ReportOptions& options);
+
+// The events a report's columns show, settled before anything is written so
+// that a bad --events fails with nothing on standard output.
+struct ShownEvents {
+    std::vector<size_t> events;  // event indices, in column order
+    // With --miss-rates, per entry of `events`: the rate of that miss event
+    // over its reference event (D1mr/Dr), shown beside it; nullopt for an
+    // event that is not a miss event. Without it, all nullopt.
+    std::vector<std::optional<MissRate>> rates;
+    // With --miss-rates: cachegrind's summary rates, shown under the totals.
+    std::vector<MissRate> summary_rates;
+    bool miss_rates = false;
+};
+
+// The events options.events names, in its order, or every recorded event.
+// Throws vgprof::Error naming the recorded events when options.events names
+// one the profile lacks, when it names one twice, and when
+// options.miss_rates has no cache or branch events to rate.
+ShownEvents shown_events(const Profile& profile, const ReportOptions& options);
 
 // Throws vgprof::Error, saying why, when the profile has no call graph for
 // `option` to show.
@@ -46,23 +67,31 @@ void print_line(std::ostream& out, std::string line);
 // The rule between the blocks of a report.
 const std::string& rule();
 
-// The header block: profile, command and events, then `more` (lines such as
-// "Threshold:        0.1%"), between rules.
+// The header block: profile, command, events recorded and shown, the
+// simulated caches and branches (when meta.cache says), then `more` (lines
+// such as "Threshold:        0.1%"), between rules.
 void write_header(std::ostream& out, const Profile& profile, const ReportOptions& options,
-                  const std::vector<std::string>& more);
+                  const ShownEvents& shown, const std::vector<std::string>& more);
 
-// The block holding the program totals, one plain column per event.
-void write_totals(std::ostream& out, const Profile& profile);
+// The block holding the program totals, one plain column per shown event,
+// followed with --miss-rates by the summary rates, one a line.
+void write_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown);
 
-// Lays out cost columns: per event, one column per cost set (a plain cost;
-// or self and inclusive). A column holds the count right-aligned to the
-// widest count it will show and its share of the event's program total.
+// "1.25%": a miss rate as text; "-" when there was nothing to miss.
+std::string rate_text(std::optional<double> rate);
+
+// Lays out cost columns: per shown event, one column per cost set (a plain
+// cost; or self and inclusive), then with --miss-rates, for a miss event,
+// one rate column per set. A cost column holds the count right-aligned to
+// the widest count it will show and its share of the event's program total;
+// a rate column the rate of that set's costs.
 class CostColumns {
 public:
     // `sets` are the label suffixes of the cost sets, in order: {""} for
     // one column per event labelled "Ir", {" self", " incl"} for two
     // labelled "Ir self" and "Ir incl".
-    CostColumns(const Profile& profile, const std::vector<std::string>& sets);
+    CostColumns(const Profile& profile, const ShownEvents& shown,
+                const std::vector<std::string>& sets);
 
     // Widens set `set`'s columns to fit `costs` (the totals always fit; a
     // recursive call edge can exceed them).
@@ -75,25 +104,41 @@ public:
 
 private:
     static constexpr size_t kPercentWidth = 8;  // "(100.0%)"
+    static constexpr size_t kRateWidth = 7;     // "100.00%"
     struct Column {
         std::string label;
-        size_t set, event, number_width;
+        size_t set, event;
+        size_t number_width;           // the count's, or the whole rate column's
+        std::optional<MissRate> rate;  // set: a rate column
+        size_t width() const { return rate ? number_width : number_width + 1 + kPercentWidth; }
     };
     const Profile& profile_;
     std::vector<Column> columns_;  // by event, then by set
 };
 
-// {"Ir":2485947,...}: `costs` keyed by event name.
-boost::json::object costs_by_event(const Profile& profile, const std::vector<uint64_t>& costs);
+// {"Ir":2485947,...}: `costs` of the shown events, keyed by event name.
+boost::json::object costs_by_event(const Profile& profile, const ShownEvents& shown,
+                                   const std::vector<uint64_t>& costs);
+
+// {"D1mr/Dr":0.0125,...}: the shown miss events' rates of `costs`, from 0
+// to 1, null when there was nothing to miss (empty without --miss-rates).
+boost::json::object miss_rates_json(const ShownEvents& shown, const std::vector<uint64_t>& costs);
+
+// Adds `costs` as member `key` ("self") and, with --miss-rates, their
+// rates as `key`_miss_rates ("self_miss_rates").
+void add_costs(boost::json::object& o, const char* key, const Profile& profile,
+               const ShownEvents& shown, const std::vector<uint64_t>& costs);
 
 // {"name":…,"file":…,"line":…,"object":…}: where a function is.
 boost::json::object function_json(const Profile& profile, FnId fn);
 
-// The members both JSON reports start with: profile, command, events,
-// sort (the event), sort_cost ("self" or "inclusive"), thread (with
-// options.thread only) and totals.
+// The members both JSON reports start with: profile, command, events (the
+// shown ones), cache (when meta.cache is not null), sort (the event),
+// sort_cost ("self" or "inclusive"), thread (with options.thread only),
+// totals and, with --miss-rates, miss_rates (the summary rates).
 boost::json::object json_header(const Profile& profile, const ReportOptions& options,
-                                size_t sort_event, const char* sort_cost);
+                                const ShownEvents& shown, size_t sort_event,
+                                const char* sort_cost);
 
 // The function-summary and --function writers.
 void write_summary(std::ostream& out, const Profile& profile, const ReportOptions& options);

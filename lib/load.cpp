@@ -104,6 +104,10 @@ const char* const kTopLevelKeys[] = {"vgprof", "meta",  "strs",  "objs",
 const char* const kCallGraphKeys[] = {"calls", "inclusive", "paths"};
 // Also version 2, only beside the call graph (--separate-threads=yes).
 const char* const kThreadKey = "threads";
+// meta.cache's members, and the events each part of it brings.
+const char* const kCacheKeys[] = {"I1", "D1", "LL", "branches"};
+const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"};
+const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
 const char* const kReservedTopLevelKeys[] = {"heap"};
 const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 
@@ -177,6 +181,9 @@ private:
     void load_version(const json::value& v);
     void check_top_level_keys(const json::object& root) const;
     void load_meta(const json::value& v, const Where& at);
+    void load_cache(const json::object& o, const Where& at);
+    CacheGeometry cache_geometry_at(const json::value& v, const Where& at) const;
+    void check_simulated_events(const Where& cache, const Where& events) const;
     void load_dump(const json::value& v, const Where& at);
     void load_run(const json::value& v, const Where& at);
     void load_strs(const json::value& v, const Where& at);
@@ -352,6 +359,9 @@ void Loader::load_meta(const json::value& v, const Where& at)
     const json::value& cache_value = required(o, "cache", at);
     if (!cache_value.is_null() && !cache_value.is_object())
         fail(cache, cat("expected null or an object, got ", describe(cache_value)));
+    if (cache_value.is_object())
+        load_cache(cache_value.get_object(), cache);
+    check_simulated_events(cache, events);
 
     const json::array& totals_array = array_at(required(o, "totals", at), totals);
     if (totals_array.size() != m.events.size())
@@ -369,6 +379,77 @@ void Loader::load_meta(const json::value& v, const Where& at)
     if (const json::value* d = o.if_contains("dump"))
         load_dump(*d, at.member("dump"));
     load_run(required(o, "run", at), run);
+}
+
+// meta.cache: {"I1":[size,assoc,line],"D1":[…],"LL":[…],"branches":bool},
+// or {"branches":true} when only branches were simulated.
+void Loader::load_cache(const json::object& o, const Where& at)
+{
+    for (const auto& member : o)
+        if (!contains(kCacheKeys, member.key()))
+            fail(at, cat("unknown key ", quoted(member.key()),
+                         " (expected \"I1\", \"D1\", \"LL\" and \"branches\")"));
+    CacheConfig& c = p_.meta_.cache.emplace();
+    const Where i1 = at.member("I1"), d1 = at.member("D1"), ll = at.member("LL"),
+                branches = at.member("branches");
+    const json::value& branches_value = required(o, "branches", at);
+    if (!branches_value.is_bool())
+        fail(branches, cat("expected true or false, got ", describe(branches_value)));
+    c.branches = branches_value.get_bool();
+
+    // cachegrind simulates the three caches together or not at all.
+    const size_t caches = o.contains("I1") + o.contains("D1") + o.contains("LL");
+    if (caches == 0)
+        return;
+    if (caches != 3) {
+        std::string present, missing;
+        for (const char* key : {"I1", "D1", "LL"}) {
+            std::string& list = o.contains(key) ? present : missing;
+            list += cat(list.empty() ? "" : " and ", '"', key, '"');
+        }
+        fail(at, cat("incomplete cache configuration: has ", present, " but not ", missing,
+                     " (the three caches are simulated together)"));
+    }
+    c.i1 = cache_geometry_at(o.at("I1"), i1);
+    c.d1 = cache_geometry_at(o.at("D1"), d1);
+    c.ll = cache_geometry_at(o.at("LL"), ll);
+}
+
+CacheGeometry Loader::cache_geometry_at(const json::value& v, const Where& at) const
+{
+    const json::array& a = array_at(v, at);
+    if (a.size() != 3)
+        fail(at, cat("expected 3 entries [size, associativity, line size], got ", a.size()));
+    uint64_t n[3];
+    for (size_t i = 0; i < 3; ++i) {
+        const Where item = at.element(i);
+        const bool positive = a[i].is_uint64() || (a[i].is_int64() && a[i].get_int64() > 0);
+        if (!positive)
+            fail(item, cat("expected a positive integer, got ", describe(a[i])));
+        n[i] = uint_at(a[i], item);
+    }
+    return CacheGeometry{n[0], n[1], n[2]};
+}
+
+// A reader takes meta.cache's word for which events are there (a miss
+// rate, say, needs D1mr and Dr), so what it says was simulated must have
+// recorded its events. The other way round is not checked: a profile may
+// hold such events without meta.cache (the unit tests' fixtures do).
+void Loader::check_simulated_events(const Where& cache, const Where& events) const
+{
+    const Meta& m = p_.meta_;
+    if (!m.cache)
+        return;
+    const auto check = [&](const auto& group, const char* what_was) {
+        for (const char* name : group)
+            if (!p_.event_index(name))
+                fail(events, cat("no ", quoted(name), " event, but ", cache.str(), " says ",
+                                 what_was));
+    };
+    if (m.cache->i1)
+        check(kCacheEvents, "the caches were simulated");
+    if (m.cache->branches)
+        check(kBranchEvents, "branches were simulated");
 }
 
 void Loader::load_dump(const json::value& v, const Where& at)

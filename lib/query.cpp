@@ -252,6 +252,77 @@ std::string function_label(const Profile& profile, FnId fn)
     return label + "  [" + profile.obj_path(f.obj) + "]";
 }
 
+std::optional<double> MissRate::of(const std::vector<uint64_t>& costs) const
+{
+    // long double: three 64-bit counts can pass 2^64 together.
+    const auto sum = [&](const std::vector<size_t>& events) {
+        long double n = 0;
+        for (size_t e : events)
+            n += costs[e];
+        return n;
+    };
+    const long double references = sum(this->references);
+    if (references == 0)
+        return std::nullopt;
+    return static_cast<double>(sum(misses) / references);
+}
+
+namespace {
+
+// A rate over named events, or nullopt when the profile lacks one of them.
+std::optional<MissRate> rate_of(const Profile& profile, std::string name,
+                                std::initializer_list<const char*> misses,
+                                std::initializer_list<const char*> references)
+{
+    MissRate rate{std::move(name), "", {}, {}};
+    const auto add = [&](std::initializer_list<const char*> events, std::vector<size_t>& out) {
+        std::string sum;
+        for (const char* event : events) {
+            const std::optional<size_t> e = profile.event_index(event);
+            if (!e)
+                return false;
+            out.push_back(*e);
+            sum += (sum.empty() ? "" : "+") + std::string(event);
+        }
+        rate.formula += events.size() == 1 ? sum : "(" + sum + ")";
+        return true;
+    };
+    if (!add(misses, rate.misses))
+        return std::nullopt;
+    rate.formula += "/";
+    if (!add(references, rate.references))
+        return std::nullopt;
+    return rate;
+}
+
+} // namespace
+
+std::vector<MissRate> summary_miss_rates(const Profile& profile)
+{
+    std::vector<MissRate> rates;
+    for (std::optional<MissRate> rate :
+         {rate_of(profile, "I1", {"I1mr"}, {"Ir"}), rate_of(profile, "LLi", {"ILmr"}, {"Ir"}),
+          rate_of(profile, "D1", {"D1mr", "D1mw"}, {"Dr", "Dw"}),
+          rate_of(profile, "LLd", {"DLmr", "DLmw"}, {"Dr", "Dw"}),
+          rate_of(profile, "LL", {"ILmr", "DLmr", "DLmw"}, {"Ir", "Dr", "Dw"}),
+          rate_of(profile, "Mispred", {"Bcm", "Bim"}, {"Bc", "Bi"})})
+        if (rate)
+            rates.push_back(std::move(*rate));
+    return rates;
+}
+
+std::optional<MissRate> event_miss_rate(const Profile& profile, size_t event)
+{
+    static const std::pair<const char*, const char*> kMissOf[] = {
+        {"I1mr", "Ir"}, {"ILmr", "Ir"}, {"D1mr", "Dr"}, {"DLmr", "Dr"},
+        {"D1mw", "Dw"}, {"DLmw", "Dw"}, {"Bcm", "Bc"},  {"Bim", "Bi"}};
+    const std::string& name = profile.meta().events[event];
+    for (const auto& [miss, reference] : kMissOf)
+        if (name == miss)
+            return rate_of(profile, name + "/" + reference, {miss}, {reference});
+    return std::nullopt;
+}
+
 std::string format_thousands(uint64_t n)
 {
     const std::string digits = std::to_string(n);

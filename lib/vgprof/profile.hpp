@@ -18,11 +18,28 @@ namespace vgprof {
 // The newest profile format version this library reads.
 inline constexpr int kNewestVersion = 2;
 
+// One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
+struct CacheGeometry {
+    uint64_t size = 0;       // bytes
+    uint64_t assoc = 0;      // ways
+    uint64_t line_size = 0;  // bytes
+};
+
+// meta.cache: what was simulated besides counting instructions. The
+// caches come all three or not at all (only branches were simulated), with
+// the events I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw; `branches` comes with the
+// events Bc Bcm Bi Bim.
+struct CacheConfig {
+    std::optional<CacheGeometry> i1, d1, ll;
+    bool branches = false;
+};
+
 // The profile's `meta` section.
 struct Meta {
     std::string tool, tool_version, valgrind;
     std::vector<std::string> argv, options, events;
     std::vector<uint64_t> totals;        // one per event
+    std::optional<CacheConfig> cache;    // meta.cache (none: null, nothing simulated)
     std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run)
     std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
     std::string dump_label;              // meta.dump.label

@@ -106,6 +106,32 @@ std::vector<CallCost> callees_of(const CallGraph& graph, FnId fn,
 // as sort_by_cost does, then by call site (file path, line).
 void sort_by_cost(std::vector<CallCost>& calls, const Profile& profile, size_t event);
 
+// --- miss rates (profiles with cache or branch events) -------------------------
+
+// A rate derived from cachegrind's events: the sum of the `misses` events
+// over the sum of the `references` events (event indices), as cachegrind's
+// summary computes its miss rates.
+struct MissRate {
+    std::string name;     // "D1" (a summary rate) or "D1mr/Dr" (one miss event's)
+    std::string formula;  // "(D1mr+D1mw)/(Dr+Dw)"
+    std::vector<size_t> misses, references;
+
+    // The rate of `costs` (one entry per event), from 0 to 1; nullopt when
+    // there were no references, so nothing could miss.
+    std::optional<double> of(const std::vector<uint64_t>& costs) const;
+};
+
+// The rates cachegrind's summary prints whose events the profile recorded,
+// in its order: "I1" I1mr/Ir, "LLi" ILmr/Ir, "D1" (D1mr+D1mw)/(Dr+Dw),
+// "LLd" (DLmr+DLmw)/(Dr+Dw), "LL" (ILmr+DLmr+DLmw)/(Ir+Dr+Dw) and
+// "Mispred" (Bcm+Bim)/(Bc+Bi). Empty for a profile of Ir alone.
+std::vector<MissRate> summary_miss_rates(const Profile& profile);
+
+// The rate of a miss event over the event whose misses it counts: I1mr and
+// ILmr over Ir, D1mr and DLmr over Dr, D1mw and DLmw over Dw, Bcm over Bc,
+// Bim over Bi ("D1mr/Dr"). nullopt for any other event.
+std::optional<MissRate> event_miss_rate(const Profile& profile, size_t event);
+
 // --- finding and naming functions ---------------------------------------------
 
 // The function a person means by `name`: the one named exactly `name`, else

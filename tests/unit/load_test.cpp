@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 
 namespace vgprof {
@@ -982,6 +983,130 @@ TEST(LoadThreadsError, ThreadsSumsOfSeveralEventsAreCheckedPerEvent)
                      R"(,"roots":[5]}])");
     EXPECT_EQ(load_error(p),
               "p.json: inclusive[2]: the threads' Dr inclusive costs add up to 3801, not 3800");
+}
+
+// --- meta.cache (--cache-sim=yes, --branch-sim=yes) --------------------------
+
+// Only branches simulated: Ir and the four branch events.
+ProfileText branch_profile()
+{
+    ProfileText p;
+    p.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
+    p.set_meta("cache", R"({"branches":true})");
+    p.set_meta("totals", "[2485947,30,3,4,1]");
+    p.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
+    p.drop("instrs");
+    return p.drop_call_graph();
+}
+
+ProfileText with_cache(const std::string& cache)
+{
+    return test::cache_profile().set_meta("cache", cache);
+}
+
+// (size, associativity, line size) for comparing a geometry in one expression.
+using Geometry = std::tuple<uint64_t, uint64_t, uint64_t>;
+
+Geometry geometry(const std::optional<CacheGeometry>& g)
+{
+    return g ? Geometry{g->size, g->assoc, g->line_size} : Geometry{};
+}
+
+TEST(LoadCache, CacheConfigurationGivesEachCachesGeometryAndWhetherBranchesWereSimulated)
+{
+    const Profile p = parse_profile(test::cache_profile().str(), "p.json");
+    ASSERT_TRUE(p.meta().cache);
+    const CacheConfig& c = *p.meta().cache;
+    EXPECT_EQ(geometry(c.i1), (Geometry{32768, 8, 64}));
+    EXPECT_EQ(geometry(c.d1), (Geometry{32768, 8, 64}));
+    EXPECT_EQ(geometry(c.ll), (Geometry{8388608, 16, 64}));
+    EXPECT_TRUE(c.branches);
+    EXPECT_EQ(p.num_events(), 13u);
+    EXPECT_EQ(p.event_index("D1mw"), 7u);
+}
+
+TEST(LoadCache, OnlyBranchesSimulatedHasNoCaches)
+{
+    const Profile p = parse_profile(branch_profile().str(), "p.json");
+    ASSERT_TRUE(p.meta().cache);
+    EXPECT_FALSE(p.meta().cache->i1 || p.meta().cache->d1 || p.meta().cache->ll);
+    EXPECT_TRUE(p.meta().cache->branches);
+}
+
+TEST(LoadCache, CachesWithoutBranchesSayBranchesWereNotSimulated)
+{
+    ProfileText text = test::cache_profile();
+    text.set_meta("events", R"(["Ir","I1mr","ILmr","Dr","D1mr","DLmr","Dw","D1mw","DLmw"])");
+    text.set_meta("cache", R"({"I1":[16384,4,32],"D1":[65536,2,64],"LL":[1048576,8,128],)"
+                           R"("branches":false})");
+    text.set_meta("totals", "[10000,100,10,2000,100,20,2000,200,40]");
+    text.set("lines", "[[0,1,11,2000,20,2,0,0,0,1000,150,30],[1,1,4,8000,80,8,2000,100,20,1000,50,10]]");
+    const Profile p = parse_profile(text.str(), "p.json");
+    ASSERT_TRUE(p.meta().cache);
+    EXPECT_EQ(geometry(p.meta().cache->i1), (Geometry{16384, 4, 32}));
+    EXPECT_EQ(geometry(p.meta().cache->d1), (Geometry{65536, 2, 64}));
+    EXPECT_EQ(geometry(p.meta().cache->ll), (Geometry{1048576, 8, 128}));
+    EXPECT_FALSE(p.meta().cache->branches);
+}
+
+TEST(LoadCache, NullCacheMeansNothingWasSimulated)
+{
+    EXPECT_FALSE(parse_profile(ProfileText().str(), "p.json").meta().cache);
+}
+
+TEST(LoadCacheError, GeometryIsThreePositiveIntegers)
+{
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,0,64],)"
+                                    R"("branches":true})")),
+              "p.json: meta.cache.LL[1]: expected a positive integer, got 0");
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,-8,64],"D1":[32768,8,64],"LL":[8388608,16,64],)"
+                                    R"("branches":true})")),
+              "p.json: meta.cache.I1[1]: expected a positive integer, got -8");
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8,64.5],"LL":[8388608,16,64],)"
+                                    R"("branches":true})")),
+              "p.json: meta.cache.D1[2]: expected a positive integer, got 64.5 (a floating-point "
+              "number)");
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8],"LL":[8388608,16,64],)"
+                                    R"("branches":true})")),
+              "p.json: meta.cache.D1: expected 3 entries [size, associativity, line size], got 2");
+    EXPECT_EQ(load_error(with_cache(R"({"I1":{"size":32768},"D1":[32768,8,64],)"
+                                    R"("LL":[8388608,16,64],"branches":true})")),
+              "p.json: meta.cache.I1: expected an array, got an object");
+}
+
+TEST(LoadCacheError, TheThreeCachesComeTogether)
+{
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8,64],"branches":true})")),
+              R"(p.json: meta.cache: incomplete cache configuration: has "I1" and "D1" but not )"
+              R"("LL" (the three caches are simulated together))");
+}
+
+TEST(LoadCacheError, BranchesIsARequiredBoolean)
+{
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64]})")),
+              R"(p.json: meta.cache: missing required key "branches")");
+    EXPECT_EQ(load_error(with_cache(R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64],)"
+                                    R"("branches":1})")),
+              "p.json: meta.cache.branches: expected true or false, got 1");
+}
+
+TEST(LoadCacheError, UnknownKeyIsNamed)
+{
+    EXPECT_EQ(load_error(with_cache(R"({"branches":true,"L2":[262144,8,64]})")),
+              R"(p.json: meta.cache: unknown key "L2" (expected "I1", "D1", "LL" and "branches"))");
+}
+
+TEST(LoadCacheError, WhatMetaCacheSaysWasSimulatedMustHaveItsEvents)
+{
+    EXPECT_EQ(load_error(branch_profile().set_meta(
+                  "cache", R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64],)"
+                           R"("branches":true})")),
+              R"(p.json: meta.events: no "I1mr" event, but meta.cache says the caches were )"
+              "simulated");
+    ProfileText ir_only;
+    ir_only.set_meta("cache", R"({"branches":true})");
+    EXPECT_EQ(load_error(ir_only),
+              R"(p.json: meta.events: no "Bc" event, but meta.cache says branches were simulated)");
 }
 
 } // namespace

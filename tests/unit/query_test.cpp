@@ -426,5 +426,63 @@ TEST(FormatThousands, GroupsDigitsInThreesWithCommas)
     EXPECT_EQ(format_thousands(UINT64_MAX), "18,446,744,073,709,551,615");
 }
 
+// --- miss rates ----------------------------------------------------------------
+
+TEST(MissRates, SummaryRatesAreCachegrindsInItsOrderFromTheProgramTotals)
+{
+    // The arithmetic is in report_fixture.hpp.
+    const Profile p = parse_profile(test::cache_profile().str(), "p.json");
+    const std::vector<MissRate> rates = summary_miss_rates(p);
+    std::vector<std::string> formulas;
+    for (const MissRate& r : rates)
+        formulas.push_back(r.name + " " + r.formula);
+    EXPECT_EQ(formulas, (std::vector<std::string>{
+                            "I1 I1mr/Ir", "LLi ILmr/Ir", "D1 (D1mr+D1mw)/(Dr+Dw)",
+                            "LLd (DLmr+DLmw)/(Dr+Dw)", "LL (ILmr+DLmr+DLmw)/(Ir+Dr+Dw)",
+                            "Mispred (Bcm+Bim)/(Bc+Bi)"}));
+    ASSERT_EQ(rates.size(), 6u);
+    const std::vector<uint64_t>& totals = p.meta().totals;
+    EXPECT_DOUBLE_EQ(*rates[0].of(totals), 100.0 / 10000);
+    EXPECT_DOUBLE_EQ(*rates[1].of(totals), 10.0 / 10000);
+    EXPECT_DOUBLE_EQ(*rates[2].of(totals), 300.0 / 4000);
+    EXPECT_DOUBLE_EQ(*rates[3].of(totals), 60.0 / 4000);
+    EXPECT_DOUBLE_EQ(*rates[4].of(totals), 70.0 / 14000);
+    EXPECT_DOUBLE_EQ(*rates[5].of(totals), 75.0 / 1100);
+}
+
+TEST(MissRates, SummaryHasOnlyTheRatesWhoseEventsWereRecorded)
+{
+    test::ProfileText branches;
+    branches.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
+    branches.set_meta("cache", R"({"branches":true})");
+    branches.set_meta("totals", "[2485947,30,3,4,1]");
+    branches.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
+    branches.drop("instrs").drop_call_graph();
+    const Profile p = parse_profile(branches.str(), "p.json");
+    const std::vector<MissRate> rates = summary_miss_rates(p);
+    ASSERT_EQ(rates.size(), 1u);
+    EXPECT_EQ(rates[0].name, "Mispred");
+    EXPECT_DOUBLE_EQ(*rates[0].of(p.meta().totals), (3.0 + 1) / (30 + 4));
+
+    EXPECT_TRUE(summary_miss_rates(parse_profile(test::ProfileText().str(), "p.json")).empty());
+}
+
+TEST(MissRates, EachMissEventIsRatedOverTheEventItCountsMissesOf)
+{
+    const Profile p = parse_profile(test::cache_profile().str(), "p.json");
+    std::vector<std::string> names;
+    for (size_t e = 0; e < p.num_events(); ++e)
+        if (const std::optional<MissRate> rate = event_miss_rate(p, e))
+            names.push_back(rate->name);
+    EXPECT_EQ(names, (std::vector<std::string>{"I1mr/Ir", "ILmr/Ir", "D1mr/Dr", "DLmr/Dr",
+                                               "D1mw/Dw", "DLmw/Dw", "Bcm/Bc", "Bim/Bi"}));
+    const std::optional<MissRate> d1mr = event_miss_rate(p, *p.event_index("D1mr"));
+    ASSERT_TRUE(d1mr);
+    // work's 100 D1mr of 2000 Dr; main has no Dr, so no rate at all.
+    const std::vector<FunctionCost> costs = function_self_costs(p);
+    EXPECT_DOUBLE_EQ(*d1mr->of(costs[1].self), 0.05);
+    EXPECT_EQ(d1mr->of(costs[0].self), std::nullopt);
+}
+
 } // namespace
 } // namespace vgprof

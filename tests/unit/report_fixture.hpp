@@ -38,10 +38,33 @@
 // that call site sums them: 2 calls, 600+400 = 1000 Ir, 1200+800 = 2000 Dr.
 // work's top-level inclusive cost is tid 1's 4600/1800 plus tid 2's
 // 4400/1200 = 9000/3000; memset's is 500+600+400 = 1500 Ir, all its own.
+//
+// cache_profile() records cachegrind's thirteen events (--cache-sim=yes
+// --branch-sim=yes) for two functions, main and work:
+//
+//   event  work   main   total     event  work   main   total
+//   Ir     8000   2000   10000     Dw     1000   1000    2000
+//   I1mr     80     20     100     D1mw     50    150     200
+//   ILmr      8      2      10     DLmw     10     30      40
+//   Dr     2000      0    2000     Bc     1000      0    1000
+//   D1mr    100      0     100     Bcm      50      0      50
+//   DLmr     20      0      20     Bi      100      0     100
+//                                  Bim      25      0      25
+//
+// so cachegrind's summary rates are I1 100/10000 = 1%, LLi 10/10000 =
+// 0.1%, D1 (100+200)/(2000+2000) = 7.5%, LLd (20+40)/4000 = 1.5%, LL
+// (10+20+40)/(10000+4000) = 0.5%, Mispred (50+25)/(1000+100) = 6.818...%.
+// Per function: work's D1mr/Dr is 100/2000 = 5%, its D1mw/Dw 50/1000 = 5%;
+// main's D1mr/Dr has no references (Dr 0), its D1mw/Dw is 150/1000 = 15%;
+// both have I1mr/Ir 1%. cache_call_graph_profile() adds that main calls
+// work once from app.c:12, so main's inclusive cost is the total and
+// work's its own.
 #ifndef VGPROF_TESTS_REPORT_FIXTURE_HPP
 #define VGPROF_TESTS_REPORT_FIXTURE_HPP
 
 #include "profile_text.hpp"
+
+#include <string>
 
 namespace vgprof::test {
 
@@ -115,6 +138,38 @@ inline ProfileText two_thread_profile()
                      R"(,"calls":[[3,0,0,6,1,400,800],[3,3,0,5,1,1500,100]])"
                      R"(,"inclusive":[[0,400,800],[3,4400,1200]])"
                      R"(,"roots":[5]}])");
+    return p;
+}
+
+inline const char* const kCacheEvents =
+    R"(["Ir","I1mr","ILmr","Dr","D1mr","DLmr","Dw","D1mw","DLmw","Bc","Bcm","Bi","Bim"])";
+inline const char* const kWorkCosts = "8000,80,8,2000,100,20,1000,50,10,1000,50,100,25";
+inline const char* const kMainCosts = "2000,20,2,0,0,0,1000,150,30,0,0,0,0";
+inline const char* const kCacheTotals = "10000,100,10,2000,100,20,2000,200,40,1000,50,100,25";
+
+// Profile text's default tables: fns 0 main (app.c:10), 1 work (app.c:3).
+inline ProfileText cache_profile()
+{
+    using std::string;
+    ProfileText p;
+    p.set_meta("events", kCacheEvents);
+    p.set_meta("cache", R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64],)"
+                        R"("branches":true})");
+    p.set_meta("totals", string("[") + kCacheTotals + "]");
+    p.set("lines", string("[[0,1,11,") + kMainCosts + "],[1,1,4," + kWorkCosts + "]]");
+    p.drop("instrs");
+    p.drop_call_graph();
+    return p;
+}
+
+inline ProfileText cache_call_graph_profile()
+{
+    using std::string;
+    ProfileText p = cache_profile();
+    p.set("calls", string("[[0,1,1,12,1,") + kWorkCosts + "]]");
+    p.set("inclusive", string("[[0,") + kCacheTotals + "],[1," + kWorkCosts + "]]");
+    p.set("paths", string("[[null,0,0,") + kMainCosts + "," + kCacheTotals + "]" +
+                       ",[0,1,1," + kWorkCosts + "," + kWorkCosts + "]]");
     return p;
 }
 

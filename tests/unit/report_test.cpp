@@ -516,5 +516,204 @@ TEST(ReportThread, ProfileWithoutPerThreadGraphsIsAnErrorSayingWhy)
               "(recorded with --call-graph=no)");
 }
 
+// --- cache and branch events (--events, --miss-rates) ------------------------------
+
+ReportOptions events_options(std::vector<std::string> events, bool miss_rates = false)
+{
+    ReportOptions o = options();
+    o.events = std::move(events);
+    o.miss_rates = miss_rates;
+    return o;
+}
+
+std::string cache_report(const ReportOptions& options)
+{
+    return report_of(test::cache_profile(), options);
+}
+
+TEST(ReportCache, HeaderShowsTheSimulatedCachesAndBranches)
+{
+    const std::string text = cache_report(events_options({"Ir"}));
+    EXPECT_EQ(text.substr(0, text.find("Event sort order")),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"
+              "Events shown:     Ir\n"
+              "Caches:           I1 32768 B 8-way 64 B lines; D1 32768 B 8-way 64 B lines; "
+              "LL 8388608 B 16-way 64 B lines\n"
+              "Branches:         simulated\n");
+}
+
+TEST(ReportCache, OnlySimulatedBranchesSayNothingOfCaches)
+{
+    test::ProfileText branches;
+    branches.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
+    branches.set_meta("cache", R"({"branches":true})");
+    branches.set_meta("totals", "[2485947,30,3,4,1]");
+    branches.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
+    branches.drop("instrs").drop_call_graph();
+    const std::string text = report_of(branches, options());
+    EXPECT_EQ(text.find("Caches:"), std::string::npos);
+    EXPECT_NE(text.find("Events shown:     Ir Bc Bcm Bi Bim\nBranches:         simulated\n"),
+              std::string::npos);
+}
+
+TEST(ReportCache, EventsChoosesTheColumnsAndTheirOrderForANarrowTable)
+{
+    // Ir is right-aligned to "10,000", D1mr to its label (the total is "100").
+    const std::string text = cache_report(events_options({"Ir", "D1mr"}));
+    EXPECT_NE(text.find("Ir              D1mr\n"
+                        "--------------------------------------------------------------------------------\n"
+                        "10,000 (100.0%)  100 (100.0%)  PROGRAM TOTALS\n"),
+              std::string::npos);
+    EXPECT_EQ(function_rows(text),
+              " 8,000  (80.0%)  100 (100.0%)  work (/src/app.c:3)  [/usr/bin/app]\n"
+              " 2,000  (20.0%)    0   (0.0%)  main (/src/app.c:10)  [/usr/bin/app]\n");
+    // D1mw's counts are right-aligned to its label, wider than "200".
+    EXPECT_EQ(function_rows(cache_report(events_options({"D1mw", "Ir"}))),
+              "  50  (25.0%)  8,000  (80.0%)  work (/src/app.c:3)  [/usr/bin/app]\n"
+              " 150  (75.0%)  2,000  (20.0%)  main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportCache, SortEventNeedNotBeShown)
+{
+    // By D1mw main (150) comes before work (50).
+    ReportOptions o = events_options({"Ir"});
+    o.sort = "D1mw";
+    const std::string text = cache_report(o);
+    EXPECT_NE(text.find("Event sort order: D1mw\n"), std::string::npos);
+    EXPECT_EQ(function_rows(text),
+              " 2,000  (20.0%)  main (/src/app.c:10)  [/usr/bin/app]\n"
+              " 8,000  (80.0%)  work (/src/app.c:3)  [/usr/bin/app]\n");
+}
+
+TEST(ReportCache, EveryRowOfAllThirteenEventsKeepsTheHeadersColumns)
+{
+    const std::string rows = function_rows(cache_report(options()));
+    const std::string text = cache_report(options());
+    const size_t header = text.rfind("function (file:line)");
+    const size_t header_column = header - text.rfind('\n', header) - 1;
+    size_t start = 0;
+    for (const char* fn : {"work (", "main ("}) {
+        const size_t at = rows.find(fn, start);
+        ASSERT_NE(at, std::string::npos) << fn;
+        EXPECT_EQ(at - start, header_column) << fn;
+        start = rows.find('\n', at) + 1;
+    }
+}
+
+TEST(ReportCache, UnknownOrRepeatedEventIsAnErrorNamingTheRecordedEvents)
+{
+    EXPECT_EQ(report_error(test::two_event_profile(), events_options({"Ir", "D1mr"})),
+              R"(app.json: no event "D1mr" to show (events recorded: Ir Dr))");
+    EXPECT_EQ(report_error(test::two_event_profile(), events_options({"Dr", "Ir", "Dr"})),
+              R"(app.json: --events lists "Dr" twice)");
+}
+
+TEST(ReportCache, MissRatesAddCachegrindsSummaryAndARateBesideEachShownMissEvent)
+{
+    // Rates from report_fixture.hpp; main's D1mr/Dr has no Dr to miss.
+    EXPECT_EQ(cache_report(events_options({"Ir", "I1mr", "Dr", "D1mr"}, true)),
+              "--------------------------------------------------------------------------------\n"
+              "Profile:          app.json\n"
+              "Command:          ./app -n 3\n"
+              "Events recorded:  Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"
+              "Events shown:     Ir I1mr Dr D1mr\n"
+              "Caches:           I1 32768 B 8-way 64 B lines; D1 32768 B 8-way 64 B lines; "
+              "LL 8388608 B 16-way 64 B lines\n"
+              "Branches:         simulated\n"
+              "Event sort order: Ir\n"
+              "Threshold:        0.1%\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              I1mr          Dr             D1mr\n"
+              "--------------------------------------------------------------------------------\n"
+              "10,000 (100.0%)  100 (100.0%) 2,000 (100.0%)  100 (100.0%)  PROGRAM TOTALS\n"
+              "\n"
+              "I1 miss rate:       1.00%  I1mr/Ir\n"
+              "LLi miss rate:      0.10%  ILmr/Ir\n"
+              "D1 miss rate:       7.50%  (D1mr+D1mw)/(Dr+Dw)\n"
+              "LLd miss rate:      1.50%  (DLmr+DLmw)/(Dr+Dw)\n"
+              "LL miss rate:       0.50%  (ILmr+DLmr+DLmw)/(Ir+Dr+Dw)\n"
+              "Mispred rate:       6.82%  (Bcm+Bim)/(Bc+Bi)\n"
+              "\n"
+              "--------------------------------------------------------------------------------\n"
+              "Ir              I1mr          I1mr/Ir Dr             D1mr          D1mr/Dr  "
+              "function (file:line)  [object]\n"
+              "--------------------------------------------------------------------------------\n"
+              " 8,000  (80.0%)   80  (80.0%)   1.00% 2,000 (100.0%)  100 (100.0%)   5.00%  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              " 2,000  (20.0%)   20  (20.0%)   1.00%     0   (0.0%)    0   (0.0%)       -  "
+              "main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportCache, MissRatesOfTheOmittedRowAreThoseOfTheOmittedFunctionsSelfCosts)
+{
+    // main, cut by --top 1, is the omitted row: D1mw/Dw 150/1000.
+    ReportOptions o = events_options({"Dw", "D1mw"}, true);
+    o.top = 1;
+    EXPECT_EQ(function_rows(cache_report(o)),
+              "1,000  (50.0%)   50  (25.0%)   5.00%  work (/src/app.c:3)  [/usr/bin/app]\n"
+              "1,000  (50.0%)  150  (75.0%)  15.00%  (1 function beyond --top 1, not shown)\n");
+}
+
+TEST(ReportCache, WithACallGraphEachRateHasASelfAndAnInclusiveColumn)
+{
+    // main's inclusive D1mr/Dr is the program's, 100/2000. Each column is as
+    // wide as its label ("D1mr self", "D1mr/Dr incl").
+    const std::string text =
+        report_of(test::cache_call_graph_profile(), events_options({"D1mr"}, true));
+    EXPECT_NE(text.find("D1mr self          D1mr incl          D1mr/Dr self D1mr/Dr incl  "
+                        "function (file:line)  [object]\n"),
+              std::string::npos);
+    EXPECT_EQ(function_rows(text),
+              "      100 (100.0%)       100 (100.0%)        5.00%        5.00%  "
+              "work (/src/app.c:3)  [/usr/bin/app]\n"
+              "        0   (0.0%)       100 (100.0%)            -        5.00%  "
+              "main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportCache, FunctionViewShowsTheChosenEventsAndRatesOfEachCall)
+{
+    ReportOptions o = function_options("work");
+    o.events = {"Dw", "D1mw"};
+    o.miss_rates = true;
+    // main's one call of work costs work's own Dw 1000 and D1mw 50.
+    const std::string text = report_of(test::cache_call_graph_profile(), o);
+    EXPECT_NE(text.find("Dw incl          D1mw incl          D1mw/Dw incl  calls  callers  "
+                        "[object]  call site\n"
+                        "--------------------------------------------------------------------------------\n"
+                        "  1,000  (50.0%)        50  (25.0%)        5.00%      1  main  "
+                        "[/usr/bin/app]  /src/app.c:12\n"),
+              std::string::npos)
+        << text;
+}
+
+TEST(ReportCache, MissRatesWithoutCacheOrBranchEventsIsAnErrorSayingWhy)
+{
+    EXPECT_EQ(report_error(test::two_event_profile(), events_options({}, true)),
+              "app.json: --miss-rates needs cache or branch events, which this profile does not "
+              "have (recorded without --cache-sim=yes or --branch-sim=yes)");
+}
+
+TEST(ReportCacheJson, CarriesTheCacheTheShownEventsAndTheRatesAsFractions)
+{
+    ReportOptions o = events_options({"D1mw", "Dw"}, true);
+    o.format = "json";
+    EXPECT_EQ(cache_report(o),
+              R"({"profile":"app.json","command":["./app","-n","3"],"events":["D1mw","Dw"],)"
+              R"("cache":{"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64],"branches":true},)"
+              R"("sort":"Ir","sort_cost":"self","totals":{"D1mw":200,"Dw":2000},)"
+              R"("miss_rates":{"I1":1E-2,"LLi":1E-3,"D1":7.5E-2,"LLd":1.5E-2,"LL":5E-3,)"
+              R"("Mispred":6.818181818181818E-2},"functions":[)"
+              R"({"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
+              R"("self":{"D1mw":50,"Dw":1000},"self_miss_rates":{"D1mw/Dw":5E-2}},)"
+              R"({"name":"main","file":"/src/app.c","line":10,"object":"/usr/bin/app",)"
+              R"("self":{"D1mw":150,"Dw":1000},"self_miss_rates":{"D1mw/Dw":1.5E-1}}],)"
+              R"("omitted":{"functions":0,"self":{"D1mw":0,"Dw":0},)"
+              R"("self_miss_rates":{"D1mw/Dw":null}}})"
+              "\n");
+}
+
 } // namespace
 } // namespace vgprof
