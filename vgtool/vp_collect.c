@@ -49,25 +49,82 @@ void VP_(set_instrumenting)(Bool on, const HChar* why)
                    why, on ? "on" : "off");
 }
 
+/* The simulated events' counts of every cell when collection went off.
+   The simulation helpers count into the cells whatever the collection
+   state; while it is off, this is what the cells should hold. */
+typedef struct {
+   VP_InstrCC* cc;
+   ULong       cost[VP_MAX_EVENTS];
+} Saved;
+
+static XArray* saved;   /* of Saved; NULL: nothing saved (all zero) */
+
+static void save_simulated_counts(void)
+{
+   XArray* all = VP_(all_instr_ccs)();
+   Word    i;
+   saved = VG_(newXA)(VG_(malloc), "vp.collect.saved", VG_(free), sizeof(Saved));
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
+      Saved s;
+      s.cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      VG_(memcpy)(s.cost, s.cc->cost, VP_(n_events) * sizeof(ULong));
+      VG_(addToXA)(saved, &s);
+   }
+   VG_(deleteXA)(all);
+}
+
+/* Puts the cells' simulated counts back as they were saved: what was
+   counted while collection was off goes.  Ir is not touched: it lives in
+   the live segment counters until folded. */
+static void restore_simulated_counts(void)
+{
+   XArray* all = VP_(all_instr_ccs)();
+   Word    i;
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      VG_(memset)(cc->cost + 1, 0, (VP_(n_events) - 1) * sizeof(ULong));
+   }
+   VG_(deleteXA)(all);
+   for (i = 0; saved && i < VG_(sizeXA)(saved); i++) {
+      Saved* s = VG_(indexXA)(saved, i);
+      VG_(memcpy)(s->cc->cost + 1, s->cost + 1, (VP_(n_events) - 1) * sizeof(ULong));
+   }
+}
+
 void VP_(set_collecting)(Bool on)
 {
    if (on == VP_(collecting))
       return;
-   if (on)
+   if (on) {
       VP_(drop_live_counts)();
-   else
+      restore_simulated_counts();
+      if (saved) VG_(deleteXA)(saved);
+      saved = NULL;
+   } else {
       VP_(fold_all)();
+      save_simulated_counts();
+   }
    VP_(callgraph_set_collecting)(on);
    VP_(collecting) = on;
+}
+
+/* Everything counted so far is forgotten: if collection is off, so is
+   what was saved when it went off. */
+void VP_(forget_saved_counts)(void)
+{
+   if (saved) VG_(deleteXA)(saved);
+   saved = NULL;
 }
 
 /* Brings the instruction cells up to date, whatever the collection state. */
 void VP_(settle_counts)(void)
 {
-   if (VP_(collecting))
+   if (VP_(collecting)) {
       VP_(fold_all)();
-   else
+   } else {
       VP_(drop_live_counts)();
+      restore_simulated_counts();
+   }
 }
 
 Bool VP_(fn_toggles_collection)(UInt fn)

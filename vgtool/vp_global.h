@@ -160,6 +160,7 @@ void VP_(init_collect)(void);
 void VP_(set_instrumenting)(Bool on, const HChar* why);
 void VP_(set_collecting)(Bool on);
 void VP_(settle_counts)(void);
+void VP_(forget_saved_counts)(void);
 Bool VP_(fn_toggles_collection)(UInt fn);
 
 /*------------------------------------------------------------*/

@@ -286,6 +286,7 @@ void VP_(zero_all)(void)
    XArray* all = VP_(all_instr_ccs)();
    Word    i;
    VP_(drop_live_counts)();
+   VP_(forget_saved_counts)();
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
       VG_(memset)(cc->cost, 0, VP_(n_events) * sizeof(ULong));
