@@ -74,20 +74,23 @@ static void save_simulated_counts(void)
 }
 
 /* Puts the cells' simulated counts back as they were saved: what was
-   counted while collection was off goes.  Ir is not touched: it lives in
-   the live segment counters until folded. */
+   counted while collection was off goes.  Ir is among them when the
+   cache is simulated (the fetch helpers count it); otherwise it lives in
+   the live segment counters until folded, and is not touched here. */
 static void restore_simulated_counts(void)
 {
-   XArray* all = VP_(all_instr_ccs)();
+   XArray* all   = VP_(all_instr_ccs)();
+   UInt    first = VP_(clo).cache_sim ? 0 : 1;
+   SizeT   bytes = (VP_(n_events) - first) * sizeof(ULong);
    Word    i;
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      VG_(memset)(cc->cost + 1, 0, (VP_(n_events) - 1) * sizeof(ULong));
+      VG_(memset)(cc->cost + first, 0, bytes);
    }
    VG_(deleteXA)(all);
    for (i = 0; saved && i < VG_(sizeXA)(saved); i++) {
       Saved* s = VG_(indexXA)(saved, i);
-      VG_(memcpy)(s->cc->cost + 1, s->cost + 1, (VP_(n_events) - 1) * sizeof(ULong));
+      VG_(memcpy)(s->cc->cost + first, s->cost + first, bytes);
    }
 }
 

@@ -9,7 +9,9 @@
    of a segment has executed once per increment, so an instruction's Ir is
    the sum of its segments' counters over all the translations that held
    it.  Counters are folded into per-instruction cells when a translation
-   is discarded and at exit.
+   is discarded and at exit.  (With the cache simulated, the fetch
+   helpers of vp_events.c count instructions instead, and the segment
+   counters stay at zero.)
 
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
@@ -114,10 +116,15 @@ static void add_exit_number(IRSB* sbOut, UInt exit)
                                      mkIRExpr_HWord(exit)));
 }
 
-/* Ends the current segment: count it, and its length into the total. */
+/* Ends the current segment: count it, and its length into the total.
+   With the cache simulated, the fetch helpers count instructions
+   instead, as they are called for every instruction anyway. */
 static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
 {
-   add_increment(sbOut, &sb->seg_count[sb->n_segs++], 1);
+   sb->n_segs++;
+   if (VP_(clo).cache_sim)
+      return;
+   add_increment(sbOut, &sb->seg_count[sb->n_segs - 1], 1);
    if (VP_(clo).call_graph)
       add_increment(sbOut, &VP_(total)[VP_EV_IR], length);
 }
