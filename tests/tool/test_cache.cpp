@@ -173,3 +173,34 @@ TEST(Cache, BadCacheOptionsAreRejectedAsCachegrindRejectsThem)
 }
 
 }  // namespace
+
+namespace {
+
+// --cache-from-host=yes takes the host's caches as cachegrind does by
+// default (with the same adjustments), so the figures are the same.
+TEST(Cache, FromHostSimulatesTheCachesCachegrindTakesFromTheHost)
+{
+   TempDir dir;
+   std::vector<std::string> program{progs_dir() + "/matmul"};
+   auto cg = run_tool("cachegrind", {"--cachegrind-out-file=cg.out"}, program, dir.path());
+   auto vp = run_tool("vgprof", {"--cache-from-host=yes", "--call-graph=no", "--vgprof-out-file=vp.json"},
+                      program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto mine = summary_block(vp.err), theirs = summary_block(cg.err);
+   ASSERT_GE(theirs.size(), 14u) << cg.err;
+   EXPECT_EQ(mine, theirs);
+   // The geometry used is the one cachegrind wrote in its output file.
+   std::string cg_out = read_file(dir / "cg.out"), vp_out = read_file(dir / "vp.json");
+   auto geometry_of = [](const std::string& text, const std::string& cache) {
+      auto at = text.find("desc: " + cache + " cache:");
+      return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+   };
+   ASSERT_FALSE(geometry_of(cg_out, "LL").empty());
+   std::istringstream ll(geometry_of(cg_out, "LL").substr(15));
+   std::string size;
+   ll >> size;   // "8388608"
+   EXPECT_NE(vp_out.find("\"LL\":[" + size + ","), std::string::npos)
+       << geometry_of(cg_out, "LL") << "\n" << vp_out.substr(0, 500);
+}
+
+}  // namespace
