@@ -120,6 +120,7 @@ typedef struct _VP_InstrCC {
    UWord               addr;   /* hash key; must come second */
    struct _VP_InstrCC* same_addr_next; /* other locations, same address */
    UInt                len;    /* instruction length in bytes */
+   UInt                epoch;  /* debug-info epoch loc was found in */
    VP_Loc              loc;
    ULong               cost[0];   /* VP_(n_events) counters */
 } VP_InstrCC;

@@ -75,19 +75,31 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
    unloaded and replaced at the same address gets a cell of its own. */
 static VP_InstrCC* instr_cc_for(Addr a, UInt len)
 {
-   VP_Loc      loc   = VP_(loc_of_instr)(a);
+   DiEpoch     ep    = VG_(current_DiEpoch)();
    VP_InstrCC* first = VG_(HT_lookup)(instr_table, a);
    VP_InstrCC* cc;
 
+   /* Code is translated again and again (evictions, discards); while the
+      debug info has not changed, the location found last time stands,
+      and the debug-info queries, the costliest part of translating, are
+      skipped. */
    for (cc = first; cc; cc = cc->same_addr_next)
-      if (cc->loc.fn == loc.fn && cc->loc.file == loc.file
-          && cc->loc.line == loc.line)
+      if (cc->epoch == ep.n)
          return cc;
 
+   VP_Loc loc = VP_(loc_of_instr)(a);
+   for (cc = first; cc; cc = cc->same_addr_next)
+      if (cc->loc.fn == loc.fn && cc->loc.file == loc.file
+          && cc->loc.line == loc.line) {
+         cc->epoch = ep.n;
+         return cc;
+      }
+
    cc = VG_(calloc)("vp.instr.cc", 1, sizeof(VP_InstrCC) + VP_(n_events) * sizeof(ULong));
-   cc->addr = a;
-   cc->len  = len;
-   cc->loc  = loc;
+   cc->addr  = a;
+   cc->len   = len;
+   cc->loc   = loc;
+   cc->epoch = ep.n;
    if (first) {
       cc->same_addr_next    = first->same_addr_next;
       first->same_addr_next = cc;
@@ -233,7 +245,8 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    sb->exit_instr[exit] = instr - 1;
    if (VP_(clo).call_graph)
       add_exit_number(sbOut, exit);
-   describe_sb(sb, sb->orig_addr);
+   if (VP_(clo).call_graph)
+      describe_sb(sb, sb->orig_addr);
 
    tl_assert(instr == n_instrs && exit == n_side_exits);
    if (VG_(HT_lookup)(sb_table, sb->orig_addr) == NULL)
