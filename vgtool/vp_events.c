@@ -114,27 +114,16 @@ static inline __attribute__((always_inline)) void fetch_gen(VP_InstrCC* n, Bool 
    }
 }
 
+/* A data reference; ev is Dr or Dw, and its D1 and LL misses follow it. */
 static inline __attribute__((always_inline))
-void read(VP_InstrCC* n, Addr a, UWord size, Bool totals)
+void data_ref(VP_InstrCC* n, Addr a, UWord size, UInt ev, Bool totals)
 {
    ULong m1 = 0, mL = 0;
    VP_(sim_D1_ref)(a, size, &m1, &mL);
-   add(n, ev_Dr, 1, totals);
+   add(n, ev, 1, totals);
    if (UNLIKELY(m1)) {
-      add(n, ev_D1mr, m1, totals);
-      add(n, ev_DLmr, mL, totals);
-   }
-}
-
-static inline __attribute__((always_inline))
-void write(VP_InstrCC* n, Addr a, UWord size, Bool totals)
-{
-   ULong m1 = 0, mL = 0;
-   VP_(sim_D1_ref)(a, size, &m1, &mL);
-   add(n, ev_Dw, 1, totals);
-   if (UNLIKELY(m1)) {
-      add(n, ev_D1mw, m1, totals);
-      add(n, ev_DLmw, mL, totals);
+      add(n, ev + 1, m1, totals);
+      add(n, ev + 2, mL, totals);
    }
 }
 
@@ -165,13 +154,13 @@ static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
 static VG_REGPARM(3) void log_3I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3) \
    { fetch(n, TOTALS); fetch(n2, TOTALS); fetch(n3, TOTALS); } \
 static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); read(n, a, size, TOTALS); } \
+   { fetch(n, TOTALS); data_ref(n, a, size, ev_Dr, TOTALS); } \
 static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); write(n, a, size, TOTALS); } \
+   { fetch(n, TOTALS); data_ref(n, a, size, ev_Dw, TOTALS); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { read(n, a, size, TOTALS); } \
+   { data_ref(n, a, size, ev_Dr, TOTALS); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { write(n, a, size, TOTALS); } \
+   { data_ref(n, a, size, ev_Dw, TOTALS); } \
 static VG_REGPARM(2) void log_cond_branch##SUFFIX(VP_InstrCC* n, UWord taken) \
    { cond_branch(n, taken, TOTALS); } \
 static VG_REGPARM(2) void log_ind_branch##SUFFIX(VP_InstrCC* n, Addr target) \

@@ -71,6 +71,21 @@ std::vector<std::string> TempDir::files_starting_with(const std::string& prefix)
    return names;
 }
 
+std::string generated_text(size_t bytes)
+{
+   static const char* words[] = {"profile", "cache", "miss", "branch", "heap",
+                                 "instruction", "valgrind", "the", "of", "a",
+                                 "function", "line", "call", "graph", "block"};
+   std::string s;
+   uint32_t x = 2463534242u;
+   while (s.size() < bytes) {
+      x = x * 1664525u + 1013904223u;
+      s += words[(x >> 16) % 15];
+      s += (x & 0x7) == 0 ? "\n" : " ";
+   }
+   return s;
+}
+
 std::string read_file(const std::string& path)
 {
    std::ifstream in(path, std::ios::binary);

@@ -88,6 +88,10 @@ CallMap read_callgrind_calls(const std::string& path);
 // vgprof's self cost per (file, function, line) for one event.
 LineCosts vgprof_lines(const std::string& profile_path, const std::string& event);
 
+// Deterministic text that compresses like prose: words from a small
+// vocabulary chosen by a linear congruential generator.
+std::string generated_text(size_t bytes);
+
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 

@@ -51,18 +51,6 @@ std::vector<std::string> summary_block(const std::string& err)
    return lines;
 }
 
-std::string generated_text(size_t bytes)
-{
-   std::string s;
-   uint32_t x = 99;
-   static const char* w[] = {"cache", "line", "set", "way", "tag", "miss", "hit", "evict"};
-   while (s.size() < bytes) {
-      x = x * 1664525u + 1013904223u;
-      s += w[(x >> 16) % 8];
-      s += (x & 15) ? " " : "\n";
-   }
-   return s;
-}
 
 class CacheMatchesCachegrind : public ::testing::TestWithParam<Case> {};
 

@@ -30,22 +30,6 @@ std::vector<std::string> resolve(const std::vector<std::string>& program)
    return argv;
 }
 
-// Deterministic text that compresses like prose: words from a small
-// vocabulary chosen by a linear congruential generator.
-std::string generated_text(size_t bytes)
-{
-   static const char* words[] = {"profile", "cache", "miss", "branch", "heap",
-                                 "instruction", "valgrind", "the", "of", "a",
-                                 "function", "line", "call", "graph", "block"};
-   std::string s;
-   uint32_t x = 2463534242u;
-   while (s.size() < bytes) {
-      x = x * 1664525u + 1013904223u;
-      s += words[(x >> 16) % 15];
-      s += (x & 0x7) == 0 ? "\n" : " ";
-   }
-   return s;
-}
 
 class IrMatchesCachegrind : public ::testing::TestWithParam<Case> {};
 
