@@ -363,13 +363,16 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    UInt node;
    edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, c->tid,
                  &f->edge, &node);
-   ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
    f->inside = node == caller_node;
+   enter_fn(c, f, callee->fn, node);
+   /* Counted whether or not costs are being collected, as callgrind
+      counts; an edge all of whose calls cost nothing is left out when the
+      profile is written. */
+   ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
    if (!f->inside)
       ((VP_PathNode*)VG_(indexXA)(nodes, node))->count++;
-   enter_fn(c, f, callee->fn, node);
 }
 
 /* Adds what frame f has cost since it was entered (or last checkpointed)
@@ -471,7 +474,19 @@ static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
    VG_(get_running_tid) would cost a call to return it. */
 extern ThreadId VG_(running_tid);
 
+static void follow(VP_SB* sb, Addr sp);
+
+/* Whatever happened, the block now running is the last one seen by the
+   context now running: leaving a signal handler (a longjmp out of it)
+   switches context in the middle of follow(). */
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+{
+   follow(sb, sp);
+   running->last_sb = sb;
+   VP_(cur_exit)    = 0;   /* in case this block faults before any exit */
+}
+
+static void follow(VP_SB* sb, Addr sp)
 {
    ThreadId tid = VG_(running_tid);
    if (UNLIKELY(tid != running_tid || running != contexts[tid]))
@@ -479,9 +494,6 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
    Context* c    = running;
    VP_SB*   last = c->last_sb;
    UWord    exit = VP_(cur_exit);
-
-   c->last_sb    = sb;
-   VP_(cur_exit) = 0;   /* in case this block faults before any exit */
 
    if (c->depth == 0) {           /* a thread's or a handler's first block */
       push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);

@@ -215,7 +215,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
          sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len);
          sb->instr_seg[instr] = sb->n_segs;
-         sb->exit_next[exit]  = st->Ist.IMark.addr + st->Ist.IMark.len;
+         sb->exit_next[exit]  = st->Ist.IMark.addr + len;
          if (simulate)
             VP_(events_instr)(sb->instr_cc[instr], st->Ist.IMark.addr, len);
          instr++;

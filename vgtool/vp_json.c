@@ -65,20 +65,26 @@ void VP_(out_u64)(VP_Out* o, ULong v)
    VP_(out_s)(o, tmp);
 }
 
-/* Length of the well-formed UTF-8 sequence at s, or 0 if there is none. */
+/* Length of the well-formed UTF-8 sequence at s, or 0 if there is none:
+   no overlong forms, no surrogates, nothing above U+10FFFF. */
 static Int utf8_len(const UChar* s)
 {
-   Int n, i;
-   if (s[0] < 0x80)                 return 1;
-   else if ((s[0] & 0xE0) == 0xC0)  n = 2;
-   else if ((s[0] & 0xF0) == 0xE0)  n = 3;
-   else if ((s[0] & 0xF8) == 0xF0)  n = 4;
-   else                             return 0;
-   for (i = 1; i < n; i++)
+   Int   n, i;
+   UChar lo = 0x80, hi = 0xBF;   /* range of the second byte */
+   if (s[0] < 0x80)                      return 1;
+   else if (s[0] >= 0xC2 && s[0] <= 0xDF) n = 2;
+   else if (s[0] >= 0xE0 && s[0] <= 0xEF) n = 3;
+   else if (s[0] >= 0xF0 && s[0] <= 0xF4) n = 4;
+   else                                   return 0;
+   if (s[0] == 0xE0) lo = 0xA0;   /* overlong */
+   if (s[0] == 0xED) hi = 0x9F;   /* surrogates */
+   if (s[0] == 0xF0) lo = 0x90;   /* overlong */
+   if (s[0] == 0xF4) hi = 0x8F;   /* above U+10FFFF */
+   if (s[1] < lo || s[1] > hi)
+      return 0;
+   for (i = 2; i < n; i++)
       if ((s[i] & 0xC0) != 0x80)
          return 0;
-   if (n == 2 && s[0] < 0xC2)
-      return 0;   /* overlong */
    return n;
 }
 

@@ -130,6 +130,21 @@ TEST(Output, DeviceOrLinkDestinationIsWrittenInPlaceNotReplaced)
    EXPECT_TRUE(dir.files_starting_with("sink.json.tmp").empty());
 }
 
+// Command-line arguments are bytes; the profile is JSON, which must be
+// valid UTF-8 whatever they hold (overlong forms, surrogates, bytes above
+// U+10FFFF, stray continuation bytes).
+TEST(Output, ArgumentsThatAreNotUtf8StillGiveAProfileThatLoads)
+{
+   TempDir dir;
+   std::vector<std::string> argv{prog("exit_code"), "\xed\xa0\x80", "\xf5\x80\x80\x80",
+                                 "\xe0\x80\x80", "\xc0\xaf", "caf\xc3\xa9", "\x80"};
+   auto r = run_tool("vgprof", {"--vgprof-out-file=p.json"}, argv, dir.path());
+   EXPECT_EQ(r.exit_code, 7) << r.err;
+   vgprof::Profile p = vgprof::load_profile(dir / "p.json");
+   ASSERT_EQ(p.meta().argv.size(), argv.size());
+   EXPECT_EQ(p.meta().argv[5], "caf\xc3\xa9") << "valid UTF-8 passes through unchanged";
+}
+
 TEST(Output, EnvironmentVariableInTheNameIsExpanded)
 {
    TempDir dir;
