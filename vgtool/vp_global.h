@@ -89,7 +89,10 @@ typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 /* Static information about one translation, allocated in one piece. */
 typedef struct _VP_SB {
    struct _VP_SB* next;         /* hash chain; must come first */
-   UWord          orig_addr;    /* hash key; must come second */
+   UWord          key;          /* hash of (orig_addr, nraddr); must come second */
+   Addr           orig_addr;    /* where the code was read from */
+   Addr           nraddr;       /* the address before redirection, which
+                                   names the translation to Valgrind */
    UInt           n_instrs;
    UInt           n_segs;
    ULong*         seg_count;    /* [n_segs] completions of each segment */

@@ -33,12 +33,28 @@ ULong VP_(total)[VP_MAX_EVENTS];
 UInt  VP_(n_events) = 1;
 UWord VP_(cur_exit);
 
-static VgHashTable* sb_table;     /* live translations, by guest address */
+/* Live translations, by (code address, address before redirection): two
+   functions redirected to one replacement have one code address, and
+   Valgrind names a translation by the address before redirection when it
+   discards it. */
+static VgHashTable* sb_table;
 static VgHashTable* instr_table;  /* VP_InstrCC, by instruction address */
-/* Translations whose address was already in sb_table (Valgrind can hold a
-   redirected and an unredirected translation of one address).  Never
-   freed: nothing tells us when they die, and their counters must stay. */
+/* Translations Valgrind never reports discarding (those made without
+   redirection, for function wrapping, share both addresses with another):
+   kept, never freed, so their counters stay valid. */
 static XArray*      sb_twins;
+
+static UWord sb_key(Addr orig_addr, Addr nraddr)
+{
+   return orig_addr ^ (nraddr * 0x9E3779B97F4A7C15UL);
+}
+
+static Word cmp_sb(const void* a, const void* b)
+{
+   const VP_SB* x = a;
+   const VP_SB* y = b;
+   return !(x->orig_addr == y->orig_addr && x->nraddr == y->nraddr);
+}
 
 void VP_(init_instr)(void)
 {
@@ -60,6 +76,7 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
 
    /* 8-byte fields first, so every array stays aligned. */
    sb->orig_addr  = orig_addr;
+   sb->nraddr     = orig_addr;
    sb->n_instrs   = n_instrs;
    sb->n_exits    = n_exits;
    sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
@@ -201,6 +218,8 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    tl_assert(n_instrs > 0);
 
    VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1);
+   sb->nraddr = (Addr)closure->nraddr;
+   sb->key    = sb_key(sb->orig_addr, sb->nraddr);
    Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim;
    if (VP_(clo).call_graph)
       add_entry_call(sbOut, sb, layout, hWordTy);
@@ -249,7 +268,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       describe_sb(sb, sb->orig_addr);
 
    tl_assert(instr == n_instrs && exit == n_side_exits);
-   if (VG_(HT_lookup)(sb_table, sb->orig_addr) == NULL)
+   if (VG_(HT_gen_lookup)(sb_table, sb, cmp_sb) == NULL)
       VG_(HT_add_node)(sb_table, sb);
    else
       VG_(addToXA)(sb_twins, &sb);
@@ -266,7 +285,11 @@ static void fold_sb(VP_SB* sb)
 
 void VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge)
 {
-   VP_SB* sb = VG_(HT_remove)(sb_table, vge.base[0]);
+   VP_SB  probe;
+   probe.orig_addr = vge.base[0];
+   probe.nraddr    = orig_addr;
+   probe.key       = sb_key(probe.orig_addr, probe.nraddr);
+   VP_SB* sb = VG_(HT_gen_remove)(sb_table, &probe, cmp_sb);
    if (sb == NULL)
       return;
    if (VP_(collecting))
