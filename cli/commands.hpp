@@ -21,6 +21,7 @@ namespace vgprof::cli {
 
 // Exit statuses shared by all subcommands.
 inline constexpr int kExitOk = 0;
+inline constexpr int kExitThresholdExceeded = 1;  // vgprof diff: a --fail-above threshold
 inline constexpr int kExitBadInput = 2;  // unreadable profile or bad usage
 
 // A registered subcommand and what to do when the command line chose it.
@@ -60,6 +61,27 @@ struct ReportOptions {
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);
+
+// --- vgprof diff ---------------------------------------------------------
+
+struct DiffOptions {
+    std::string base, now;      // paths, also shown in the output
+    std::string format = "text";  // text, markdown or json
+    size_t top = 10;            // changed functions shown; 0: all
+    std::string fail_above;     // threshold SPECs (vgprof/diff.hpp); empty: none
+    std::string warn_above;
+    bool per_function = false;  // also check each function's self cost
+};
+
+// Writes, in options.format, how `now` differs from `base` and which
+// thresholds it exceeds; returns kExitThresholdExceeded when a --fail-above
+// threshold is exceeded, else kExitOk. Throws vgprof::Error for a malformed
+// threshold SPEC, a threshold naming an event not in both profiles, and
+// profiles without a common event.
+int write_diff(std::ostream& out, const Profile& base, const Profile& now,
+               const DiffOptions& options);
+
+Command add_diff_command(CLI::App& app);
 
 } // namespace vgprof::cli
 

@@ -117,3 +117,30 @@ TEST_F(Report, UsageErrorExitsWithTwo)
 }
 
 }  // namespace
+
+namespace {
+
+// vgprof diff as a CI gate, end to end on recorded profiles: the exit
+// status says whether a threshold was exceeded.
+TEST(Diff, ExitStatusGatesOnThresholds)
+{
+   TempDir dir;
+   auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir.path());
+   auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir.path());
+   ASSERT_EQ(light.exit_code, 0) << light.err;
+   ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   auto diff = [&](const std::string& base, const std::string& now, const std::string& spec) {
+      return run({cli_path(), "diff", "--fail-above", spec, base, now}, dir.path());
+   };
+   EXPECT_EQ(diff("light.json", "light.json", "Ir=+0%").exit_code, 0);
+   auto worse = diff("light.json", "heavy.json", "Ir=+1%");
+   EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
+   EXPECT_EQ(diff("heavy.json", "light.json", "Ir=+1%").exit_code, 0);
+   EXPECT_EQ(diff("light.json", "no-such.json", "Ir=+1%").exit_code, 2);
+   EXPECT_EQ(diff("light.json", "heavy.json", "Ir=+lots").exit_code, 2);
+   auto md = run({cli_path(), "diff", "--format", "markdown", "light.json", "heavy.json"}, dir.path());
+   EXPECT_EQ(md.exit_code, 0) << md.err;
+   EXPECT_NE(md.out.find("|"), std::string::npos) << md.out;
+}
+
+}  // namespace
