@@ -151,32 +151,41 @@ static inline ULong now(const Context* c, Int e)
    return (c == running && clocks_on ? VP_(total)[e] : c->out_at[e]) - c->offset[e];
 }
 
-static void stop_clock(Context* c)
+/* A context's clock stands from freeze to thaw: whatever the totals grow
+   by meanwhile is not its cost. */
+static void freeze(Context* c)
 {
    Int e;
-   if (clocks_on)
-      for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = VP_(total)[e];
+   for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = VP_(total)[e];
+}
+
+static void thaw(Context* c)
+{
+   Int e;
+   for (e = 0; e < (Int)VP_(n_events); e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
+}
+
+static void stop_clock(Context* c)
+{
+   if (clocks_on) freeze(c);
    c->saved_exit = VP_(cur_exit);
 }
 
 static void start_clock(Context* c)
 {
-   Int e;
-   if (clocks_on)
-      for (e = 0; e < (Int)VP_(n_events); e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
+   if (clocks_on) thaw(c);
    VP_(cur_exit) = c->saved_exit;
    running = c;
 }
 
 void VP_(callgraph_set_collecting)(Bool on)
 {
-   Int e;
    if (on == clocks_on)
       return;
-   if (running && !on)
-      for (e = 0; e < (Int)VP_(n_events); e++) running->out_at[e] = VP_(total)[e];
-   if (running && on)
-      for (e = 0; e < (Int)VP_(n_events); e++) running->offset[e] += VP_(total)[e] - running->out_at[e];
+   if (running) {
+      if (on) thaw(running);
+      else    freeze(running);
+   }
    clocks_on = on;
 }
 
@@ -673,31 +682,14 @@ void VP_(callgraph_zero)(void)
    }
 }
 
-/* Instrumentation was switched on or off: no frame survives, and the
-   first block of each thread starts a new root. */
+/* Instrumentation was switched on or off, or the program ends: every
+   frame returns, and the first block of each thread starts a new root. */
 void VP_(callgraph_reset_stacks)(void)
 {
    Int t;
    for (t = 0; t < VG_N_THREADS; t++) {
       if (!contexts[t]) continue;
       thread_exit(t);
-   }
-}
-
-/* At exit: every frame returns. */
-void VP_(callgraph_finish)(void)
-{
-   Int t;
-   for (t = 0; t < VG_N_THREADS; t++) {
-      Context* c;
-      if (!contexts[t]) continue;
-      if (running != contexts[t]) {
-         if (running) stop_clock(running);
-         start_clock(contexts[t]);
-      }
-      for (c = contexts[t]; c; c = c->outer)
-         while (c->depth > 0)
-            pop_frame(c);
    }
 }
 

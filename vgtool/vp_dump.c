@@ -810,7 +810,7 @@ void VP_(write_profile)(const VP_Dump* d)
 {
    HChar* path = profile_path(d);
    if (VP_(clo).call_graph) {
-      if (d->number == 0) VP_(callgraph_finish)();
+      if (d->number == 0) VP_(callgraph_reset_stacks)();
       else                VP_(callgraph_checkpoint)();
    }
    VP_(settle_counts)();

@@ -179,7 +179,6 @@ void VP_(callgraph_checkpoint)(void);
 void VP_(callgraph_set_collecting)(Bool on);
 void VP_(callgraph_reset_stacks)(void);
 void VP_(callgraph_zero)(void);
-void VP_(callgraph_finish)(void);
 
 /* What the writer reads. */
 /* tid is Valgrind's thread number with --separate-threads=yes, else 0. */

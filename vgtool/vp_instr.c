@@ -275,12 +275,28 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    return sbOut;
 }
 
+static void clear_sb(VP_SB* sb)
+{
+   VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
+}
+
 static void fold_sb(VP_SB* sb)
 {
    UInt i;
    for (i = 0; i < sb->n_instrs; i++)
       sb->instr_cc[i]->cost[VP_EV_IR] += sb->seg_count[sb->instr_seg[i]];
-   VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
+   clear_sb(sb);
+}
+
+static void for_each_sb(void (*f)(VP_SB*))
+{
+   VP_SB* sb;
+   Word   i;
+   VG_(HT_ResetIter)(sb_table);
+   while ((sb = VG_(HT_Next)(sb_table)) != NULL)
+      f(sb);
+   for (i = 0; i < VG_(sizeXA)(sb_twins); i++)
+      f(*(VP_SB**)VG_(indexXA)(sb_twins, i));
 }
 
 void VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge)
@@ -298,30 +314,10 @@ void VP_(discard_sb)(Addr orig_addr, VexGuestExtents vge)
    VG_(free)(sb);
 }
 
-void VP_(fold_all)(void)
-{
-   VP_SB* sb;
-   Word   i;
-   VG_(HT_ResetIter)(sb_table);
-   while ((sb = VG_(HT_Next)(sb_table)) != NULL)
-      fold_sb(sb);
-   for (i = 0; i < VG_(sizeXA)(sb_twins); i++)
-      fold_sb(*(VP_SB**)VG_(indexXA)(sb_twins, i));
-}
+void VP_(fold_all)(void)         { for_each_sb(fold_sb); }
 
 /* Clears the live counters without keeping what they counted. */
-void VP_(drop_live_counts)(void)
-{
-   VP_SB* sb;
-   Word   i;
-   VG_(HT_ResetIter)(sb_table);
-   while ((sb = VG_(HT_Next)(sb_table)) != NULL)
-      VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
-   for (i = 0; i < VG_(sizeXA)(sb_twins); i++) {
-      sb = *(VP_SB**)VG_(indexXA)(sb_twins, i);
-      VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
-   }
-}
+void VP_(drop_live_counts)(void) { for_each_sb(clear_sb); }
 
 /* Forgets every cost counted so far, live counters and cells alike. */
 void VP_(zero_all)(void)
