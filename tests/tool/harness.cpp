@@ -18,6 +18,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <gtest/gtest.h>
+
 #include "vgprof/load.hpp"
 #include "vgprof/profile.hpp"
 
@@ -226,9 +228,8 @@ CallMap read_callgrind_calls(const std::string& path)
    return calls;
 }
 
-LineCosts vgprof_lines(const std::string& profile_path, const std::string& event)
+LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)
 {
-   vgprof::Profile p = vgprof::load_profile(profile_path);
    auto ev = p.event_index(event);
    if (!ev) throw std::runtime_error("profile has no event " + event);
    LineCosts costs;
@@ -238,6 +239,32 @@ LineCosts vgprof_lines(const std::string& profile_path, const std::string& event
       if (c) costs[LineKey{p.file_path(l.file), p.fn_name(l.fn), l.line}] += c;
    }
    return costs;
+}
+
+void expect_same_lines(const LineCosts& mine, const LineCosts& theirs, const std::string& event)
+{
+   EXPECT_EQ(mine.size(), theirs.size()) << event;
+   size_t shown = 0;
+   auto where = [](const LineKey& k) {
+      return std::get<0>(k) + ":" + std::get<1>(k) + ":" + std::to_string(std::get<2>(k));
+   };
+   for (const auto& [key, cost] : theirs) {
+      auto it = mine.find(key);
+      uint64_t got = it == mine.end() ? 0 : it->second;
+      if (got != cost && shown++ < 10)
+         ADD_FAILURE() << event << " " << where(key) << " cachegrind " << cost << " vgprof " << got;
+   }
+   for (const auto& [key, cost] : mine)
+      if (!theirs.count(key) && shown++ < 10)
+         ADD_FAILURE() << event << " only vgprof has " << where(key) << " = " << cost;
+}
+
+std::vector<std::string> resolve_program(const std::vector<std::string>& program)
+{
+   std::vector<std::string> argv = program;
+   if (argv[0].find('/') == std::string::npos && argv[0] != "bzip2")
+      argv[0] = progs_dir() + "/" + argv[0];
+   return argv;
 }
 
 std::vector<std::string> summary_lines(const std::string& err, const std::string& label)

@@ -9,6 +9,8 @@
 #include <tuple>
 #include <vector>
 
+namespace vgprof { class Profile; }
+
 namespace vgtest {
 
 // Where the build put things; set by the test environment (tests/Makefile.inc).
@@ -86,7 +88,14 @@ using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
 CallMap read_callgrind_calls(const std::string& path);
 
 // vgprof's self cost per (file, function, line) for one event.
-LineCosts vgprof_lines(const std::string& profile_path, const std::string& event);
+LineCosts vgprof_lines(const vgprof::Profile& profile, const std::string& event);
+
+// Fails the current test, naming up to ten lines, where the two differ.
+void expect_same_lines(const LineCosts& mine, const LineCosts& theirs, const std::string& event);
+
+// A test program's command line: a name without a slash is one of the
+// test programs, except the Debian programs the tests run by name.
+std::vector<std::string> resolve_program(const std::vector<std::string>& program);
 
 // Deterministic text that compresses like prose: words from a small
 // vocabulary chosen by a linear congruential generator.

@@ -59,8 +59,7 @@ TEST_P(CacheMatchesCachegrind, SummaryAndEveryEventPerLineAreEqual)
    const Case& c = GetParam();
    TempDir dir;
    if (!c.input.empty()) write_file(dir / "input", c.input);
-   std::vector<std::string> program = c.program;
-   if (program[0] != "bzip2") program[0] = progs_dir() + "/" + program[0];
+   std::vector<std::string> program = resolve_program(c.program);
 
    std::vector<std::string> cg_opts = kGeometry, vp_opts = kGeometry;
    cg_opts.insert(cg_opts.end(), {"--branch-sim=yes", "--cachegrind-out-file=cg.out"});
@@ -81,20 +80,7 @@ TEST_P(CacheMatchesCachegrind, SummaryAndEveryEventPerLineAreEqual)
    vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
    ASSERT_EQ(p.meta().events, ref.events);
    for (const auto& event : ref.events) {
-      LineCosts got = vgprof_lines(dir / "vp.json", event);
-      const LineCosts& want = ref.by_event[event];
-      size_t shown = 0;
-      for (const auto& [key, cost] : want) {
-         auto it = got.find(key);
-         uint64_t g = it == got.end() ? 0 : it->second;
-         if (g != cost && shown++ < 5)
-            ADD_FAILURE() << event << " " << std::get<0>(key) << ":" << std::get<1>(key) << ":"
-                          << std::get<2>(key) << " cachegrind " << cost << " vgprof " << g;
-      }
-      for (const auto& [key, cost] : got)
-         if (!want.count(key) && shown++ < 5)
-            ADD_FAILURE() << event << " only vgprof has " << std::get<0>(key) << ":"
-                          << std::get<1>(key) << ":" << std::get<2>(key) << " = " << cost;
+      expect_same_lines(vgprof_lines(p, event), ref.by_event[event], event);
       EXPECT_EQ(p.meta().totals[*p.event_index(event)], ref.summary[event]) << event;
    }
 }

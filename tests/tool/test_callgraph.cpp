@@ -32,17 +32,20 @@ struct Case {
    std::set<std::string> timing_dependent = {};
 };
 
-CallMap vgprof_calls(const vgprof::Profile& p)
+// The calls of a whole-program or one-thread graph, by function names.
+CallMap graph_calls(const vgprof::Profile& p, const vgprof::CallGraph& g)
 {
    CallMap calls;
-   for (size_t i = 0; i < p.calls().size(); i++) {
-      const auto& e = p.calls()[i];
+   for (size_t i = 0; i < g.calls().size(); i++) {
+      const auto& e = g.calls()[i];
       auto& t = calls[{p.fn_name(e.caller), p.fn_name(e.callee)}];
       t.count += e.count;
-      t.inclusive += p.call_cost(i)[0];
+      t.inclusive += g.call_cost(i)[0];
    }
    return calls;
 }
+
+CallMap vgprof_calls(const vgprof::Profile& p) { return graph_calls(p, p.call_graph()); }
 
 CallMap touching(const CallMap& all, const std::set<std::string>& own)
 {
@@ -279,16 +282,7 @@ TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
    ASSERT_NE(p.thread(1), nullptr);
 
    const std::set<std::string> own{"main", "worker", "compute"};
-   auto graph_calls = [&](const vgprof::CallGraph& g) {
-      CallMap calls;
-      for (size_t i = 0; i < g.calls().size(); i++) {
-         const auto& e = g.calls()[i];
-         auto& t = calls[{p.fn_name(e.caller), p.fn_name(e.callee)}];
-         t.count += e.count;
-         t.inclusive += g.call_cost(i)[0];
-      }
-      return touching(calls, own);
-   };
+   auto own_calls = [&](const vgprof::CallGraph& g) { return touching(graph_calls(p, g), own); };
    auto without_timing = [](CallMap m) {
       for (const char* f : {"pthread_join@@GLIBC_2.34", "pthread_create@@GLIBC_2.34"})
          m[{"main", f}].inclusive = 0;   // how long these wait depends on the host
@@ -296,14 +290,14 @@ TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
       return m;
    };
 
-   CallMap main_mine = without_timing(graph_calls(*p.thread(1)));
+   CallMap main_mine = without_timing(own_calls(*p.thread(1)));
    CallMap main_theirs = without_timing(touching(read_callgrind_calls(dir / "cl.out-01"), own));
    EXPECT_EQ(main_mine, main_theirs) << "vgprof:\n" << show(main_mine) << "callgrind:\n" << show(main_theirs);
 
    CallMap others_mine, others_theirs;
    for (const auto& t : p.threads())
       if (t.tid != 1)
-         for (const auto& [edge, c] : graph_calls(t)) {
+         for (const auto& [edge, c] : own_calls(t)) {
             others_mine[edge].count += c.count;
             others_mine[edge].inclusive += c.inclusive;
          }

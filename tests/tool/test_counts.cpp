@@ -22,15 +22,6 @@ struct Case {
    bool call_graph = true;             // vgprof's default, or --call-graph=no
 };
 
-std::vector<std::string> resolve(const std::vector<std::string>& program)
-{
-   std::vector<std::string> argv = program;
-   if (argv[0].find('/') == std::string::npos && argv[0] != "bzip2")
-      argv[0] = progs_dir() + "/" + argv[0];
-   return argv;
-}
-
-
 class IrMatchesCachegrind : public ::testing::TestWithParam<Case> {};
 
 TEST_P(IrMatchesCachegrind, TotalPerLineAndPerFunctionAreEqual)
@@ -38,7 +29,7 @@ TEST_P(IrMatchesCachegrind, TotalPerLineAndPerFunctionAreEqual)
    const Case& c = GetParam();
    TempDir dir;
    if (!c.input.empty()) write_file(dir / "input", c.input);
-   auto program = resolve(c.program);
+   auto program = resolve_program(c.program);
 
    // With the call graph vgprof translates as callgrind does, without it as
    // cachegrind does by default (see kCachegrindAsVgprof).
@@ -66,21 +57,9 @@ TEST_P(IrMatchesCachegrind, TotalPerLineAndPerFunctionAreEqual)
    EXPECT_EQ(summary_lines(vp.err, "I   refs:"), summary_lines(cg.err, "I   refs:"));
 
    // Every (file, function, line).
-   LineCosts mine = vgprof_lines(dir / "vp.json", "Ir");
+   LineCosts mine = vgprof_lines(prof, "Ir");
    const LineCosts& theirs = ref.by_event["Ir"];
-   EXPECT_EQ(mine.size(), theirs.size());
-   size_t shown = 0;
-   for (const auto& [key, cost] : theirs) {
-      auto it = mine.find(key);
-      uint64_t got = it == mine.end() ? 0 : it->second;
-      if (got != cost && shown++ < 10)
-         ADD_FAILURE() << std::get<0>(key) << ":" << std::get<1>(key) << ":"
-                       << std::get<2>(key) << " cachegrind " << cost << " vgprof " << got;
-   }
-   for (const auto& [key, cost] : mine)
-      if (!theirs.count(key) && shown++ < 10)
-         ADD_FAILURE() << "only vgprof has " << std::get<0>(key) << ":" << std::get<1>(key)
-                       << ":" << std::get<2>(key) << " = " << cost;
+   expect_same_lines(mine, theirs, "Ir");
 
    // Every (file, function) pair, as cg_annotate's function summary groups them.
    std::map<std::pair<std::string, std::string>, uint64_t> fn_mine, fn_theirs;
