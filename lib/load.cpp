@@ -1,17 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Profile loading: Boost.JSON parses the text into a document, then Loader
-// copies it into the Profile model, checking every invariant listed in
-// docs/profile-format.md on the way. Every problem becomes a vgprof::Error
-// naming the file and the place; nothing else escapes, whatever the input.
+// Profile loading. The input (a file or memory, plain, gzip or zstd) is read
+// in chunks; its first bytes say whether it is a vgprof profile (JSON) or a
+// callgrind or cachegrind file (callgrind.cpp reads those).
+//
+// A JSON profile is parsed as a stream of events (Boost.JSON's
+// basic_parser): the rows of the large tables (lines, instrs, calls,
+// inclusive, paths) go straight into the Profile as they are parsed, without
+// a document in between, while the small sections (meta, the string and
+// function tables, threads) are kept as documents. Loader then checks every
+// invariant listed in docs/profile-format.md, in the order of that list, so
+// the first problem reported does not depend on how the document was read.
+// Every problem becomes a vgprof::Error naming the file and the place;
+// nothing else escapes, whatever the input.
 #include "vgprof/load.hpp"
 
+#include "callgrind.hpp"
+#include "input.hpp"
+#include "message.hpp"
 #include "vgprof/error.hpp"
 
 #include <boost/json.hpp>
+#include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -22,21 +33,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include <sys/stat.h>
-
 namespace json = boost::json;
 
 namespace vgprof {
 
 namespace {
 
-template <typename... Parts>
-std::string cat(const Parts&... parts)
-{
-    std::ostringstream out;
-    (out << ... << parts);
-    return out.str();
-}
+using detail::cat;
 
 // A place in the document as a chain of links to the enclosing places, kept
 // on the stack. It is rendered as text ("lines[12][0]") only when an error is
@@ -62,19 +65,77 @@ struct Where {
     }
 };
 
+// One JSON value as far as a check of one table entry needs it: its kind
+// and, for a scalar, its value; the contents of strings, arrays and objects
+// are not kept. Table rows are read as cells whether they come from the
+// parser's events or from a document.
+struct Cell {
+    json::kind kind = json::kind::null;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        bool b;
+    };
+
+    Cell() : u(0) {}
+    explicit Cell(json::kind k) : kind(k), u(0) {}
+    // Implicit: the checks below take cells, and a document's values too.
+    Cell(const json::value& v) : kind(v.kind()), u(0)
+    {
+        switch (kind) {
+        case json::kind::bool_: b = v.get_bool(); break;
+        case json::kind::int64: i = v.get_int64(); break;
+        case json::kind::uint64: u = v.get_uint64(); break;
+        case json::kind::double_: d = v.get_double(); break;
+        default: break;
+        }
+    }
+    static Cell of_int64(int64_t v) { Cell c(json::kind::int64); c.i = v; return c; }
+    static Cell of_uint64(uint64_t v) { Cell c(json::kind::uint64); c.u = v; return c; }
+    static Cell of_double(double v) { Cell c(json::kind::double_); c.d = v; return c; }
+    static Cell of_bool(bool v) { Cell c(json::kind::bool_); c.b = v; return c; }
+
+    bool is_null() const { return kind == json::kind::null; }
+    bool is_int64() const { return kind == json::kind::int64; }
+    bool is_uint64() const { return kind == json::kind::uint64; }
+};
+
+// A table row as read: an array of cells, or the one value that stood where
+// an array belonged.
+struct RowCells {
+    bool is_array = true;
+    std::vector<Cell> cells;
+
+    size_t size() const { return cells.size(); }
+    const Cell& operator[](size_t i) const { return cells[i]; }
+
+    void assign(const json::value& v)
+    {
+        cells.clear();
+        is_array = v.is_array();
+        if (!is_array) {
+            cells.emplace_back(v);
+            return;
+        }
+        for (const json::value& item : v.get_array())
+            cells.emplace_back(item);
+    }
+};
+
 // "got ..." part of a type error: the value itself when it is short, its kind
 // otherwise.
-std::string describe(const json::value& v)
+std::string describe(const Cell& v)
 {
-    switch (v.kind()) {
+    switch (v.kind) {
     case json::kind::null: return "null";
-    case json::kind::bool_: return v.get_bool() ? "true" : "false";
-    case json::kind::int64: return cat(v.get_int64());
-    case json::kind::uint64: return cat(v.get_uint64());
+    case json::kind::bool_: return v.b ? "true" : "false";
+    case json::kind::int64: return cat(v.i);
+    case json::kind::uint64: return cat(v.u);
     case json::kind::double_: {
         std::ostringstream out;
         out.precision(17);
-        out << v.get_double() << " (a floating-point number)";
+        out << v.d << " (a floating-point number)";
         return out.str();
     }
     case json::kind::string: return "a string";
@@ -161,15 +222,45 @@ struct CallKeyHash {
 
 namespace detail {
 
-// Turns a parsed document into a Profile. Each load_* function handles one
+class DocumentHandler;
+
+// The large tables, whose rows the parser adds to the profile as it reads
+// them.
+enum class Table { lines, instrs, calls, inclusive, paths };
+constexpr size_t kTables = 5;
+const char* const kTableKeys[kTables] = {"lines", "instrs", "calls", "inclusive", "paths"};
+
+// What the parser made of one large table: rows [0, rows) are in the
+// profile, their ids not yet checked against the tables they refer to (the
+// document may list those later); reading stopped at the first row that
+// could not be added, kept for the checks to report in its turn.
+struct StreamedTable {
+    bool present = false;
+    std::optional<Cell> not_array;  // the table's value, when it is not an array
+    size_t rows = 0;
+    std::optional<RowCells> bad_row;  // row number `rows`
+};
+
+// Where a table's rows are: in a document (a section kept whole, or a
+// table that came before the events that give its rows their length), or
+// already in the profile (`streamed`).
+struct TableSource {
+    const json::value* document = nullptr;
+    const StreamedTable* streamed = nullptr;
+};
+
+// Turns a profile's JSON into a Profile: parse() reads the document,
+// validate() checks it. Each load_* function of validate() handles one
 // section and may rely on the sections loaded before it (ids are checked
 // against tables already read).
 class Loader {
 public:
     explicit Loader(const std::string& name) : name_(name) {}
-    Profile load(const json::value& doc);
+    Profile load(Input& input);
 
 private:
+    friend class DocumentHandler;
+
     [[noreturn]] void fail(const Where& where, const std::string& message) const
     {
         if (where.is_top())
@@ -177,8 +268,20 @@ private:
         throw Error(cat(name_, ": ", where.str(), ": ", message));
     }
 
-    const json::object& top_object(const json::value& doc) const;
+    void parse(Input& input);
+    int version() const { return p_.meta_.version; }
+    [[noreturn]] void fail_syntax(const struct TextPosition& at, const std::string& what) const;
+    Profile validate();
+
+    // --- called while parsing -------------------------------------------------------
     void load_version(const json::value& v);
+    void keep_member(std::string_view key, json::value value);
+    bool streams(std::string_view key, Table& table) const;
+    void begin_table(Table table);
+    void table_not_array(Table table, const Cell& value);
+    void stream_row(Table table, const RowCells& row);
+
+    // --- called by validate() ------------------------------------------------------
     void check_top_level_keys(const json::object& root) const;
     void load_meta(const json::value& v, const Where& at);
     void load_cache(const json::object& o, const Where& at);
@@ -189,14 +292,18 @@ private:
     void load_strs(const json::value& v, const Where& at);
     void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
     void load_fns(const json::value& v, const Where& at);
-    void load_lines(const json::value& v, const Where& at);
-    void load_instrs(const json::value& v, const Where& at);
+    TableSource table_source(const json::value& v, Table table) const;
+    template <typename AddRow, typename CheckIds>
+    void load_table(const TableSource& source, const Where& at, AddRow add_row,
+                    CheckIds check_ids);
+    void load_lines(const TableSource& source, const Where& at);
+    void load_instrs(const TableSource& source, const Where& at);
     void check_totals(const Where& at) const;
     void load_call_graph(const json::object& root);
-    void load_calls(const json::value& v, const Where& at, CallGraph& graph);
-    std::vector<size_t> load_inclusive(const json::value& v, const Where& at, CallGraph& graph);
-    void load_paths(const json::value& v, const Where& at);
-    std::optional<PathId> parent_at(const json::value& v, const Where& at, size_t node) const;
+    void load_calls(const TableSource& source, const Where& at, CallGraph& graph);
+    std::vector<size_t> load_inclusive(const TableSource& source, const Where& at,
+                                       CallGraph& graph);
+    void load_paths(const TableSource& source, const Where& at);
     void check_path_inclusive_costs(const Where& at) const;
     void check_path_self_totals(const Where& at) const;
     void load_threads(const json::value& v, const Where& at);
@@ -206,6 +313,23 @@ private:
                     std::vector<uint32_t>& owner) const;
     void check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
                                        const Where& threads) const;
+
+    // --- one row of a large table, while parsing or while validating ---------------
+    void add_line(const RowCells& row, const Where& item);
+    void add_instr(const RowCells& row, const Where& item);
+    void add_call(const RowCells& row, const Where& item, CallGraph& graph);
+    void add_inclusive(const RowCells& row, const Where& item, size_t index, CallGraph& graph);
+    void add_path(const RowCells& row, const Where& item, size_t node);
+    std::optional<PathId> parent_at(const Cell& v, const Where& at, size_t node) const;
+    // The checks a streamed table's rows [0, rows) skipped while parsing.
+    template <typename Row>
+    void check_fn_and_file_ids(const std::vector<Row>& table, const Where& at, size_t rows,
+                               size_t fn_column) const;
+    void check_call_ids(const Where& at, size_t rows, const CallGraph& graph) const;
+    void check_inclusive_ids(const Where& at, size_t rows, const CallGraph& graph);
+    void check_path_ids(const Where& at, size_t rows) const;
+    void check_no_second_inclusive_row(FnId fn, size_t index, const Where& item);
+    std::vector<size_t> sort_inclusive(CallGraph& graph) const;
 
     // The threads' call and inclusive rows summed per top-level row, so that
     // they can be compared with it once every thread is read.
@@ -229,20 +353,37 @@ private:
     const json::array& array_at(const json::value& v, const Where& at) const;
     const json::string& string_at(const json::value& v, const Where& at) const;
     std::vector<std::string> strings_at(const json::value& v, const Where& at) const;
-    uint64_t uint_at(const json::value& v, const Where& at) const;
-    int64_t int_at(const json::value& v, const Where& at) const;
-    uint32_t u32_at(const json::value& v, const Where& at) const;
+    uint64_t uint_at(const Cell& v, const Where& at) const;
+    int64_t int_at(const Cell& v, const Where& at) const;
+    uint32_t u32_at(const Cell& v, const Where& at) const;
+    // The size of a table ids refer to; while parsing, the tables may not be
+    // read yet and ids are only checked to fit in 32 bits.
+    size_t table_size(size_t loaded) const { return parsing_ ? kNotYetKnown : loaded; }
     template <typename Id>
-    Id id_at(const json::value& v, const Where& at, const char* id_name, size_t table_size,
+    Id id_at(const Cell& v, const Where& at, const char* id_name, size_t table_size,
              const char* noun) const;
-    const json::array& row_at(const json::value& v, const Where& at,
-                              std::initializer_list<const char*> fixed,
-                              std::initializer_list<const char*> cost_sets) const;
-    void append_costs(const json::array& row, size_t first, const Where& at,
+    template <typename Id>
+    void check_id(Id id, const Where& at, const char* id_name, size_t table_size,
+                  const char* noun) const;
+    void check_row(const RowCells& row, const Where& at, std::initializer_list<const char*> fixed,
+                   std::initializer_list<const char*> cost_sets) const;
+    void append_costs(const RowCells& row, size_t first, const Where& at,
                       std::vector<uint64_t>& out) const;
 
     const std::string& name_;
     Profile p_;
+
+    // What the parser keeps: the members other than the streamed tables, in
+    // document order (a streamed table's member holds null), and the tables.
+    json::monotonic_resource arena_;
+    json::object root_{&arena_};
+    StreamedTable tables_[kTables];
+    bool parsing_ = false;
+    // The number of events, as soon as meta is read: the length of every
+    // cost array, which the parser needs to add rows.
+    std::optional<size_t> events_;
+    static constexpr size_t kNotYetKnown = std::numeric_limits<uint32_t>::max();
+
     // For each position of p_.graph_'s inclusive rows (sorted by fn), the
     // row the document had there: messages name rows as written.
     std::vector<size_t> inclusive_source_rows_;
@@ -253,11 +394,370 @@ private:
     std::vector<size_t> inclusive_row_of_fn_;
 };
 
-Profile Loader::load(const json::value& doc)
+// Where the parser is in the text, for messages about syntax errors.
+struct TextPosition {
+    uint64_t offset = 0;      // bytes read before
+    uint64_t line = 1;        // line number at offset
+    uint64_t line_start = 0;  // offset of that line's first byte
+
+    void advance(std::string_view text)
+    {
+        for (const char* p = text.data(), *end = p + text.size();
+             (p = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)))) != nullptr;
+             ++p) {
+            ++line;
+            line_start = offset + uint64_t(p - text.data()) + 1;
+        }
+        offset += text.size();
+    }
+};
+
+// The handler of Boost.JSON's basic_parser: turns the parser's events into
+// the members Loader keeps and the rows it adds. Depth counts the arrays and
+// objects open around an event: the top-level object's members are at
+// depth 1, a table's rows at 2 and their entries at 3.
+class DocumentHandler {
+public:
+    static constexpr size_t max_object_size = json::object::max_size();
+    static constexpr size_t max_array_size = json::array::max_size();
+    static constexpr size_t max_key_size = json::string::max_size();
+    static constexpr size_t max_string_size = json::string::max_size();
+
+    explicit DocumentHandler(Loader& loader) : loader_(loader) {}
+
+    bool on_document_begin(json::error_code&) { return true; }
+    bool on_document_end(json::error_code&) { return true; }
+
+    bool on_object_begin(json::error_code&)
+    {
+        if (depth_ == 0)
+            ++depth_;
+        else
+            begin_container(json::kind::object);
+        return true;
+    }
+    bool on_object_end(size_t n, json::error_code&)
+    {
+        if (depth_ == 1) {
+            if (n == 0)
+                loader_.fail(Where{}, "not a vgprof profile (the top-level object is empty, "
+                                      "expected \"vgprof\" first)");
+            --depth_;
+            return true;
+        }
+        if (mode_ == Mode::keep)
+            values_.push_object(n);
+        end_container();
+        return true;
+    }
+    bool on_array_begin(json::error_code&)
+    {
+        begin_container(json::kind::array);
+        return true;
+    }
+    bool on_array_end(size_t n, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_array(n);
+        else if (mode_ == Mode::table && depth_ == 3)
+            loader_.stream_row(table_, row_);
+        end_container();
+        return true;
+    }
+
+    bool on_key_part(json::string_view s, size_t, json::error_code&)
+    {
+        if (depth_ == 1)
+            key_.append(s.data(), s.size());
+        else if (mode_ == Mode::keep)
+            values_.push_chars(s);
+        return true;
+    }
+    bool on_key(json::string_view s, size_t, json::error_code&)
+    {
+        if (depth_ == 1) {
+            key_.append(s.data(), s.size());
+            begin_member();
+        } else if (mode_ == Mode::keep) {
+            values_.push_key(s);
+        }
+        return true;
+    }
+    bool on_string_part(json::string_view s, size_t, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_chars(s);
+        return true;
+    }
+    bool on_string(json::string_view s, size_t, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_string(s);
+        scalar(Cell(json::kind::string));
+        return true;
+    }
+    bool on_number_part(json::string_view, json::error_code&) { return true; }
+    bool on_int64(int64_t i, json::string_view, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_int64(i);
+        scalar(Cell::of_int64(i));
+        return true;
+    }
+    bool on_uint64(uint64_t u, json::string_view, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_uint64(u);
+        scalar(Cell::of_uint64(u));
+        return true;
+    }
+    bool on_double(double d, json::string_view, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_double(d);
+        scalar(Cell::of_double(d));
+        return true;
+    }
+    bool on_bool(bool b, json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_bool(b);
+        scalar(Cell::of_bool(b));
+        return true;
+    }
+    bool on_null(json::error_code&)
+    {
+        if (mode_ == Mode::keep)
+            values_.push_null();
+        scalar(Cell());
+        return true;
+    }
+    bool on_comment_part(json::string_view, json::error_code&) { return true; }
+    bool on_comment(json::string_view, json::error_code&) { return true; }
+
+private:
+    // What becomes of the value of the current top-level member: kept as a
+    // document, read as a table, or passed over (a key the checks will
+    // reject or ignore by name alone).
+    enum class Mode { keep, table, skip };
+
+    // A top-level key: decides what to do with its value.
+    void begin_member()
+    {
+        if (first_key_ && key_ != "vgprof")
+            loader_.fail(Where{}, cat("not a vgprof profile (first key is ", quoted(key_),
+                                      ", expected \"vgprof\")"));
+        first_key_ = false;
+        if (loader_.root_.contains(key_))
+            loader_.fail(Where{}, cat("top-level key ", quoted(key_), " appears twice"));
+        if (loader_.streams(key_, table_)) {
+            mode_ = Mode::table;
+            loader_.begin_table(table_);
+        } else if (wanted(key_)) {
+            mode_ = Mode::keep;
+            values_.reset(&loader_.arena_);
+        } else {
+            mode_ = Mode::skip;
+        }
+    }
+
+    // The keys whose values validation reads; any other is reserved or
+    // unknown, which the key alone tells.
+    bool wanted(std::string_view key) const
+    {
+        return contains(kTopLevelKeys, key) ||
+               (loader_.version() >= 2 &&
+                (contains(kCallGraphKeys, key) || key == kThreadKey));
+    }
+
+    void begin_container(json::kind kind)
+    {
+        if (depth_ == 0)  // the document is not an object
+            loader_.fail(Where{}, cat("not a vgprof profile (top level is ", describe(Cell(kind)),
+                                      ", expected an object)"));
+        if (mode_ == Mode::table) {
+            if (depth_ == 1 && kind != json::kind::array)
+                loader_.table_not_array(table_, Cell(kind));
+            else if (depth_ == 2)
+                begin_row(kind);
+            else if (depth_ == 3)
+                row_.cells.emplace_back(kind);
+        }
+        ++depth_;
+    }
+
+    void end_container()
+    {
+        --depth_;
+        if (depth_ == 1)
+            end_member();
+    }
+
+    void begin_row(json::kind kind)
+    {
+        row_.cells.clear();
+        row_.is_array = kind == json::kind::array;
+        if (!row_.is_array) {  // rejected as it is; its contents do not matter
+            row_.cells.emplace_back(kind);
+            loader_.stream_row(table_, row_);
+        }
+    }
+
+    // A value that is neither an array nor an object.
+    void scalar(const Cell& value)
+    {
+        if (depth_ == 0)
+            loader_.fail(Where{}, cat("not a vgprof profile (top level is ", describe(value),
+                                      ", expected an object)"));
+        if (mode_ == Mode::table) {
+            if (depth_ == 1) {
+                loader_.table_not_array(table_, value);
+            } else if (depth_ == 2) {
+                row_.is_array = false;
+                row_.cells.assign(1, value);
+                loader_.stream_row(table_, row_);
+            } else if (depth_ == 3) {
+                row_.cells.push_back(value);
+            }
+        }
+        if (depth_ == 1)
+            end_member();
+    }
+
+    void end_member()
+    {
+        json::value value;
+        if (mode_ == Mode::keep)
+            value = values_.release();
+        if (key_ == "vgprof")
+            loader_.load_version(value);
+        loader_.keep_member(key_, std::move(value));
+        key_.clear();
+    }
+
+    Loader& loader_;
+    size_t depth_ = 0;
+    std::string key_;  // the current top-level key
+    bool first_key_ = true;
+    Mode mode_ = Mode::skip;
+    json::value_stack values_;  // the value being kept
+    Table table_ = Table::lines;
+    RowCells row_;  // the table row being read
+};
+
+Profile Loader::load(Input& input)
+{
+    parse(input);
+    return validate();
+}
+
+// The text goes to the parser a chunk at a time, as read. Its handler
+// throws as soon as the document is not a profile at all; every other
+// problem is left to validate(), after the whole text is known to be JSON.
+void Loader::parse(Input& input)
+{
+    json::basic_parser<DocumentHandler> parser(json::parse_options{}, *this);
+    TextPosition position;
+    parsing_ = true;
+    for (std::string_view chunk; !(chunk = input.next()).empty();) {
+        if (parser.done()) {
+            // Only white space may follow the document.
+            const size_t used = std::min(chunk.find_first_not_of(" \t\r\n"), chunk.size());
+            position.advance(chunk.substr(0, used));
+            if (used < chunk.size())
+                fail_syntax(position, "unexpected data after the end of the document");
+            continue;
+        }
+        json::error_code ec;
+        const size_t used = parser.write_some(true, chunk.data(), chunk.size(), ec);
+        position.advance(chunk.substr(0, used));
+        if (ec)
+            fail_syntax(position, ec.message());
+        if (used < chunk.size())
+            fail_syntax(position, "unexpected data after the end of the document");
+    }
+    if (!parser.done()) {
+        json::error_code ec;
+        parser.write_some(false, nullptr, 0, ec);
+        if (ec == json::error::incomplete)
+            throw Error(cat(name_, ": truncated JSON: unexpected end of input at byte ",
+                            position.offset));
+        if (ec)
+            fail_syntax(position, ec.message());
+    }
+    parsing_ = false;
+}
+
+void Loader::fail_syntax(const TextPosition& at, const std::string& what) const
+{
+    throw Error(cat(name_, ": line ", at.line, ", column ", at.offset - at.line_start + 1,
+                    ": invalid JSON: ", what, " at byte ", at.offset));
+}
+
+// The members are kept in document order: check_top_level_keys() reports
+// the first unknown key as written.
+void Loader::keep_member(std::string_view key, json::value value)
+{
+    root_.emplace(key, std::move(value));
+    // The events give every cost array its length: rows of a table that
+    // comes after meta can be added as they are read.
+    if (key == "meta" && root_.at(key).is_object())
+        if (const json::value* events = root_.at(key).get_object().if_contains("events"))
+            if (events->is_array())
+                events_ = events->get_array().size();
+}
+
+// A large table is read row by row once the events are known (meta comes
+// first in every profile the tool writes) and if its version has it.
+bool Loader::streams(std::string_view key, Table& table) const
+{
+    if (!events_)
+        return false;
+    for (size_t t = 0; t < kTables; ++t)
+        if (key == kTableKeys[t]) {
+            table = Table(t);
+            return p_.meta_.version >= 2 || table == Table::lines || table == Table::instrs;
+        }
+    return false;
+}
+
+void Loader::begin_table(Table table)
+{
+    tables_[size_t(table)].present = true;
+}
+
+void Loader::table_not_array(Table table, const Cell& value)
+{
+    tables_[size_t(table)].not_array = value;
+}
+
+// Adds a row to the profile while parsing. A row that cannot be added is
+// kept, and the table's later rows are only parsed: validate() reports the
+// row's problem once it has checked everything that comes before it.
+void Loader::stream_row(Table table, const RowCells& row)
+{
+    StreamedTable& t = tables_[size_t(table)];
+    if (t.bad_row || t.not_array)
+        return;
+    const Where top, at = top.member(kTableKeys[size_t(table)]), item = at.element(t.rows);
+    try {
+        switch (table) {
+        case Table::lines: add_line(row, item); break;
+        case Table::instrs: add_instr(row, item); break;
+        case Table::calls: add_call(row, item, p_.graph_); break;
+        case Table::inclusive: add_inclusive(row, item, t.rows, p_.graph_); break;
+        case Table::paths: add_path(row, item, t.rows); break;
+        }
+        ++t.rows;
+    } catch (const Error&) {
+        t.bad_row = row;
+    }
+}
+
+Profile Loader::validate()
 {
     const Where top;
-    const json::object& root = top_object(doc);
-    load_version(root.begin()->value());
+    const json::object& root = root_;
     check_top_level_keys(root);
 
     const Where meta = top.member("meta"), strs = top.member("strs"),
@@ -271,29 +771,12 @@ Profile Loader::load(const json::value& doc)
     load_str_table(required(root, "objs", top), objs, p_.objs_);
     load_str_table(required(root, "files", top), files, p_.files_);
     load_fns(required(root, "fns", top), fns);
-    load_lines(required(root, "lines", top), lines);
+    load_lines(table_source(required(root, "lines", top), Table::lines), lines);
     if (const json::value* v = root.if_contains("instrs"))
-        load_instrs(*v, instrs);
+        load_instrs(table_source(*v, Table::instrs), instrs);
     check_totals(meta);
     load_call_graph(root);
     return std::move(p_);
-}
-
-// The first key is checked before anything else so that a foreign JSON file
-// is reported as foreign rather than as a pile of missing keys.
-const json::object& Loader::top_object(const json::value& doc) const
-{
-    const Where top;
-    if (!doc.is_object())
-        fail(top, cat("not a vgprof profile (top level is ", describe(doc),
-                      ", expected an object)"));
-    const json::object& root = doc.get_object();
-    if (root.empty())
-        fail(top, "not a vgprof profile (the top-level object is empty, expected \"vgprof\" first)");
-    if (root.begin()->key() != "vgprof")
-        fail(top, cat("not a vgprof profile (first key is ", quoted(root.begin()->key()),
-                      ", expected \"vgprof\")"));
-    return root;
 }
 
 void Loader::load_version(const json::value& v)
@@ -367,7 +850,10 @@ void Loader::load_meta(const json::value& v, const Where& at)
     if (totals_array.size() != m.events.size())
         fail(totals, cat("expected ", count_of(m.events.size(), "entry", "entries"),
                          " (one per event), got ", totals_array.size()));
-    append_costs(totals_array, 0, totals, m.totals);
+    for (size_t i = 0; i < totals_array.size(); ++i) {
+        const Where item = totals.element(i);
+        m.totals.push_back(uint_at(totals_array[i], item));
+    }
 
     // null: a profile dumped while the client was still running.
     const json::value& exit_value = required(o, "exit", at);
@@ -500,9 +986,11 @@ void Loader::load_fns(const json::value& v, const Where& at)
 {
     const json::array& a = array_at(v, at);
     p_.functions_.reserve(a.size());
+    RowCells row;
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"name", "file", "obj", "line"}, {});
+        row.assign(a[i]);
+        check_row(row, item, {"name", "file", "obj", "line"}, {});
         const Where name = item.element(0), file = item.element(1), obj = item.element(2),
                     line = item.element(3);
         Function f;
@@ -514,42 +1002,88 @@ void Loader::load_fns(const json::value& v, const Where& at)
     }
 }
 
-void Loader::load_lines(const json::value& v, const Where& at)
+TableSource Loader::table_source(const json::value& v, Table table) const
 {
-    const json::array& a = array_at(v, at);
-    p_.lines_.reserve(a.size());
-    p_.line_costs_.reserve(a.size() * p_.num_events());
-    for (size_t i = 0; i < a.size(); ++i) {
-        const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"fn", "file", "line"}, {""});
-        const Where fn = item.element(0), file = item.element(1), line = item.element(2);
-        LineCost l;
-        l.fn = id_at<FnId>(row[0], fn, "fn", p_.functions_.size(), "function");
-        l.file = id_at<FileId>(row[1], file, "file", p_.files_.size(), "file");
-        l.line = u32_at(row[2], line);
-        p_.lines_.push_back(l);
-        append_costs(row, 3, item, p_.line_costs_);
+    const StreamedTable& streamed = tables_[size_t(table)];
+    return streamed.present ? TableSource{nullptr, &streamed} : TableSource{&v, nullptr};
+}
+
+// Reads a table's rows from a document, or finishes what the parser began:
+// checks the ids of the rows it added, then meets the row it stopped at.
+template <typename AddRow, typename CheckIds>
+void Loader::load_table(const TableSource& source, const Where& at, AddRow add_row,
+                        CheckIds check_ids)
+{
+    if (source.document != nullptr) {
+        const json::array& a = array_at(*source.document, at);
+        RowCells row;
+        for (size_t i = 0; i < a.size(); ++i) {
+            row.assign(a[i]);
+            add_row(row, at.element(i), i);
+        }
+        return;
+    }
+    const StreamedTable& t = *source.streamed;
+    if (t.not_array)
+        fail(at, cat("expected an array, got ", describe(*t.not_array)));
+    check_ids(t.rows);
+    if (t.bad_row) {
+        add_row(*t.bad_row, at.element(t.rows), t.rows);
+        fail(at.element(t.rows), "cannot be read");  // unreachable: the row failed before
     }
 }
 
-void Loader::load_instrs(const json::value& v, const Where& at)
+void Loader::load_lines(const TableSource& source, const Where& at)
 {
-    const json::array& a = array_at(v, at);
-    p_.instrs_.reserve(a.size());
-    p_.instr_costs_.reserve(a.size() * p_.num_events());
-    for (size_t i = 0; i < a.size(); ++i) {
-        const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"addr", "fn", "file", "line"}, {""});
-        const Where addr = item.element(0), fn = item.element(1), file = item.element(2),
-                    line = item.element(3);
-        InstrCost c;
-        c.addr = uint_at(row[0], addr);
-        c.fn = id_at<FnId>(row[1], fn, "fn", p_.functions_.size(), "function");
-        c.file = id_at<FileId>(row[2], file, "file", p_.files_.size(), "file");
-        c.line = u32_at(row[3], line);
-        p_.instrs_.push_back(c);
-        append_costs(row, 4, item, p_.instr_costs_);
+    load_table(
+        source, at, [&](const RowCells& row, const Where& item, size_t) { add_line(row, item); },
+        [&](size_t rows) { check_fn_and_file_ids(p_.lines_, at, rows, 0); });
+}
+
+void Loader::add_line(const RowCells& row, const Where& item)
+{
+    check_row(row, item, {"fn", "file", "line"}, {""});
+    const Where fn = item.element(0), file = item.element(1), line = item.element(2);
+    LineCost l;
+    l.fn = id_at<FnId>(row[0], fn, "fn", table_size(p_.functions_.size()), "function");
+    l.file = id_at<FileId>(row[1], file, "file", table_size(p_.files_.size()), "file");
+    l.line = u32_at(row[2], line);
+    p_.lines_.push_back(l);
+    append_costs(row, 3, item, p_.line_costs_);
+}
+
+// lines and instrs rows refer to a function and, in the next column, a file.
+template <typename Row>
+void Loader::check_fn_and_file_ids(const std::vector<Row>& table, const Where& at, size_t rows,
+                                   size_t fn_column) const
+{
+    for (size_t i = 0; i < rows; ++i) {
+        const Where item = at.element(i), fn = item.element(fn_column),
+                    file = item.element(fn_column + 1);
+        check_id(table[i].fn, fn, "fn", p_.functions_.size(), "function");
+        check_id(table[i].file, file, "file", p_.files_.size(), "file");
     }
+}
+
+void Loader::load_instrs(const TableSource& source, const Where& at)
+{
+    load_table(
+        source, at, [&](const RowCells& row, const Where& item, size_t) { add_instr(row, item); },
+        [&](size_t rows) { check_fn_and_file_ids(p_.instrs_, at, rows, 1); });
+}
+
+void Loader::add_instr(const RowCells& row, const Where& item)
+{
+    check_row(row, item, {"addr", "fn", "file", "line"}, {""});
+    const Where addr = item.element(0), fn = item.element(1), file = item.element(2),
+                line = item.element(3);
+    InstrCost c;
+    c.addr = uint_at(row[0], addr);
+    c.fn = id_at<FnId>(row[1], fn, "fn", table_size(p_.functions_.size()), "function");
+    c.file = id_at<FileId>(row[2], file, "file", table_size(p_.files_.size()), "file");
+    c.line = u32_at(row[3], line);
+    p_.instrs_.push_back(c);
+    append_costs(row, 4, item, p_.instr_costs_);
 }
 
 // meta.totals is what a reader shows as the program total; checking it
@@ -606,9 +1140,10 @@ void Loader::load_call_graph(const json::object& root)
     }
     const Where top, calls = top.member("calls"), inclusive = top.member("inclusive"),
                      paths = top.member("paths");
-    load_calls(root.at("calls"), calls, p_.graph_);
-    inclusive_source_rows_ = load_inclusive(root.at("inclusive"), inclusive, p_.graph_);
-    load_paths(root.at("paths"), paths);
+    load_calls(table_source(root.at("calls"), Table::calls), calls, p_.graph_);
+    inclusive_source_rows_ =
+        load_inclusive(table_source(root.at("inclusive"), Table::inclusive), inclusive, p_.graph_);
+    load_paths(table_source(root.at("paths"), Table::paths), paths);
     check_path_inclusive_costs(paths);
     check_path_self_totals(paths);
     p_.has_call_graph_ = true;
@@ -619,58 +1154,101 @@ void Loader::load_call_graph(const json::object& root)
     }
 }
 
-void Loader::load_calls(const json::value& v, const Where& at, CallGraph& graph)
+void Loader::load_calls(const TableSource& source, const Where& at, CallGraph& graph)
 {
-    const json::array& a = array_at(v, at);
-    graph.calls_.reserve(a.size());
-    graph.call_costs_.reserve(a.size() * p_.num_events());
+    load_table(
+        source, at,
+        [&](const RowCells& row, const Where& item, size_t) { add_call(row, item, graph); },
+        [&](size_t rows) { check_call_ids(at, rows, graph); });
+}
+
+void Loader::add_call(const RowCells& row, const Where& item, CallGraph& graph)
+{
+    check_row(row, item, {"caller", "callee", "file", "line", "count"}, {""});
+    const Where caller = item.element(0), callee = item.element(1), file = item.element(2),
+                line = item.element(3), count = item.element(4);
+    const size_t fns = table_size(p_.functions_.size()), files = table_size(p_.files_.size());
+    CallEdge c;
+    c.caller = id_at<FnId>(row[0], caller, "fn", fns, "function");
+    c.callee = id_at<FnId>(row[1], callee, "fn", fns, "function");
+    c.file = id_at<FileId>(row[2], file, "file", files, "file");
+    c.line = u32_at(row[3], line);
+    c.count = uint_at(row[4], count);
+    graph.calls_.push_back(c);
+    append_costs(row, 5, item, graph.call_costs_);
+}
+
+void Loader::check_call_ids(const Where& at, size_t rows, const CallGraph& graph) const
+{
     const size_t fns = p_.functions_.size(), files = p_.files_.size();
-    for (size_t i = 0; i < a.size(); ++i) {
-        const Where item = at.element(i);
-        const json::array& row =
-            row_at(a[i], item, {"caller", "callee", "file", "line", "count"}, {""});
-        const Where caller = item.element(0), callee = item.element(1), file = item.element(2),
-                    line = item.element(3), count = item.element(4);
-        CallEdge c;
-        c.caller = id_at<FnId>(row[0], caller, "fn", fns, "function");
-        c.callee = id_at<FnId>(row[1], callee, "fn", fns, "function");
-        c.file = id_at<FileId>(row[2], file, "file", files, "file");
-        c.line = u32_at(row[3], line);
-        c.count = uint_at(row[4], count);
-        graph.calls_.push_back(c);
-        append_costs(row, 5, item, graph.call_costs_);
+    for (size_t i = 0; i < rows; ++i) {
+        const CallEdge& c = graph.calls_[i];
+        const Where item = at.element(i), caller = item.element(0), callee = item.element(1),
+                    file = item.element(2);
+        check_id(c.caller, caller, "fn", fns, "function");
+        check_id(c.callee, callee, "fn", fns, "function");
+        check_id(c.file, file, "file", files, "file");
     }
 }
 
 // Returns, for each row of graph's inclusive table (sorted by fn), the row
 // of the document it came from.
-std::vector<size_t> Loader::load_inclusive(const json::value& v, const Where& at,
+std::vector<size_t> Loader::load_inclusive(const TableSource& source, const Where& at,
                                            CallGraph& graph)
 {
-    const json::array& a = array_at(v, at);
-    const size_t events = p_.num_events();
     inclusive_row_of_fn_.resize(p_.functions_.size(), kNoRow);
-    std::vector<FnId> fns;
-    std::vector<uint64_t> costs;
-    fns.reserve(a.size());
-    costs.reserve(a.size() * events);
-    for (size_t i = 0; i < a.size(); ++i) {
-        const Where item = at.element(i);
-        const json::array& row = row_at(a[i], item, {"fn"}, {""});
-        const Where fn_at = item.element(0);
-        const FnId fn = id_at<FnId>(row[0], fn_at, "fn", p_.functions_.size(), "function");
-        // One row per function, or fn_inclusive() could not say which is meant.
-        size_t& slot = inclusive_row_of_fn_[fn.index()];
-        if (slot != kNoRow)
-            fail(fn_at, cat("fn ", fn.value, " already has a row (", at.str(), '[', slot, "])"));
-        slot = i;
-        fns.push_back(fn);
-        append_costs(row, 1, item, costs);
-    }
-    for (FnId fn : fns)
+    load_table(
+        source, at,
+        [&](const RowCells& row, const Where& item, size_t index) {
+            add_inclusive(row, item, index, graph);
+        },
+        [&](size_t rows) { check_inclusive_ids(at, rows, graph); });
+    for (FnId fn : graph.inclusive_fns_)
         inclusive_row_of_fn_[fn.index()] = kNoRow;
+    return sort_inclusive(graph);
+}
 
-    // The tool writes the rows sorted by fn; a reader sorts them if not.
+void Loader::add_inclusive(const RowCells& row, const Where& item, size_t index,
+                           CallGraph& graph)
+{
+    check_row(row, item, {"fn"}, {""});
+    const Where fn_at = item.element(0);
+    const FnId fn =
+        id_at<FnId>(row[0], fn_at, "fn", table_size(p_.functions_.size()), "function");
+    if (!parsing_)
+        check_no_second_inclusive_row(fn, index, item);
+    graph.inclusive_fns_.push_back(fn);
+    append_costs(row, 1, item, graph.inclusive_costs_);
+}
+
+void Loader::check_inclusive_ids(const Where& at, size_t rows, const CallGraph& graph)
+{
+    for (size_t i = 0; i < rows; ++i) {
+        const Where item = at.element(i), fn_at = item.element(0);
+        const FnId fn = graph.inclusive_fns_[i];
+        check_id(fn, fn_at, "fn", p_.functions_.size(), "function");
+        check_no_second_inclusive_row(fn, i, item);
+    }
+}
+
+// One row per function, or fn_inclusive() could not say which is meant.
+void Loader::check_no_second_inclusive_row(FnId fn, size_t index, const Where& item)
+{
+    size_t& slot = inclusive_row_of_fn_[fn.index()];
+    if (slot != kNoRow) {
+        const Where fn_at = item.element(0);
+        fail(fn_at, cat("fn ", fn.value, " already has a row (", item.parent->str(), '[', slot,
+                        "])"));
+    }
+    slot = index;
+}
+
+// The tool writes the rows sorted by fn; a reader sorts them if not.
+std::vector<size_t> Loader::sort_inclusive(CallGraph& graph) const
+{
+    std::vector<FnId>& fns = graph.inclusive_fns_;
+    std::vector<uint64_t>& costs = graph.inclusive_costs_;
+    const size_t events = p_.num_events();
     std::vector<size_t> source_rows(fns.size());
     for (size_t i = 0; i < source_rows.size(); ++i)
         source_rows[i] = i;
@@ -689,40 +1267,48 @@ std::vector<size_t> Loader::load_inclusive(const json::value& v, const Where& at
         fns.swap(sorted_fns);
         costs.swap(sorted_costs);
     }
-    graph.inclusive_fns_ = std::move(fns);
-    graph.inclusive_costs_ = std::move(costs);
     return source_rows;
 }
 
-void Loader::load_paths(const json::value& v, const Where& at)
+void Loader::load_paths(const TableSource& source, const Where& at)
 {
-    const json::array& a = array_at(v, at);
-    if (a.size() > std::numeric_limits<uint32_t>::max())
-        fail(at, cat("too many nodes (", a.size(), ", limit 2^32-1)"));
-    p_.paths_.reserve(a.size());
-    p_.path_costs_.reserve(a.size() * 2 * p_.num_events());
-    for (size_t i = 0; i < a.size(); ++i) {
-        const Where item = at.element(i);
-        const json::array& row =
-            row_at(a[i], item, {"parent", "fn", "count"}, {"self ", "inclusive "});
-        const Where parent = item.element(0), fn = item.element(1), count = item.element(2);
-        PathNode node;
-        node.parent = parent_at(row[0], parent, i);
-        if (!row[1].is_null())
-            node.fn = id_at<FnId>(row[1], fn, "fn", p_.functions_.size(), "function");
-        else if (!node.parent)
-            fail(fn, "a [truncated] node (null fn) must have a parent, but this one is a root");
-        node.count = uint_at(row[2], count);
-        p_.paths_.push_back(node);
-        // The row's self costs then inclusive costs are exactly the layout
-        // of path_costs_.
-        append_costs(row, 3, item, p_.path_costs_);
-    }
+    load_table(
+        source, at,
+        [&](const RowCells& row, const Where& item, size_t node) { add_path(row, item, node); },
+        [&](size_t rows) { check_path_ids(at, rows); });
+}
+
+void Loader::add_path(const RowCells& row, const Where& item, size_t node)
+{
+    if (node >= std::numeric_limits<uint32_t>::max())
+        fail(*item.parent, "too many nodes (limit 2^32-1)");
+    check_row(row, item, {"parent", "fn", "count"}, {"self ", "inclusive "});
+    const Where parent = item.element(0), fn = item.element(1), count = item.element(2);
+    PathNode n;
+    n.parent = parent_at(row[0], parent, node);
+    if (!row[1].is_null())
+        n.fn = id_at<FnId>(row[1], fn, "fn", table_size(p_.functions_.size()), "function");
+    else if (!n.parent)
+        fail(fn, "a [truncated] node (null fn) must have a parent, but this one is a root");
+    n.count = uint_at(row[2], count);
+    p_.paths_.push_back(n);
+    // The row's self costs then inclusive costs are exactly the layout of
+    // path_costs_.
+    append_costs(row, 3, item, p_.path_costs_);
+}
+
+void Loader::check_path_ids(const Where& at, size_t rows) const
+{
+    for (size_t i = 0; i < rows; ++i)
+        if (const std::optional<FnId> fn = p_.paths_[i].fn) {
+            const Where item = at.element(i), fn_at = item.element(1);
+            check_id(*fn, fn_at, "fn", p_.functions_.size(), "function");
+        }
 }
 
 // Parents come before their children, which lets one backward pass total
 // the tree and rules out cycles without a search.
-std::optional<PathId> Loader::parent_at(const json::value& v, const Where& at, size_t node) const
+std::optional<PathId> Loader::parent_at(const Cell& v, const Where& at, size_t node) const
 {
     if (v.is_null())
         return std::nullopt;
@@ -810,9 +1396,9 @@ void Loader::load_threads(const json::value& v, const Where& at)
         t.num_events_ = events;
         t.tid = tid_at(required(o, "tid", item), tid);
         check_tid_order(t.tid, tid);
-        load_calls(required(o, "calls", item), calls, t);
+        load_calls(TableSource{&required(o, "calls", item)}, calls, t);
         const std::vector<size_t> source_rows =
-            load_inclusive(required(o, "inclusive", item), inclusive, t);
+            load_inclusive(TableSource{&required(o, "inclusive", item)}, inclusive, t);
         load_roots(required(o, "roots", item), roots, t, owner);
         add_thread_calls(t, calls, sums);
         add_thread_inclusive(t, source_rows, inclusive, sums);
@@ -1022,25 +1608,25 @@ std::vector<std::string> Loader::strings_at(const json::value& v, const Where& a
 // Boost.JSON stores an integer as int64 when it fits and as uint64 above
 // that, so both kinds are accepted; a double means the text had a fraction,
 // an exponent or a value past 2^64-1, none of which the format allows.
-uint64_t Loader::uint_at(const json::value& v, const Where& at) const
+uint64_t Loader::uint_at(const Cell& v, const Where& at) const
 {
     if (v.is_uint64())
-        return v.get_uint64();
-    if (v.is_int64() && v.get_int64() >= 0)
-        return uint64_t(v.get_int64());
+        return v.u;
+    if (v.is_int64() && v.i >= 0)
+        return uint64_t(v.i);
     fail(at, cat("expected a non-negative integer, got ", describe(v)));
 }
 
-int64_t Loader::int_at(const json::value& v, const Where& at) const
+int64_t Loader::int_at(const Cell& v, const Where& at) const
 {
     if (v.is_int64())
-        return v.get_int64();
+        return v.i;
     if (v.is_uint64())
-        fail(at, cat("integer ", v.get_uint64(), " is too large (limit 2^63-1)"));
+        fail(at, cat("integer ", v.u, " is too large (limit 2^63-1)"));
     fail(at, cat("expected an integer, got ", describe(v)));
 }
 
-uint32_t Loader::u32_at(const json::value& v, const Where& at) const
+uint32_t Loader::u32_at(const Cell& v, const Where& at) const
 {
     const uint64_t n = uint_at(v, at);
     if (n > std::numeric_limits<uint32_t>::max())
@@ -1049,7 +1635,7 @@ uint32_t Loader::u32_at(const json::value& v, const Where& at) const
 }
 
 template <typename Id>
-Id Loader::id_at(const json::value& v, const Where& at, const char* id_name, size_t table_size,
+Id Loader::id_at(const Cell& v, const Where& at, const char* id_name, size_t table_size,
                  const char* noun) const
 {
     const uint64_t n = uint_at(v, at);
@@ -1058,91 +1644,58 @@ Id Loader::id_at(const json::value& v, const Where& at, const char* id_name, siz
     return Id(uint32_t(n));
 }
 
+template <typename Id>
+void Loader::check_id(Id id, const Where& at, const char* id_name, size_t table_size,
+                      const char* noun) const
+{
+    if (id.index() >= table_size)
+        fail(at, cat(id_name, " id ", id.value, " out of range (", count_of(table_size, noun),
+                     ')'));
+}
+
 // A table row: an array of the fixed columns, followed by one cost per event
 // for each entry of `cost_sets` (the prefix naming that set in messages:
 // "" for a table with one cost array, "self " and "inclusive " for paths).
 // The message lists the expected columns because a wrong row length is
 // usually a writer/reader event mismatch.
-const json::array& Loader::row_at(const json::value& v, const Where& at,
-                                  std::initializer_list<const char*> fixed,
-                                  std::initializer_list<const char*> cost_sets) const
+void Loader::check_row(const RowCells& row, const Where& at,
+                       std::initializer_list<const char*> fixed,
+                       std::initializer_list<const char*> cost_sets) const
 {
-    const json::array& row = array_at(v, at);
-    const size_t expected = fixed.size() + cost_sets.size() * p_.num_events();
+    if (!row.is_array)
+        fail(at, cat("expected an array, got ", describe(row[0])));
+    const size_t events = parsing_ ? *events_ : p_.num_events();
+    const size_t expected = fixed.size() + cost_sets.size() * events;
     if (row.size() == expected)
-        return row;
+        return;
     std::string columns;
     for (const char* c : fixed)
         columns += cat(columns.empty() ? "" : ", ", c);
     for (const char* prefix : cost_sets)
         for (const std::string& e : p_.meta_.events)
             columns += cat(", ", prefix, e);
-    fail(at, cat("expected ", count_of(expected, "entry", "entries"), " [", columns, "], got ", row.size()));
+    fail(at, cat("expected ", count_of(expected, "entry", "entries"), " [", columns, "], got ",
+                 row.size()));
 }
 
-void Loader::append_costs(const json::array& row, size_t first, const Where& at,
+void Loader::append_costs(const RowCells& row, size_t first, const Where& at,
                           std::vector<uint64_t>& out) const
 {
     for (size_t i = first; i < row.size(); ++i) {
+        const Cell& cell = row[i];
+        // The common case first: a cost the parser read as a small integer.
+        if (cell.is_int64() && cell.i >= 0) {
+            out.push_back(uint64_t(cell.i));
+            continue;
+        }
         const Where item = at.element(i);
-        out.push_back(uint_at(row[i], item));
+        out.push_back(uint_at(cell, item));
     }
 }
 
 } // namespace detail
 
 namespace {
-
-[[noreturn]] void fail_syntax(const std::string& name, std::string_view text, size_t offset,
-                              const std::string& what)
-{
-    const std::string_view before = text.substr(0, offset);
-    const size_t line = 1 + size_t(std::count(before.begin(), before.end(), '\n'));
-    const size_t newline = before.rfind('\n');
-    const size_t column = newline == std::string_view::npos ? offset + 1 : offset - newline;
-    throw Error(cat(name, ": line ", line, ", column ", column, ": invalid JSON: ", what,
-                    " at byte ", offset));
-}
-
-// Parses with stream_parser rather than json::parse because it reports how
-// far it got, which locates a syntax error and tells a truncated file apart
-// from a malformed one.
-json::value parse_json(std::string_view text, const std::string& name, json::storage_ptr storage)
-{
-    json::stream_parser parser;
-    parser.reset(std::move(storage));
-    json::error_code ec;
-    const size_t used = parser.write_some(text.data(), text.size(), ec);
-    if (ec)
-        fail_syntax(name, text, used, ec.message());
-    if (used < text.size())
-        fail_syntax(name, text, used, "unexpected data after the end of the document");
-    parser.finish(ec);
-    if (ec == json::error::incomplete)
-        throw Error(cat(name, ": truncated JSON: unexpected end of input at byte ", text.size()));
-    if (ec)
-        fail_syntax(name, text, used, ec.message());
-    return parser.release();
-}
-
-std::string read_file(const std::string& path)
-{
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file)
-        throw Error(cat(path, ": cannot open: ", std::strerror(errno)));
-    std::string text;
-    struct stat st;
-    if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode))
-        text.reserve(size_t(st.st_size));
-    char buffer[1 << 16];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0)
-        text.append(buffer, n);
-    if (std::ferror(file.get()))
-        throw Error(cat(path, ": cannot read: ", std::strerror(errno)));
-    return text;
-}
 
 // The public entry points promise that only vgprof::Error escapes: anything
 // else (memory exhaustion on a huge file, a library exception) is converted
@@ -1161,22 +1714,42 @@ Profile guarded(const std::string& name, Body body)
     }
 }
 
+// The first bytes decide the format: callgrind's and cachegrind's files are
+// text of "key: value" and "key=value" lines, a profile is JSON.
+Profile load_input(detail::PeekableInput& input, const std::string& name)
+{
+    try {
+        if (detail::is_callgrind_format(input.peek(detail::kCallgrindSniffBytes)))
+            return detail::read_callgrind(input, name);
+        return detail::Loader(name).load(input);
+    } catch (const Error&) {
+        // Damage inside compressed data often decompresses to text that is
+        // merely wrong, and only the checksum at the end of the stream tells:
+        // then that is the problem to report.
+        if (input.decompresses())
+            while (!input.next().empty()) {
+            }
+        throw;
+    }
+}
+
 } // namespace
 
-Profile parse_profile(std::string_view text, const std::string& name_for_errors)
+Profile parse_profile(std::string_view data, const std::string& name_for_errors,
+                      const LoadLimits& limits)
 {
     return guarded(name_for_errors, [&] {
-        // The document is a temporary: a monotonic arena makes building and
-        // freeing its millions of small arrays cheap.
-        json::monotonic_resource arena;
-        const json::value doc = parse_json(text, name_for_errors, &arena);
-        return detail::Loader(name_for_errors).load(doc);
+        const auto input = detail::open_memory(data, name_for_errors, limits.max_decompressed);
+        return load_input(*input, name_for_errors);
     });
 }
 
-Profile load_profile(const std::string& path)
+Profile load_profile(const std::string& path, const LoadLimits& limits)
 {
-    return guarded(path, [&] { return parse_profile(read_file(path), path); });
+    return guarded(path, [&] {
+        const auto input = detail::open_file(path, limits.max_decompressed);
+        return load_input(*input, path);
+    });
 }
 
 } // namespace vgprof

@@ -1,25 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Reading a profile: JSON text in, validated Profile out. This is the only
-// place in vgprof that parses JSON.
+// Reading a profile: bytes in, validated Profile out. This is the only place
+// in vgprof that parses profiles. It reads
+//   - vgprof's own JSON profiles (docs/profile-format.md);
+//   - callgrind's and cachegrind's output files (callgrind.out.*,
+//     cachegrind.out.*), mapped into the same model (meta().tool names the
+//     tool that wrote them);
+// each plain or compressed with gzip or zstd. The format and the compression
+// are recognised from the content, whatever the file is called.
 #ifndef VGPROF_LOAD_HPP
 #define VGPROF_LOAD_HPP
 
 #include "vgprof/profile.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace vgprof {
 
+// Bounds on what loading one input may cost.
+struct LoadLimits {
+    // The most bytes compressed data may decompress to. A few kilobytes of
+    // crafted gzip or zstd data can stand for gigabytes; no profile comes
+    // near this.
+    uint64_t max_decompressed = uint64_t(16) << 30;
+};
+
 // Reads and validates the profile at `path`. Throws vgprof::Error, and
 // nothing else, with a message that starts with `path` and says what is wrong
 // and where (line and column for bad JSON, a JSON path such as lines[12][0]
-// for a structural problem).
-Profile load_profile(const std::string& path);
+// for a structural problem, a line number in a callgrind or cachegrind file,
+// what failed in compressed data).
+Profile load_profile(const std::string& path, const LoadLimits& limits = {});
 
 // As load_profile, for a profile already in memory; `name_for_errors` stands
 // in for the file name in messages.
-Profile parse_profile(std::string_view text, const std::string& name_for_errors);
+Profile parse_profile(std::string_view data, const std::string& name_for_errors,
+                      const LoadLimits& limits = {});
 
 } // namespace vgprof
 

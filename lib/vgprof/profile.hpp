@@ -36,6 +36,9 @@ struct CacheConfig {
 
 // The profile's `meta` section.
 struct Meta {
+    // tool: "vgprof", or for a file read from another tool's output, that
+    // tool ("callgrind", "cachegrind"). A callgrind or cachegrind file has
+    // no options, exit code or version (0) of its own.
     std::string tool, tool_version, valgrind;
     std::vector<std::string> argv, options, events;
     std::vector<uint64_t> totals;        // one per event
@@ -89,7 +92,7 @@ struct PathNode {
     uint64_t count = 0;            // calls that entered the node (0 for a root)
 };
 
-namespace detail { class Loader; }
+namespace detail { class Loader; class CallgrindReader; }
 
 // A call graph: call edges and each function's inclusive cost. The whole
 // program has one (Profile::call_graph()) and, recorded with
@@ -108,6 +111,7 @@ public:
 
 private:
     friend class detail::Loader;
+    friend class detail::CallgrindReader;
 
     size_t num_events_ = 0;
     std::vector<CallEdge> calls_;
@@ -159,12 +163,15 @@ public:
 
     // --- the call graph (format version 2, absent with --call-graph=no) ---
 
-    // False for a version 1 profile and one recorded without a call graph;
-    // then calls() and paths() are empty and fn_inclusive() is always null.
+    // False for a version 1 profile, one recorded without a call graph and
+    // a cachegrind file; then calls() and paths() are empty and
+    // fn_inclusive() is always null.
     bool has_call_graph() const { return has_call_graph_; }
     // The whole program's graph: each call and cost of every thread, summed.
     const CallGraph& call_graph() const { return graph_; }
     const std::vector<CallEdge>& calls() const { return graph_.calls(); }
+    // The call-path tree; empty for a callgrind file, which records calls
+    // and inclusive costs but not the paths that led to them.
     const std::vector<PathNode>& paths() const { return paths_; }
     const PathNode& path(PathId id) const { return paths_[id.index()]; }
 
@@ -191,6 +198,7 @@ public:
 
 private:
     friend class detail::Loader;
+    friend class detail::CallgrindReader;
 
     Meta meta_;
     std::vector<std::string> strs_;

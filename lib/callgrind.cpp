@@ -1,0 +1,912 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Reading callgrind and cachegrind output files into the Profile model (see
+// callgrind.hpp). The format is Valgrind's "callgrind format": header lines
+// "key: value" (events:, positions:, cmd:, desc:, summary:, totals: ...),
+// then position lines "spec=name" (ob=, fl=, fi=, fe=, fn=, and for calls
+// cob=, cfi=/cfl=, cfn=, calls=) and cost lines "subpositions costs...".
+// Cachegrind writes a subset of it: fl=, fn= and "line costs..." lines.
+//
+// How it maps onto the model:
+//   - a function is (object, file, name): the object of the last ob= (none
+//     in cachegrind's files: "???"), the file current when its fn= line came
+//     and its name. fi=/fe= lines move the cost lines that follow into
+//     another file (inlined code) without leaving the function.
+//   - callgrind's names for recursion levels, fn'2, fn'3, ..., are folded
+//     into fn: their costs and calls are fn's. Other suffixes (the contexts
+//     of --separate-callers) stay part of the name.
+//   - cost lines are self costs per (function, file, line) and, when the
+//     positions include instr, per instruction; calls= lines give call edges
+//     with their counts and inclusive costs.
+//   - a function's inclusive cost is what callgrind_annotate --inclusive=yes
+//     shows for its outermost recursion level: the cost of the calls into
+//     it, or for a function nothing called (the root of a stack) its self
+//     cost plus that of the calls it made.
+#include "callgrind.hpp"
+
+#include "message.hpp"
+#include "vgprof/error.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace vgprof::detail {
+
+namespace {
+
+// The header keys a callgrind or cachegrind file starts with.
+const char* const kHeaderKeys[] = {"version", "creator", "pid",    "cmd",     "part",
+                                   "desc",    "positions", "events", "event", "thread",
+                                   "summary", "totals"};
+
+// The first word of a line "key: value", or empty when the line is not one.
+std::string_view header_key(std::string_view line)
+{
+    size_t n = 0;
+    while (n < line.size() && line[n] >= 'a' && line[n] <= 'z')
+        ++n;
+    return n > 0 && n < line.size() && line[n] == ':' ? line.substr(0, n) : std::string_view();
+}
+
+std::string_view trim(std::string_view s)
+{
+    const size_t first = s.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return {};
+    const size_t last = s.find_last_not_of(" \t");
+    return s.substr(first, last - first + 1);
+}
+
+// Splits at runs of spaces and tabs.
+std::vector<std::string_view> words(std::string_view s)
+{
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+            ++i;
+        const size_t start = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t')
+            ++i;
+        if (i > start)
+            out.push_back(s.substr(start, i - start));
+    }
+    return out;
+}
+
+// An unsigned number, decimal or "0x" hexadecimal, as the whole of `text`.
+std::optional<uint64_t> number(std::string_view text)
+{
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        text.remove_prefix(2);
+        base = 16;
+    }
+    uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return value;
+}
+
+// A subposition: absolute, or relative to the same position of the last
+// cost line ("+N", "-N", "*"). Nothing for one that is malformed or leaves
+// the range of a position.
+std::optional<uint64_t> subposition(std::string_view text, uint64_t last)
+{
+    if (text == "*")
+        return last;
+    if (text[0] == '+') {
+        const std::optional<uint64_t> n = number(text.substr(1));
+        if (!n || *n > std::numeric_limits<uint64_t>::max() - last)
+            return std::nullopt;
+        return last + *n;
+    }
+    if (text[0] == '-') {
+        const std::optional<uint64_t> n = number(text.substr(1));
+        if (!n || *n > last)
+            return std::nullopt;
+        return last - *n;
+    }
+    return number(text);
+}
+
+// "fn'2" -> ("fn", 2): the recursion level callgrind appends to a function
+// entered while already on the stack; 1 for a name without one.
+std::pair<std::string_view, uint64_t> recursion_level(std::string_view name)
+{
+    const size_t quote = name.rfind('\'');
+    if (quote == std::string_view::npos || quote == 0 || quote + 1 == name.size())
+        return {name, 1};
+    const std::optional<uint64_t> level = number(name.substr(quote + 1));
+    if (!level || name[quote + 1] == '0' || name.substr(quote + 1, 2) == "0x")
+        return {name, 1};
+    return {name.substr(0, quote), *level};
+}
+
+// Costs kept in rows of `width` counts, one per event, in one vector. The
+// width grows when a later part of the file names more events.
+class CostRows {
+public:
+    size_t rows() const { return width_ == 0 ? 0 : costs_.size() / width_; }
+    size_t add_row()
+    {
+        costs_.resize(costs_.size() + width_, 0);
+        return rows() - 1;
+    }
+    uint64_t* row(size_t r) { return &costs_[r * width_]; }
+    const uint64_t* row(size_t r) const { return &costs_[r * width_]; }
+    void widen(size_t width)
+    {
+        if (width == width_)
+            return;
+        std::vector<uint64_t> wider(rows() * width, 0);
+        for (size_t r = 0; r < rows(); ++r)
+            std::copy(row(r), row(r) + width_, &wider[r * width]);
+        costs_.swap(wider);
+        width_ = width;
+    }
+    size_t width() const { return width_; }
+
+private:
+    size_t width_ = 0;
+    std::vector<uint64_t> costs_;
+};
+
+// Identities of rows while reading; ids are the reader's own numbering.
+struct LineKey {
+    uint32_t fn, file, line;
+    bool operator==(const LineKey& o) const
+    {
+        return fn == o.fn && file == o.file && line == o.line;
+    }
+};
+struct InstrKey {
+    uint64_t addr;
+    uint32_t fn, file, line;
+    bool operator==(const InstrKey& o) const
+    {
+        return addr == o.addr && fn == o.fn && file == o.file && line == o.line;
+    }
+};
+struct CallKey {
+    uint32_t caller, callee, file, line;
+    bool operator==(const CallKey& o) const
+    {
+        return caller == o.caller && callee == o.callee && file == o.file && line == o.line;
+    }
+};
+struct FnKey {
+    uint32_t obj, file, name;
+    bool operator==(const FnKey& o) const
+    {
+        return obj == o.obj && file == o.file && name == o.name;
+    }
+};
+
+inline size_t mix(uint64_t a, uint64_t b)
+{
+    return size_t((a * 0x9e3779b97f4a7c15ULL) ^ (b + 0x7f4a7c15ULL + (a << 6) + (a >> 2)));
+}
+struct KeyHash {
+    size_t operator()(const LineKey& k) const { return mix(uint64_t(k.fn) << 32 | k.file, k.line); }
+    size_t operator()(const InstrKey& k) const
+    {
+        return mix(k.addr, mix(uint64_t(k.fn) << 32 | k.file, k.line));
+    }
+    size_t operator()(const CallKey& k) const
+    {
+        return mix(uint64_t(k.caller) << 32 | k.callee, uint64_t(k.file) << 32 | k.line);
+    }
+    size_t operator()(const FnKey& k) const { return mix(uint64_t(k.obj) << 32 | k.file, k.name); }
+};
+
+// A function as the file names it, before recursion levels are folded: its
+// own self cost and the costs of the calls into it and out of it, from
+// which callgrind_annotate computes inclusive costs.
+struct NamedFunction {
+    uint32_t fn = 0;        // the folded function
+    uint64_t level = 1;     // recursion level: 1 for fn, 2 for fn'2 ...
+    bool called = false;    // some calls= line names it as callee
+};
+
+} // namespace
+
+class CallgrindReader {
+public:
+    explicit CallgrindReader(const std::string& name) : name_(name) {}
+    Profile read(Input& input);
+
+private:
+    [[noreturn]] void fail(const std::string& message) const
+    {
+        throw Error(cat(name_, ": line ", line_number_, ": ", message));
+    }
+    [[noreturn]] void fail_file(const std::string& message) const
+    {
+        throw Error(cat(name_, ": ", message));
+    }
+
+    void read_line(std::string_view line);
+    void header_line(std::string_view key, std::string_view value);
+    void spec_line(std::string_view key, std::string_view value);
+    void cost_line(std::string_view line);
+    void read_events(std::string_view value);
+    void read_positions(std::string_view value);
+    void read_cache_description(std::string_view value);
+    void read_totals(std::string_view value, const char* key,
+                     std::optional<std::vector<uint64_t>>& sums);
+
+    uint32_t intern(std::string_view s);
+    uint32_t compressed_name(std::string_view value, std::unordered_map<uint64_t, uint32_t>& ids,
+                             const char* spec);
+    uint32_t object_id(uint32_t name);
+    uint32_t file_id(uint32_t name);
+    uint32_t named_function(uint32_t obj, uint32_t file, uint32_t name);
+    void add_costs(uint64_t* into, const uint64_t* costs);
+    uint32_t require_function() const;
+
+    Profile build();
+    std::vector<std::vector<uint64_t>> inclusive_costs() const;
+    void check_totals(const std::vector<uint64_t>& sums) const;
+    std::optional<CacheConfig> simulated() const;
+
+    const std::string& name_;
+    uint64_t line_number_ = 0;
+    Meta meta_;
+    bool has_calls_ = false;
+    bool seen_events_ = false;
+
+    // Strings, objects, files and functions in the order first met; build()
+    // sorts them as the profile format wants.
+    std::vector<std::string> strs_;
+    std::unordered_map<std::string, uint32_t> str_ids_;
+    std::vector<uint32_t> objs_;                         // -> strs
+    std::unordered_map<uint32_t, uint32_t> obj_of_str_;
+    std::vector<uint32_t> files_;                        // -> strs
+    std::unordered_map<uint32_t, uint32_t> file_of_str_;
+    std::vector<FnKey> fns_;                             // folded functions
+    std::unordered_map<FnKey, uint32_t, KeyHash> fn_ids_;
+    std::vector<NamedFunction> named_;                   // functions as named in the file
+    std::unordered_map<FnKey, uint32_t, KeyHash> named_ids_;
+    CostRows named_self_, named_in_, named_out_;
+
+    // Name compression: "(id) name" defines, "(id)" refers.
+    std::unordered_map<uint64_t, uint32_t> object_names_, file_names_, fn_names_;
+
+    // Where the cost lines are.
+    std::optional<uint32_t> obj_;   // ob= (objects id)
+    std::optional<uint32_t> file_;  // fl=, fi=, fe= (files id)
+    std::optional<uint32_t> fn_;    // fn= (named_ id)
+    // The call being described: cob=, cfi=/cfl=, cfn=, then calls=.
+    std::optional<uint32_t> call_obj_, call_file_, call_fn_name_;
+    std::optional<uint64_t> call_count_;
+    bool position_line_next_ = false;  // after jump= or jcnd=
+
+    // The columns of a cost line: positions, then the events of the current
+    // part, which map_ places among all the file's events.
+    bool has_instr_ = false, has_bb_ = false, has_line_ = true;
+    uint64_t last_instr_ = 0, last_line_ = 0;
+    std::vector<size_t> map_;
+
+    std::unordered_map<LineKey, uint32_t, KeyHash> line_rows_;
+    std::vector<LineKey> lines_;
+    CostRows line_costs_;
+    std::unordered_map<InstrKey, uint32_t, KeyHash> instr_rows_;
+    std::vector<InstrKey> instrs_;
+    CostRows instr_costs_;
+    std::unordered_map<CallKey, uint32_t, KeyHash> call_rows_;
+    std::vector<CallKey> calls_;
+    std::vector<uint64_t> call_counts_;
+    CostRows call_costs_;
+
+    std::optional<std::vector<uint64_t>> totals_, summary_;
+    std::optional<CacheGeometry> i1_, d1_, ll_;
+};
+
+bool is_callgrind_format(std::string_view head)
+{
+    while (!head.empty()) {
+        const size_t end = std::min(head.find('\n'), head.size());
+        const std::string_view line = trim(head.substr(0, end));
+        head.remove_prefix(std::min(end + 1, head.size()));
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string_view key = header_key(line);
+        return std::find(std::begin(kHeaderKeys), std::end(kHeaderKeys), key) !=
+               std::end(kHeaderKeys);
+    }
+    return false;
+}
+
+Profile read_callgrind(Input& input, const std::string& name)
+{
+    return CallgrindReader(name).read(input);
+}
+
+Profile CallgrindReader::read(Input& input)
+{
+    std::string partial;  // a line split between chunks
+    for (std::string_view chunk; !(chunk = input.next()).empty();) {
+        size_t start = 0;
+        for (size_t end; (end = chunk.find('\n', start)) != std::string_view::npos;
+             start = end + 1) {
+            if (partial.empty()) {
+                read_line(chunk.substr(start, end - start));
+            } else {
+                partial.append(chunk.substr(start, end - start));
+                read_line(partial);
+                partial.clear();
+            }
+        }
+        partial.append(chunk.substr(start));
+    }
+    if (!partial.empty())
+        read_line(partial);
+    ++line_number_;  // a message about the end names the line after the last
+    if (call_count_)
+        fail("the file ends after a calls= line, before its cost line");
+    return build();
+}
+
+void CallgrindReader::read_line(std::string_view line)
+{
+    ++line_number_;
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    const std::string_view text = trim(line);
+    if (text.empty() || text[0] == '#')
+        return;
+    const char c = text[0];
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*')
+        return cost_line(text);
+    if (call_count_)
+        fail("expected the cost line of the calls= line before");
+    if (position_line_next_)
+        fail("expected the position line of the jump before");
+    const size_t equals = text.find('='), colon = text.find(':');
+    if (c >= 'a' && c <= 'z' && colon < equals && !header_key(text).empty())
+        return header_line(text.substr(0, colon), trim(text.substr(colon + 1)));
+    if (c >= 'a' && c <= 'z' && equals != std::string_view::npos)
+        return spec_line(text.substr(0, equals), trim(text.substr(equals + 1)));
+    fail(cat("not a line of the callgrind format: \"", text.substr(0, 60), '"'));
+}
+
+void CallgrindReader::header_line(std::string_view key, std::string_view value)
+{
+    if (key == "version") {
+        const std::optional<uint64_t> v = number(value);
+        if (!v)
+            fail(cat("version: expected a number, got \"", value, '"'));
+        if (*v > 1)
+            fail(cat("callgrind format version ", *v,
+                     " is newer than this vgprof reads (version 1)"));
+    } else if (key == "creator") {
+        // "callgrind-3.19.0": the tool and Valgrind's version.
+        const size_t dash = value.rfind('-');
+        meta_.tool = std::string(value.substr(0, dash));
+        if (dash != std::string_view::npos)
+            meta_.valgrind = meta_.tool_version = std::string(value.substr(dash + 1));
+    } else if (key == "pid") {
+        const std::optional<uint64_t> pid = number(value);
+        if (!pid || *pid > uint64_t(std::numeric_limits<int64_t>::max()))
+            fail(cat("pid: expected a process id, got \"", value, '"'));
+        meta_.pid = int64_t(*pid);
+    } else if (key == "cmd") {
+        meta_.argv.clear();
+        for (std::string_view word : words(value))
+            meta_.argv.emplace_back(word);
+    } else if (key == "desc") {
+        read_cache_description(value);
+    } else if (key == "positions") {
+        read_positions(value);
+    } else if (key == "events") {
+        read_events(value);
+    } else if (key == "totals") {
+        read_totals(value, "totals:", totals_);
+    } else if (key == "summary") {
+        read_totals(value, "summary:", summary_);
+    }
+    // Others (part:, thread:, event: long names ...) describe; they do not
+    // change what the costs mean.
+}
+
+// "events: Ir Dr ...": the cost columns from here on. A file holding
+// several parts may name other events in a later part: the profile has
+// every event any part named, in the order first named.
+void CallgrindReader::read_events(std::string_view value)
+{
+    const std::vector<std::string_view> names = words(value);
+    if (names.empty())
+        fail("events: names no event");
+    map_.clear();
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i)
+            fail(cat("events: \"", names[i], "\" is listed twice"));
+        const auto known = std::find(meta_.events.begin(), meta_.events.end(), names[i]);
+        map_.push_back(size_t(known - meta_.events.begin()));
+        if (known == meta_.events.end())
+            meta_.events.emplace_back(names[i]);
+    }
+    const size_t width = meta_.events.size();
+    for (CostRows* rows : {&line_costs_, &instr_costs_, &call_costs_, &named_self_, &named_in_,
+                           &named_out_})
+        rows->widen(width);
+    for (std::optional<std::vector<uint64_t>>* sums : {&totals_, &summary_})
+        if (*sums)
+            (*sums)->resize(width, 0);
+    seen_events_ = true;
+}
+
+void CallgrindReader::read_positions(std::string_view value)
+{
+    has_instr_ = has_bb_ = has_line_ = false;
+    for (std::string_view word : words(value)) {
+        if (word == "instr" || word == "addr")
+            has_instr_ = true;
+        else if (word == "bb")
+            has_bb_ = true;
+        else if (word == "line")
+            has_line_ = true;
+        else
+            fail(cat("positions: unknown position \"", word, "\" (expected instr, bb, line)"));
+    }
+    if (!has_instr_ && !has_bb_ && !has_line_)
+        fail("positions: names no position");
+    last_instr_ = last_line_ = 0;
+}
+
+// "I1 cache: 32768 B, 64 B, 8-way associative" as cachegrind and callgrind
+// describe a simulated cache; callgrind leaves the value empty when it
+// simulated nothing. Other descriptions are free text.
+void CallgrindReader::read_cache_description(std::string_view value)
+{
+    const size_t colon = value.find(':');
+    if (colon == std::string_view::npos)
+        return;
+    const std::string_view what = trim(value.substr(0, colon));
+    std::optional<CacheGeometry>* cache = what == "I1 cache"   ? &i1_
+                                          : what == "D1 cache" ? &d1_
+                                          : what == "LL cache" || what == "L2 cache" ? &ll_
+                                                                                      : nullptr;
+    if (cache == nullptr)
+        return;
+    unsigned long long size = 0, line = 0, assoc = 0;
+    const std::string text(trim(value.substr(colon + 1)));
+    if (std::sscanf(text.c_str(), "%llu B, %llu B, %llu-way associative", &size, &line, &assoc) ==
+            3 &&
+        size > 0 && line > 0 && assoc > 0)
+        *cache = CacheGeometry{size, assoc, line};
+    else if (std::sscanf(text.c_str(), "%llu B, %llu B, direct-mapped", &size, &line) == 2 &&
+             size > 0 && line > 0)
+        *cache = CacheGeometry{size, 1, line};
+    else if (std::sscanf(text.c_str(), "%llu B, %llu B, fully associative", &size, &line) == 2 &&
+             size > 0 && line > 0)
+        *cache = CacheGeometry{size, size / line, line};
+}
+
+// totals: and summary: give the costs of a part; a file holding several
+// parts has one of each per part, which add up.
+void CallgrindReader::read_totals(std::string_view value, const char* key,
+                                  std::optional<std::vector<uint64_t>>& sums)
+{
+    if (!seen_events_)
+        fail(cat(key, " comes before the events: line"));
+    const std::vector<std::string_view> costs = words(value);
+    if (costs.size() > map_.size())
+        fail(cat(key, " has ", costs.size(), " counts but the events: line names ", map_.size(),
+                 " events"));
+    if (!sums)
+        sums.emplace(meta_.events.size(), 0);
+    for (size_t i = 0; i < costs.size(); ++i) {
+        const std::optional<uint64_t> n = number(costs[i]);
+        if (!n)
+            fail(cat(key, " expected a count, got \"", costs[i].substr(0, 40), '"'));
+        add_costs(&(*sums)[map_[i]], &*n);
+    }
+}
+
+uint32_t CallgrindReader::intern(std::string_view s)
+{
+    const auto [it, added] = str_ids_.try_emplace(std::string(s), uint32_t(strs_.size()));
+    if (added)
+        strs_.emplace_back(s);
+    return it->second;
+}
+
+// "(id) name" defines id as name, "(id)" uses it, a plain name is itself.
+uint32_t CallgrindReader::compressed_name(std::string_view value,
+                                          std::unordered_map<uint64_t, uint32_t>& ids,
+                                          const char* spec)
+{
+    if (value.size() < 2 || value[0] != '(' || value[1] < '0' || value[1] > '9')
+        return intern(value);
+    const size_t close = value.find(')');
+    const std::optional<uint64_t> id =
+        close == std::string_view::npos ? std::nullopt : number(value.substr(1, close - 1));
+    if (!id)
+        fail(cat(spec, "=: bad compressed name \"", value.substr(0, 60), '"'));
+    const std::string_view name = trim(value.substr(close + 1));
+    if (name.empty()) {
+        const auto it = ids.find(*id);
+        if (it == ids.end())
+            fail(cat(spec, "=: name (", *id, ") is used before it is defined"));
+        return it->second;
+    }
+    const uint32_t s = intern(name);
+    ids[*id] = s;
+    return s;
+}
+
+uint32_t CallgrindReader::object_id(uint32_t name)
+{
+    const auto [it, added] = obj_of_str_.try_emplace(name, uint32_t(objs_.size()));
+    if (added)
+        objs_.push_back(name);
+    return it->second;
+}
+
+uint32_t CallgrindReader::file_id(uint32_t name)
+{
+    const auto [it, added] = file_of_str_.try_emplace(name, uint32_t(files_.size()));
+    if (added)
+        files_.push_back(name);
+    return it->second;
+}
+
+// The function named `name` in obj and file, as the file names it (with its
+// recursion level), and the folded function it belongs to.
+uint32_t CallgrindReader::named_function(uint32_t obj, uint32_t file, uint32_t name)
+{
+    const FnKey key{obj, file, name};
+    const auto found = named_ids_.find(key);
+    if (found != named_ids_.end())
+        return found->second;
+    const auto [base, level] = recursion_level(strs_[name]);
+    const FnKey folded{obj, file, intern(base)};
+    const auto [fn, added] = fn_ids_.try_emplace(folded, uint32_t(fns_.size()));
+    if (added)
+        fns_.push_back(folded);
+    const uint32_t id = uint32_t(named_.size());
+    named_.push_back(NamedFunction{fn->second, level, false});
+    named_ids_.emplace(key, id);
+    for (CostRows* rows : {&named_self_, &named_in_, &named_out_})
+        rows->add_row();
+    return id;
+}
+
+void CallgrindReader::spec_line(std::string_view key, std::string_view value)
+{
+    if (key == "ob") {
+        obj_ = object_id(compressed_name(value, object_names_, "ob"));
+    } else if (key == "fl" || key == "fi" || key == "fe") {
+        if (key != "fl" && !fn_)
+            fail(cat(key, "= before any fn= line"));
+        file_ = file_id(compressed_name(value, file_names_, "fl"));
+    } else if (key == "fn") {
+        const uint32_t name = compressed_name(value, fn_names_, "fn");
+        if (!obj_)
+            obj_ = object_id(intern("???"));
+        if (!file_)
+            file_ = file_id(intern("???"));
+        fn_ = named_function(*obj_, *file_, name);
+    } else if (key == "cob") {
+        call_obj_ = object_id(compressed_name(value, object_names_, "cob"));
+    } else if (key == "cfi" || key == "cfl") {
+        call_file_ = file_id(compressed_name(value, file_names_, "cfl"));
+    } else if (key == "cfn") {
+        call_fn_name_ = compressed_name(value, fn_names_, "cfn");
+    } else if (key == "calls") {
+        const std::vector<std::string_view> fields = words(value);
+        const std::optional<uint64_t> count = fields.empty() ? std::nullopt : number(fields[0]);
+        if (!count)
+            fail(cat("calls=: expected a call count, got \"", value.substr(0, 60), '"'));
+        if (!call_fn_name_)
+            fail("calls= without a cfn= line naming the function called");
+        require_function();
+        call_count_ = count;
+    } else if (key == "jump" || key == "jcnd") {
+        // Jumps within a function: not part of the model, but the line
+        // after one is its source position, not a cost.
+        position_line_next_ = true;
+    } else if (key == "jfi") {
+        compressed_name(value, file_names_, "jfi");
+    } else if (key == "jfn") {
+        compressed_name(value, fn_names_, "jfn");
+    } else {
+        fail(cat("unknown specification \"", key, "=\""));
+    }
+}
+
+uint32_t CallgrindReader::require_function() const
+{
+    if (!fn_)
+        fail("cost line before any fn= line");
+    return *fn_;
+}
+
+void CallgrindReader::add_costs(uint64_t* into, const uint64_t* costs)
+{
+    if (__builtin_add_overflow(*into, *costs, into))
+        fail("costs add up to more than 2^64-1");
+}
+
+// "subpositions costs...": a position relative to the last cost line's
+// ("+N", "-N", "*") or absolute, then up to one count per event (missing
+// ones are 0). A call's cost line follows its calls= line and, as a jump's
+// position line, leaves the last position where it was (so callgrind
+// writes them).
+void CallgrindReader::cost_line(std::string_view line)
+{
+    if (!seen_events_)
+        fail("cost line before the events: line");
+    const std::vector<std::string_view> fields = words(line);
+    const size_t positions = size_t(has_instr_) + size_t(has_bb_) + size_t(has_line_);
+    if (fields.size() < positions)
+        fail(cat("expected ", positions, " positions, got \"", line.substr(0, 60), '"'));
+    const auto position = [&](std::string_view text, uint64_t last) {
+        const std::optional<uint64_t> value = subposition(text, last);
+        if (!value)
+            fail(cat("bad position \"", text.substr(0, 40), '"'));
+        return *value;
+    };
+    size_t f = 0;
+    const uint64_t instr = has_instr_ ? position(fields[f++], last_instr_) : 0;
+    if (has_bb_)
+        position(fields[f++], 0);
+    const uint64_t line_number = has_line_ ? position(fields[f++], last_line_) : 0;
+    if (line_number > std::numeric_limits<uint32_t>::max())
+        fail(cat("line number ", line_number, " is too large (limit 2^32-1)"));
+    if (fields.size() - positions > map_.size())
+        fail(cat("cost line has ", fields.size() - positions, " counts but the events: line names ",
+                 map_.size(), " events"));
+    std::vector<uint64_t> costs(meta_.events.size(), 0);
+    for (size_t i = 0; f < fields.size(); ++i, ++f) {
+        const std::optional<uint64_t> n = number(fields[f]);
+        if (!n)
+            fail(cat("expected a count, got \"", fields[f].substr(0, 40), '"'));
+        costs[map_[i]] = *n;
+    }
+
+    if (position_line_next_) {
+        position_line_next_ = false;
+        return;
+    }
+    const uint32_t fn = require_function();
+    const uint32_t file = *file_, line32 = uint32_t(line_number);
+    if (call_count_) {
+        const uint32_t obj = call_obj_ ? *call_obj_ : *obj_;
+        const uint32_t callee_file = call_file_ ? *call_file_ : file;
+        const uint32_t callee = named_function(obj, callee_file, *call_fn_name_);
+        named_[callee].called = true;
+        const auto [it, added] = call_rows_.try_emplace(
+            CallKey{named_[fn].fn, named_[callee].fn, file, line32}, uint32_t(calls_.size()));
+        if (added) {
+            calls_.push_back(it->first);
+            call_counts_.push_back(0);
+            call_costs_.add_row();
+        }
+        if (__builtin_add_overflow(call_counts_[it->second], *call_count_,
+                                   &call_counts_[it->second]))
+            fail("call counts add up to more than 2^64-1");
+        for (size_t e = 0; e < costs.size(); ++e) {
+            add_costs(&call_costs_.row(it->second)[e], &costs[e]);
+            add_costs(&named_in_.row(callee)[e], &costs[e]);
+            add_costs(&named_out_.row(fn)[e], &costs[e]);
+        }
+        call_obj_.reset();
+        call_file_.reset();
+        call_fn_name_.reset();
+        call_count_.reset();
+        has_calls_ = true;
+        return;
+    }
+    last_instr_ = instr;
+    last_line_ = line_number;
+    const uint32_t folded = named_[fn].fn;
+    const auto [row, added] =
+        line_rows_.try_emplace(LineKey{folded, file, line32}, uint32_t(lines_.size()));
+    if (added) {
+        lines_.push_back(row->first);
+        line_costs_.add_row();
+    }
+    for (size_t e = 0; e < costs.size(); ++e) {
+        add_costs(&line_costs_.row(row->second)[e], &costs[e]);
+        add_costs(&named_self_.row(fn)[e], &costs[e]);
+    }
+    if (has_instr_) {
+        const auto [irow, iadded] = instr_rows_.try_emplace(InstrKey{instr, folded, file, line32},
+                                                            uint32_t(instrs_.size()));
+        if (iadded) {
+            instrs_.push_back(irow->first);
+            instr_costs_.add_row();
+        }
+        for (size_t e = 0; e < costs.size(); ++e)
+            add_costs(&instr_costs_.row(irow->second)[e], &costs[e]);
+    }
+}
+
+// callgrind_annotate --inclusive=yes: the cost of the calls into a function,
+// or for one nothing called its self cost plus the cost of its calls out;
+// of the function's outermost recursion level in the file, whose calls are
+// the ones that entered it while it was not already running.
+std::vector<std::vector<uint64_t>> CallgrindReader::inclusive_costs() const
+{
+    const size_t events = meta_.events.size();
+    std::vector<std::vector<uint64_t>> inclusive(fns_.size());
+    std::vector<uint64_t> level(fns_.size(), std::numeric_limits<uint64_t>::max());
+    for (size_t n = 0; n < named_.size(); ++n) {
+        const NamedFunction& named = named_[n];
+        if (named.level >= level[named.fn])
+            continue;
+        level[named.fn] = named.level;
+        std::vector<uint64_t>& costs = inclusive[named.fn];
+        costs.assign(events, 0);
+        const uint64_t *in = named_in_.row(n), *self = named_self_.row(n),
+                       *out = named_out_.row(n);
+        for (size_t e = 0; e < events; ++e)
+            if (named.called)
+                costs[e] = in[e];
+            else if (__builtin_add_overflow(self[e], out[e], &costs[e]))
+                fail_file("inclusive costs add up to more than 2^64-1");
+    }
+    return inclusive;
+}
+
+// What the file says the costs add up to: totals: (callgrind's sum of its
+// cost lines), else summary: (cachegrind's). callgrind's summary: can
+// count a little more than its cost lines hold when it simulated caches,
+// so it is only the check of a file without totals:.
+void CallgrindReader::check_totals(const std::vector<uint64_t>& sums) const
+{
+    const std::optional<std::vector<uint64_t>>& stated = totals_ ? totals_ : summary_;
+    const char* key = totals_ ? "totals:" : "summary:";
+    if (!stated)
+        fail_file("no totals: or summary: line: the file is incomplete");
+    for (size_t e = 0; e < sums.size(); ++e)
+        if ((*stated)[e] != sums[e])
+            fail_file(cat(key, " line says ", meta_.events[e], ' ', (*stated)[e],
+                          " but the cost lines add up to ", sums[e]));
+}
+
+// meta.cache says what was simulated: the caches when the file describes
+// all three and has their events, branches when it has their events.
+std::optional<CacheConfig> CallgrindReader::simulated() const
+{
+    const auto has = [&](const auto& names) {
+        return std::all_of(std::begin(names), std::end(names), [&](const char* name) {
+            return std::find(meta_.events.begin(), meta_.events.end(), name) !=
+                   meta_.events.end();
+        });
+    };
+    static const char* const cache_events[] = {"I1mr", "ILmr", "Dr",   "D1mr",
+                                               "DLmr", "Dw",   "D1mw", "DLmw"};
+    static const char* const branch_events[] = {"Bc", "Bcm", "Bi", "Bim"};
+    CacheConfig c;
+    c.branches = has(branch_events);
+    if (i1_ && d1_ && ll_ && has(cache_events)) {
+        c.i1 = i1_;
+        c.d1 = d1_;
+        c.ll = ll_;
+    }
+    if (!c.i1 && !c.branches)
+        return std::nullopt;
+    return c;
+}
+
+// Indices 0..n-1 ordered by `less`, and where each index went.
+template <typename Less>
+std::pair<std::vector<uint32_t>, std::vector<uint32_t>> sorted_order(size_t n, Less less)
+{
+    std::vector<uint32_t> order(n), rank(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), less);
+    for (uint32_t i = 0; i < n; ++i)
+        rank[order[i]] = i;
+    return {order, rank};
+}
+
+// The profile, its tables sorted as the format orders them so that it reads
+// like one the tool wrote.
+Profile CallgrindReader::build()
+{
+    if (!seen_events_)
+        fail_file("no events: line: not a complete callgrind or cachegrind file");
+    const size_t events = meta_.events.size();
+    Profile p;
+    if (meta_.tool.empty())
+        meta_.tool = "cachegrind";  // callgrind always names itself in creator:
+
+    const auto [str_order, str_rank] =
+        sorted_order(strs_.size(), [&](uint32_t a, uint32_t b) { return strs_[a] < strs_[b]; });
+    for (uint32_t s : str_order)
+        p.strs_.push_back(std::move(strs_[s]));
+    const auto path = [&](uint32_t s) -> const std::string& { return p.strs_[str_rank[s]]; };
+    const auto [obj_order, obj_rank] = sorted_order(
+        objs_.size(), [&](uint32_t a, uint32_t b) { return path(objs_[a]) < path(objs_[b]); });
+    for (uint32_t o : obj_order)
+        p.objs_.push_back(StrId(str_rank[objs_[o]]));
+    const auto [file_order, file_rank] = sorted_order(
+        files_.size(), [&](uint32_t a, uint32_t b) { return path(files_[a]) < path(files_[b]); });
+    for (uint32_t f : file_order)
+        p.files_.push_back(StrId(str_rank[files_[f]]));
+    const auto fn_less = [&](uint32_t a, uint32_t b) {
+        const FnKey &x = fns_[a], &y = fns_[b];
+        return std::forward_as_tuple(path(objs_[x.obj]), path(x.name), path(files_[x.file])) <
+               std::forward_as_tuple(path(objs_[y.obj]), path(y.name), path(files_[y.file]));
+    };
+    const auto [fn_order, fn_rank] = sorted_order(fns_.size(), fn_less);
+    for (uint32_t f : fn_order) {
+        const FnKey& k = fns_[f];
+        p.functions_.push_back(Function{StrId(str_rank[k.name]), FileId(file_rank[k.file]),
+                                        ObjId(obj_rank[k.obj]), 0});
+    }
+
+    // Self costs per line, and the totals they make.
+    std::vector<uint64_t> totals(events, 0);
+    const auto line_less = [&](uint32_t a, uint32_t b) {
+        const LineKey &x = lines_[a], &y = lines_[b];
+        return std::make_tuple(fn_rank[x.fn], file_rank[x.file], x.line) <
+               std::make_tuple(fn_rank[y.fn], file_rank[y.file], y.line);
+    };
+    for (uint32_t r : sorted_order(lines_.size(), line_less).first) {
+        const LineKey& k = lines_[r];
+        p.lines_.push_back(LineCost{FnId(fn_rank[k.fn]), FileId(file_rank[k.file]), k.line});
+        const uint64_t* costs = line_costs_.row(r);
+        p.line_costs_.insert(p.line_costs_.end(), costs, costs + events);
+        for (size_t e = 0; e < events; ++e)
+            if (__builtin_add_overflow(totals[e], costs[e], &totals[e]))
+                fail_file(cat("the ", meta_.events[e], " costs add up to more than 2^64-1"));
+    }
+    check_totals(totals);
+    meta_.totals = totals;
+
+    const auto instr_less = [&](uint32_t a, uint32_t b) {
+        const InstrKey &x = instrs_[a], &y = instrs_[b];
+        return std::make_tuple(x.addr, fn_rank[x.fn], file_rank[x.file], x.line) <
+               std::make_tuple(y.addr, fn_rank[y.fn], file_rank[y.file], y.line);
+    };
+    for (uint32_t r : sorted_order(instrs_.size(), instr_less).first) {
+        const InstrKey& k = instrs_[r];
+        p.instrs_.push_back(
+            InstrCost{k.addr, FnId(fn_rank[k.fn]), FileId(file_rank[k.file]), k.line});
+        const uint64_t* costs = instr_costs_.row(r);
+        p.instr_costs_.insert(p.instr_costs_.end(), costs, costs + events);
+    }
+
+    p.has_call_graph_ = meta_.tool == "callgrind" || has_calls_;
+    p.graph_.num_events_ = events;
+    if (p.has_call_graph_) {
+        const auto call_less = [&](uint32_t a, uint32_t b) {
+            const CallKey &x = calls_[a], &y = calls_[b];
+            return std::make_tuple(fn_rank[x.caller], fn_rank[x.callee], file_rank[x.file],
+                                   x.line) < std::make_tuple(fn_rank[y.caller], fn_rank[y.callee],
+                                                             file_rank[y.file], y.line);
+        };
+        for (uint32_t r : sorted_order(calls_.size(), call_less).first) {
+            const CallKey& k = calls_[r];
+            p.graph_.calls_.push_back(CallEdge{FnId(fn_rank[k.caller]), FnId(fn_rank[k.callee]),
+                                               FileId(file_rank[k.file]), k.line,
+                                               call_counts_[r]});
+            const uint64_t* costs = call_costs_.row(r);
+            p.graph_.call_costs_.insert(p.graph_.call_costs_.end(), costs, costs + events);
+        }
+        const std::vector<std::vector<uint64_t>> inclusive = inclusive_costs();
+        for (uint32_t f : fn_order) {
+            p.graph_.inclusive_fns_.push_back(FnId(fn_rank[f]));
+            p.graph_.inclusive_costs_.insert(p.graph_.inclusive_costs_.end(),
+                                             inclusive[f].begin(), inclusive[f].end());
+        }
+    }
+    meta_.cache = simulated();
+    p.meta_ = std::move(meta_);
+    return p;
+}
+
+} // namespace vgprof::detail
