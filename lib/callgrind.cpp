@@ -134,28 +134,24 @@ std::pair<std::string_view, uint64_t> recursion_level(std::string_view name)
 // width grows when a later part of the file names more events.
 class CostRows {
 public:
-    size_t rows() const { return width_ == 0 ? 0 : costs_.size() / width_; }
     size_t add_row()
     {
         costs_.resize(costs_.size() + width_, 0);
-        return rows() - 1;
+        return rows_++;
     }
-    uint64_t* row(size_t r) { return &costs_[r * width_]; }
-    const uint64_t* row(size_t r) const { return &costs_[r * width_]; }
+    uint64_t* row(size_t r) { return costs_.data() + r * width_; }
+    const uint64_t* row(size_t r) const { return costs_.data() + r * width_; }
     void widen(size_t width)
     {
-        if (width == width_)
-            return;
-        std::vector<uint64_t> wider(rows() * width, 0);
-        for (size_t r = 0; r < rows(); ++r)
-            std::copy(row(r), row(r) + width_, &wider[r * width]);
+        std::vector<uint64_t> wider(rows_ * width, 0);
+        for (size_t r = 0; r < rows_; ++r)
+            std::copy(row(r), row(r) + width_, wider.data() + r * width);
         costs_.swap(wider);
         width_ = width;
     }
-    size_t width() const { return width_; }
 
 private:
-    size_t width_ = 0;
+    size_t width_ = 0, rows_ = 0;
     std::vector<uint64_t> costs_;
 };
 
@@ -294,6 +290,7 @@ private:
     bool has_instr_ = false, has_bb_ = false, has_line_ = true;
     uint64_t last_instr_ = 0, last_line_ = 0;
     std::vector<size_t> map_;
+    size_t width_ = 0;  // the events of all parts so far
 
     std::unordered_map<LineKey, uint32_t, KeyHash> line_rows_;
     std::vector<LineKey> lines_;
@@ -435,9 +432,11 @@ void CallgrindReader::read_events(std::string_view value)
             meta_.events.emplace_back(names[i]);
     }
     const size_t width = meta_.events.size();
-    for (CostRows* rows : {&line_costs_, &instr_costs_, &call_costs_, &named_self_, &named_in_,
-                           &named_out_})
-        rows->widen(width);
+    if (width != width_)
+        for (CostRows* rows : {&line_costs_, &instr_costs_, &call_costs_, &named_self_,
+                               &named_in_, &named_out_})
+            rows->widen(width);
+    width_ = width;
     for (std::optional<std::vector<uint64_t>>* sums : {&totals_, &summary_})
         if (*sums)
             (*sums)->resize(width, 0);
@@ -765,10 +764,13 @@ std::vector<std::vector<uint64_t>> CallgrindReader::inclusive_costs() const
 // so it is only the check of a file without totals:.
 void CallgrindReader::check_totals(const std::vector<uint64_t>& sums) const
 {
+    // callgrind ends every part with totals:, cachegrind its file with
+    // summary:; without them the file was cut short.
+    if (!totals_ && (meta_.tool == "callgrind" || !summary_))
+        fail_file(cat("no ", meta_.tool == "cachegrind" ? "summary:" : "totals:",
+                      " line: the file is incomplete"));
     const std::optional<std::vector<uint64_t>>& stated = totals_ ? totals_ : summary_;
     const char* key = totals_ ? "totals:" : "summary:";
-    if (!stated)
-        fail_file("no totals: or summary: line: the file is incomplete");
     for (size_t e = 0; e < sums.size(); ++e)
         if ((*stated)[e] != sums[e])
             fail_file(cat(key, " line says ", meta_.events[e], ' ', (*stated)[e],
@@ -800,16 +802,21 @@ std::optional<CacheConfig> CallgrindReader::simulated() const
     return c;
 }
 
-// Indices 0..n-1 ordered by `less`, and where each index went.
+// Indices 0..n-1 ordered by `less` (order), and where each index went
+// (rank).
+struct Order {
+    std::vector<uint32_t> order, rank;
+};
+
 template <typename Less>
-std::pair<std::vector<uint32_t>, std::vector<uint32_t>> sorted_order(size_t n, Less less)
+Order sorted_order(size_t n, Less less)
 {
-    std::vector<uint32_t> order(n), rank(n);
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), less);
+    Order o{std::vector<uint32_t>(n), std::vector<uint32_t>(n)};
+    std::iota(o.order.begin(), o.order.end(), 0u);
+    std::sort(o.order.begin(), o.order.end(), less);
     for (uint32_t i = 0; i < n; ++i)
-        rank[order[i]] = i;
-    return {order, rank};
+        o.rank[o.order[i]] = i;
+    return o;
 }
 
 // The profile, its tables sorted as the format orders them so that it reads
@@ -823,41 +830,41 @@ Profile CallgrindReader::build()
     if (meta_.tool.empty())
         meta_.tool = "cachegrind";  // callgrind always names itself in creator:
 
-    const auto [str_order, str_rank] =
+    const Order strs =
         sorted_order(strs_.size(), [&](uint32_t a, uint32_t b) { return strs_[a] < strs_[b]; });
-    for (uint32_t s : str_order)
+    for (uint32_t s : strs.order)
         p.strs_.push_back(std::move(strs_[s]));
-    const auto path = [&](uint32_t s) -> const std::string& { return p.strs_[str_rank[s]]; };
-    const auto [obj_order, obj_rank] = sorted_order(
+    const auto path = [&](uint32_t s) -> const std::string& { return p.strs_[strs.rank[s]]; };
+    const Order objs = sorted_order(
         objs_.size(), [&](uint32_t a, uint32_t b) { return path(objs_[a]) < path(objs_[b]); });
-    for (uint32_t o : obj_order)
-        p.objs_.push_back(StrId(str_rank[objs_[o]]));
-    const auto [file_order, file_rank] = sorted_order(
+    for (uint32_t o : objs.order)
+        p.objs_.push_back(StrId(strs.rank[objs_[o]]));
+    const Order files = sorted_order(
         files_.size(), [&](uint32_t a, uint32_t b) { return path(files_[a]) < path(files_[b]); });
-    for (uint32_t f : file_order)
-        p.files_.push_back(StrId(str_rank[files_[f]]));
+    for (uint32_t f : files.order)
+        p.files_.push_back(StrId(strs.rank[files_[f]]));
     const auto fn_less = [&](uint32_t a, uint32_t b) {
         const FnKey &x = fns_[a], &y = fns_[b];
         return std::forward_as_tuple(path(objs_[x.obj]), path(x.name), path(files_[x.file])) <
                std::forward_as_tuple(path(objs_[y.obj]), path(y.name), path(files_[y.file]));
     };
-    const auto [fn_order, fn_rank] = sorted_order(fns_.size(), fn_less);
-    for (uint32_t f : fn_order) {
+    const Order fns = sorted_order(fns_.size(), fn_less);
+    for (uint32_t f : fns.order) {
         const FnKey& k = fns_[f];
-        p.functions_.push_back(Function{StrId(str_rank[k.name]), FileId(file_rank[k.file]),
-                                        ObjId(obj_rank[k.obj]), 0});
+        p.functions_.push_back(Function{StrId(strs.rank[k.name]), FileId(files.rank[k.file]),
+                                        ObjId(objs.rank[k.obj]), 0});
     }
 
     // Self costs per line, and the totals they make.
     std::vector<uint64_t> totals(events, 0);
     const auto line_less = [&](uint32_t a, uint32_t b) {
         const LineKey &x = lines_[a], &y = lines_[b];
-        return std::make_tuple(fn_rank[x.fn], file_rank[x.file], x.line) <
-               std::make_tuple(fn_rank[y.fn], file_rank[y.file], y.line);
+        return std::make_tuple(fns.rank[x.fn], files.rank[x.file], x.line) <
+               std::make_tuple(fns.rank[y.fn], files.rank[y.file], y.line);
     };
-    for (uint32_t r : sorted_order(lines_.size(), line_less).first) {
+    for (uint32_t r : sorted_order(lines_.size(), line_less).order) {
         const LineKey& k = lines_[r];
-        p.lines_.push_back(LineCost{FnId(fn_rank[k.fn]), FileId(file_rank[k.file]), k.line});
+        p.lines_.push_back(LineCost{FnId(fns.rank[k.fn]), FileId(files.rank[k.file]), k.line});
         const uint64_t* costs = line_costs_.row(r);
         p.line_costs_.insert(p.line_costs_.end(), costs, costs + events);
         for (size_t e = 0; e < events; ++e)
@@ -869,13 +876,13 @@ Profile CallgrindReader::build()
 
     const auto instr_less = [&](uint32_t a, uint32_t b) {
         const InstrKey &x = instrs_[a], &y = instrs_[b];
-        return std::make_tuple(x.addr, fn_rank[x.fn], file_rank[x.file], x.line) <
-               std::make_tuple(y.addr, fn_rank[y.fn], file_rank[y.file], y.line);
+        return std::make_tuple(x.addr, fns.rank[x.fn], files.rank[x.file], x.line) <
+               std::make_tuple(y.addr, fns.rank[y.fn], files.rank[y.file], y.line);
     };
-    for (uint32_t r : sorted_order(instrs_.size(), instr_less).first) {
+    for (uint32_t r : sorted_order(instrs_.size(), instr_less).order) {
         const InstrKey& k = instrs_[r];
         p.instrs_.push_back(
-            InstrCost{k.addr, FnId(fn_rank[k.fn]), FileId(file_rank[k.file]), k.line});
+            InstrCost{k.addr, FnId(fns.rank[k.fn]), FileId(files.rank[k.file]), k.line});
         const uint64_t* costs = instr_costs_.row(r);
         p.instr_costs_.insert(p.instr_costs_.end(), costs, costs + events);
     }
@@ -885,21 +892,21 @@ Profile CallgrindReader::build()
     if (p.has_call_graph_) {
         const auto call_less = [&](uint32_t a, uint32_t b) {
             const CallKey &x = calls_[a], &y = calls_[b];
-            return std::make_tuple(fn_rank[x.caller], fn_rank[x.callee], file_rank[x.file],
-                                   x.line) < std::make_tuple(fn_rank[y.caller], fn_rank[y.callee],
-                                                             file_rank[y.file], y.line);
+            return std::make_tuple(fns.rank[x.caller], fns.rank[x.callee], files.rank[x.file],
+                                   x.line) < std::make_tuple(fns.rank[y.caller], fns.rank[y.callee],
+                                                             files.rank[y.file], y.line);
         };
-        for (uint32_t r : sorted_order(calls_.size(), call_less).first) {
+        for (uint32_t r : sorted_order(calls_.size(), call_less).order) {
             const CallKey& k = calls_[r];
-            p.graph_.calls_.push_back(CallEdge{FnId(fn_rank[k.caller]), FnId(fn_rank[k.callee]),
-                                               FileId(file_rank[k.file]), k.line,
+            p.graph_.calls_.push_back(CallEdge{FnId(fns.rank[k.caller]), FnId(fns.rank[k.callee]),
+                                               FileId(files.rank[k.file]), k.line,
                                                call_counts_[r]});
             const uint64_t* costs = call_costs_.row(r);
             p.graph_.call_costs_.insert(p.graph_.call_costs_.end(), costs, costs + events);
         }
         const std::vector<std::vector<uint64_t>> inclusive = inclusive_costs();
-        for (uint32_t f : fn_order) {
-            p.graph_.inclusive_fns_.push_back(FnId(fn_rank[f]));
+        for (uint32_t f : fns.order) {
+            p.graph_.inclusive_fns_.push_back(FnId(fns.rank[f]));
             p.graph_.inclusive_costs_.insert(p.graph_.inclusive_costs_.end(),
                                              inclusive[f].begin(), inclusive[f].end());
         }
