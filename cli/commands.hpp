@@ -83,6 +83,38 @@ int write_diff(std::ostream& out, const Profile& base, const Profile& now,
 
 Command add_diff_command(CLI::App& app);
 
+// --- vgprof record ---------------------------------------------------------
+
+struct RecordOptions {
+    std::string output;  // -o: --vgprof-out-file's FILE; empty: the tool's default
+    std::vector<std::string> tool_options;  // for valgrind, as given
+    std::vector<std::string> command;       // the program and its arguments
+};
+
+// Splits record's arguments, as the command line gives them after its own
+// options: options (which go to valgrind; --vgprof-out-file=FILE is taken
+// as the output) up to "--" or the first argument that is not one, then the
+// program and its arguments. Throws vgprof::Error when there is no program
+// or an option names another tool.
+RecordOptions split_record_arguments(const std::vector<std::string>& arguments);
+
+// The valgrind program in the directories of `path` (a PATH value; by
+// default the environment's). Throws vgprof::Error when there is none.
+std::string find_valgrind(const char* path = nullptr);
+
+// valgrind --tool=vgprof [--vgprof-out-file=FILE] OPTIONS... PROGRAM ARGS...
+std::vector<std::string> valgrind_command(const RecordOptions& options,
+                                          const std::string& valgrind);
+
+// Where the tool writes the profile of process `pid`.
+std::string profile_path(const RecordOptions& options, long pid);
+
+// Where the profile went, its totals of the main events and its top
+// functions by self cost of the first event.
+void write_record_summary(std::ostream& out, const Profile& profile, const std::string& path);
+
+Command add_record_command(CLI::App& app);
+
 } // namespace vgprof::cli
 
 #endif

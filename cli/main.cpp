@@ -18,11 +18,13 @@
 int main(int argc, char** argv)
 {
     using namespace vgprof::cli;
-    CLI::App app{"Reads profiles written by valgrind --tool=vgprof.", "vgprof"};
+    CLI::App app{"Records profiles with valgrind --tool=vgprof and reads them (and callgrind's "
+                 "and cachegrind's files).",
+                 "vgprof"};
     app.set_version_flag("--version", "vgprof " PACKAGE_VERSION);
     app.require_subcommand(1);
     app.failure_message(CLI::FailureMessage::help);
-    const std::vector<Command> commands = {add_report_command(app),
+    const std::vector<Command> commands = {add_record_command(app), add_report_command(app),
                                            add_diff_command(app)};
 
     try {

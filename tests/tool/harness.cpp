@@ -228,6 +228,63 @@ CallMap read_callgrind_calls(const std::string& path)
    return calls;
 }
 
+// "76,890 (37.12%)  0  15,930 (35.07%)  REST": `events` counts, each with
+// an optional share in parentheses; returns the counts and leaves `line`
+// at REST.
+static std::vector<uint64_t> annotate_counts(std::string& line, size_t events)
+{
+   std::vector<uint64_t> counts;
+   size_t i = 0;
+   const auto skip_blanks = [&] { while (i < line.size() && line[i] == ' ') i++; };
+   for (size_t e = 0; e < events; e++) {
+      skip_blanks();
+      uint64_t n = 0;
+      bool digits = false;
+      for (; i < line.size() && (std::isdigit(static_cast<unsigned char>(line[i])) || line[i] == ','); i++)
+         if (line[i] != ',') { n = n * 10 + uint64_t(line[i] - '0'); digits = true; }
+      if (!digits && i < line.size() && line[i] == '.') i++;   // an empty cell
+      else if (!digits) throw std::runtime_error("no count in annotate line: " + line);
+      counts.push_back(n);
+      skip_blanks();
+      if (i < line.size() && line[i] == '(') i = line.find(')', i) + 1;
+   }
+   skip_blanks();
+   line.erase(0, i);
+   return counts;
+}
+
+AnnotateTable read_annotate(const std::string& output, size_t events)
+{
+   AnnotateTable table;
+   std::istringstream in(output);
+   std::string line;
+   bool in_rows = false, after_header = false;
+   while (std::getline(in, line)) {
+      if (line.find("PROGRAM TOTALS") != std::string::npos) {
+         table.totals = annotate_counts(line, events);
+      } else if (line.size() >= 13 && line.compare(line.size() - 13, 13, "file:function") == 0) {
+         after_header = true;
+      } else if (after_header) {   // the rule under the header
+         after_header = false;
+         in_rows = true;
+      } else if (in_rows) {
+         if (line.empty()) break;
+         AnnotateRow row;
+         row.costs = annotate_counts(line, events);
+         if (line.size() > 2 && line.back() == ']') {
+            const size_t open = line.rfind(" [");
+            row.object = line.substr(open + 2, line.size() - open - 3);
+            line.erase(open);
+         }
+         const size_t colon = line.find(':');
+         row.file = line.substr(0, colon);
+         row.function = line.substr(colon + 1);
+         table.rows.push_back(row);
+      }
+   }
+   return table;
+}
+
 LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)
 {
    auto ev = p.event_index(event);

@@ -87,6 +87,22 @@ struct CallTotals {
 using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
 CallMap read_callgrind_calls(const std::string& path);
 
+// cg_annotate's and callgrind_annotate's function summary (Valgrind 3.19,
+// run with --auto=no): the PROGRAM TOTALS line and one row per function,
+// each with a count per shown event.  callgrind_annotate names a row's
+// object after it ("file:fn [obj]") except for the lines a function
+// inlined from another file, which it lists as a row of that file with no
+// object.
+struct AnnotateRow {
+   std::vector<uint64_t> costs;
+   std::string file, function, object;
+};
+struct AnnotateTable {
+   std::vector<uint64_t> totals;
+   std::vector<AnnotateRow> rows;
+};
+AnnotateTable read_annotate(const std::string& output, size_t events);
+
 // vgprof's self cost per (file, function, line) for one event.
 LineCosts vgprof_lines(const vgprof::Profile& profile, const std::string& event);
 

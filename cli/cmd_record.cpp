@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `vgprof record [options] -- PROGRAM [ARGS...]`: runs the program under
+// `valgrind --tool=vgprof`, passes its exit status on, and says where the
+// profile went with a short summary of it; and the command's registration.
+#include "commands.hpp"
+#include "report_layout.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace vgprof::cli {
+
+namespace {
+
+// The tool's own default for --vgprof-out-file.
+const char* const kDefaultOutFile = "vgprof.out.%p.json";
+const char* const kOutFileOption = "--vgprof-out-file=";
+
+// The events the summary totals, in this order, those recorded: the
+// instructions, then the data-cache misses and mispredictions people look
+// at first. The report shows them all.
+const char* const kSummaryEvents[] = {"Ir", "D1mr", "D1mw", "DLmr", "DLmw", "Bcm", "Bim"};
+
+// The number of functions the summary lists.
+constexpr size_t kSummaryFunctions = 5;
+
+bool is_executable_file(const std::string& path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// Runs argv and waits for it. SIGINT and SIGQUIT from the terminal reach the
+// program; vgprof waits for it to end, as system() does, so it can still
+// report the profile written at the program's end.
+int run_and_wait(const std::vector<std::string>& argv, pid_t& child)
+{
+    std::vector<char*> args;
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    struct sigaction ignore {}, old_int {}, old_quit {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    std::cout.flush();
+    std::cerr.flush();
+    child = fork();
+    if (child == 0) {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGQUIT, &old_quit, nullptr);
+        execv(args[0], args.data());
+        std::fprintf(stderr, "vgprof: cannot run %s: %s\n", args[0], std::strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    const int saved_errno = errno;
+    if (child > 0)
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    if (child < 0)
+        throw Error(fmt::format("cannot start {}: {}", argv[0], std::strerror(saved_errno)));
+    // A program killed by a signal ends valgrind with the same signal; a
+    // shell reports that as 128 + the signal's number, and so does vgprof.
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+int run_record(const RecordOptions& options)
+{
+    const std::vector<std::string> argv = valgrind_command(options, find_valgrind());
+    pid_t pid = 0;
+    const int status = run_and_wait(argv, pid);
+    const std::string path = profile_path(options, pid);
+    if (access(path.c_str(), F_OK) != 0) {
+        std::cerr << fmt::format("vgprof: no profile at {} (see valgrind's messages above)\n",
+                                 path);
+        return status;
+    }
+    try {
+        write_record_summary(std::cerr, load_profile(path), path);
+    } catch (const Error& e) {
+        std::cerr << "vgprof: " << e.what() << '\n';
+    }
+    return status;
+}
+
+} // namespace
+
+RecordOptions split_record_arguments(const std::vector<std::string>& arguments)
+{
+    RecordOptions options;
+    auto arg = arguments.begin();
+    for (; arg != arguments.end(); ++arg) {
+        if (*arg == "--") {
+            ++arg;
+            break;
+        }
+        if (arg->empty() || (*arg)[0] != '-')
+            break;
+        if (arg->rfind("--tool=", 0) == 0)
+            throw Error(fmt::format("{}: vgprof record always runs the vgprof tool", *arg));
+        if (arg->rfind(kOutFileOption, 0) == 0)
+            options.output = arg->substr(std::strlen(kOutFileOption));
+        else
+            options.tool_options.push_back(*arg);
+    }
+    options.command.assign(arg, arguments.end());
+    if (options.command.empty())
+        throw Error("record: no program to run (vgprof record [OPTIONS] -- PROGRAM [ARGS...])");
+    return options;
+}
+
+std::string find_valgrind(const char* path)
+{
+    if (path == nullptr)
+        path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "";
+    for (size_t start = 0; start <= dirs.size();) {
+        const size_t end = std::min(dirs.find(':', start), dirs.size());
+        // An empty entry means the current directory, as for a shell.
+        const std::string dir = end == start ? "." : dirs.substr(start, end - start);
+        const std::string candidate = dir + "/valgrind";
+        if (is_executable_file(candidate))
+            return candidate;
+        start = end + 1;
+    }
+    throw Error("valgrind not found on PATH; install it (apt-get install valgrind) or add "
+                "its directory to PATH");
+}
+
+std::vector<std::string> valgrind_command(const RecordOptions& options, const std::string& valgrind)
+{
+    std::vector<std::string> argv = {valgrind, "--tool=vgprof"};
+    if (!options.output.empty())
+        argv.push_back(kOutFileOption + options.output);
+    argv.insert(argv.end(), options.tool_options.begin(), options.tool_options.end());
+    argv.insert(argv.end(), options.command.begin(), options.command.end());
+    return argv;
+}
+
+// The name the tool gives the profile of process `pid`: --vgprof-out-file's
+// pattern with %p, %q{VAR} and %% expanded as the tool expands them.
+std::string profile_path(const RecordOptions& options, long pid)
+{
+    const std::string pattern = options.output.empty() ? kDefaultOutFile : options.output;
+    std::string path;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] != '%' || i + 1 == pattern.size()) {
+            path += pattern[i];
+            continue;
+        }
+        const char what = pattern[++i];
+        if (what == 'p') {
+            path += std::to_string(pid);
+        } else if (what == '%') {
+            path += '%';
+        } else if (what == 'q' && i + 1 < pattern.size() && pattern[i + 1] == '{' &&
+                   pattern.find('}', i) != std::string::npos) {
+            const size_t close = pattern.find('}', i);
+            const char* value = std::getenv(pattern.substr(i + 2, close - i - 2).c_str());
+            path += value != nullptr ? value : "";
+            i = close;
+        } else {
+            path += '%';
+            path += what;
+        }
+    }
+    return path;
+}
+
+void write_record_summary(std::ostream& out, const Profile& profile, const std::string& path)
+{
+    out << fmt::format("vgprof: profile written to {}\n", path);
+    std::string totals;
+    for (const char* event : kSummaryEvents)
+        if (const std::optional<size_t> e = profile.event_index(event))
+            totals += fmt::format("{}{} {}", totals.empty() ? "" : "  ", event,
+                                  format_thousands(profile.meta().totals[*e]));
+    out << "vgprof: totals: " << totals << '\n';
+
+    std::vector<FunctionCost> costs = function_self_costs(profile);
+    drop_zero_costs(costs);
+    sort_by_cost(costs, profile, 0);
+    const size_t shown = std::min(costs.size(), kSummaryFunctions);
+    const uint64_t total = profile.meta().totals[0];
+    out << fmt::format("vgprof: top {} by {} (self):\n", shown == 1 ? "function" : "functions",
+                       profile.meta().events[0]);
+    std::vector<std::string> counts;
+    size_t width = 0;
+    for (size_t i = 0; i < shown; ++i) {
+        counts.push_back(format_thousands(costs[i].self[0]));
+        width = std::max(width, counts.back().size());
+    }
+    for (size_t i = 0; i < shown; ++i)
+        out << fmt::format("vgprof:   {:>{}} {:>8}  {}\n", counts[i], width,
+                           percent(costs[i].self[0], total), function_label(profile, costs[i].fn));
+    out << fmt::format("vgprof: the whole report: vgprof report {}\n", path);
+}
+
+Command add_record_command(CLI::App& app)
+{
+    auto options = std::make_shared<RecordOptions>();
+    auto arguments = std::make_shared<std::vector<std::string>>();
+    CLI::App* cmd = app.add_subcommand(
+        "record",
+        "Run a program under valgrind --tool=vgprof, then say where the profile went and "
+        "summarize it. Options not listed here go to valgrind (the tool's and Valgrind's own).");
+    cmd->add_option("-o,--output", options->output,
+                    "where the profile goes (--vgprof-out-file; default vgprof.out.%p.json)")
+        ->type_name("FILE");
+    // Everything from the first unknown argument on is the program and the
+    // options valgrind gets, split by split_record_arguments(). The
+    // positional only names the program in the help, and makes CLI11 keep
+    // a "--" for that split: it accepts no value itself.
+    cmd->add_option("PROGRAM", *arguments, "the program to profile, and its arguments")
+        ->check(CLI::Validator([](std::string&) { return std::string("not an option"); }, ""));
+    cmd->validate_positionals();
+    cmd->prefix_command();
+    return Command{cmd, [cmd, options] {
+                       RecordOptions split = split_record_arguments(cmd->remaining());
+                       if (!options->output.empty())
+                           split.output = options->output;
+                       return run_record(split);
+                   }};
+}
+
+} // namespace vgprof::cli
