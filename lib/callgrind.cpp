@@ -63,10 +63,11 @@ std::string_view trim(std::string_view s)
     return s.substr(first, last - first + 1);
 }
 
-// Splits at runs of spaces and tabs.
-std::vector<std::string_view> words(std::string_view s)
+// Splits at runs of spaces and tabs, into `out` (reused: cost lines are
+// most of a file, and allocating for each would be most of the work).
+void split_words(std::string_view s, std::vector<std::string_view>& out)
 {
-    std::vector<std::string_view> out;
+    out.clear();
     size_t i = 0;
     while (i < s.size()) {
         while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
@@ -77,6 +78,12 @@ std::vector<std::string_view> words(std::string_view s)
         if (i > start)
             out.push_back(s.substr(start, i - start));
     }
+}
+
+std::vector<std::string_view> words(std::string_view s)
+{
+    std::vector<std::string_view> out;
+    split_words(s, out);
     return out;
 }
 
@@ -290,6 +297,8 @@ private:
     bool has_instr_ = false, has_bb_ = false, has_line_ = true;
     uint64_t last_instr_ = 0, last_line_ = 0;
     std::vector<size_t> map_;
+    std::vector<std::string_view> fields_;  // of the cost line being read
+    std::vector<uint64_t> costs_;           // its counts, one per event
     size_t width_ = 0;  // the events of all parts so far
 
     std::unordered_map<LineKey, uint32_t, KeyHash> line_rows_;
@@ -645,7 +654,8 @@ void CallgrindReader::cost_line(std::string_view line)
 {
     if (!seen_events_)
         fail("cost line before the events: line");
-    const std::vector<std::string_view> fields = words(line);
+    std::vector<std::string_view>& fields = fields_;
+    split_words(line, fields);
     const size_t positions = size_t(has_instr_) + size_t(has_bb_) + size_t(has_line_);
     if (fields.size() < positions)
         fail(cat("expected ", positions, " positions, got \"", line.substr(0, 60), '"'));
@@ -665,7 +675,8 @@ void CallgrindReader::cost_line(std::string_view line)
     if (fields.size() - positions > map_.size())
         fail(cat("cost line has ", fields.size() - positions, " counts but the events: line names ",
                  map_.size(), " events"));
-    std::vector<uint64_t> costs(meta_.events.size(), 0);
+    std::vector<uint64_t>& costs = costs_;
+    costs.assign(meta_.events.size(), 0);
     for (size_t i = 0; f < fields.size(); ++i, ++f) {
         const std::optional<uint64_t> n = number(fields[f]);
         if (!n)
