@@ -186,7 +186,9 @@ Command add_report_command(CLI::App& app)
         "report",
         "Show the functions with the highest self or inclusive cost (like cg_annotate's summary), "
         "or one function's callers and callees (like callgrind_annotate --tree=both).");
-    cmd->add_option("PROFILE", options->profile, "profile written by valgrind --tool=vgprof")
+    cmd->add_option("PROFILE", options->profile,
+                    "profile written by valgrind --tool=vgprof, or a callgrind or cachegrind "
+                    "file; plain, gzip or zstd")
         ->required();
     cmd->add_option("--format", options->format, "output format: text or json")
         ->check(CLI::IsMember({"text", "json"}))

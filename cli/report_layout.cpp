@@ -69,10 +69,12 @@ void require_call_graph(const Profile& profile, const ReportOptions& options, co
 {
     if (profile.has_call_graph())
         return;
+    const Meta& meta = profile.meta();
+    const std::string why = meta.tool != "vgprof" ? meta.tool + " files have none"
+                            : meta.version < 2    ? "format version 1 has none"
+                                                  : "recorded with --call-graph=no";
     throw Error(fmt::format("{}: {} needs the call graph, which this profile does not have ({})",
-                            options.profile, option,
-                            profile.meta().version < 2 ? "format version 1 has none"
-                                                       : "recorded with --call-graph=no"));
+                            options.profile, option, why));
 }
 
 const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& options)
