@@ -248,7 +248,7 @@ private:
 
     uint32_t intern(std::string_view s);
     uint32_t compressed_name(std::string_view value, std::unordered_map<uint64_t, uint32_t>& ids,
-                             const char* spec);
+                             std::string_view spec);
     uint32_t object_id(uint32_t name);
     uint32_t file_id(uint32_t name);
     uint32_t named_function(uint32_t obj, uint32_t file, uint32_t name);
@@ -531,7 +531,7 @@ uint32_t CallgrindReader::intern(std::string_view s)
 // "(id) name" defines id as name, "(id)" uses it, a plain name is itself.
 uint32_t CallgrindReader::compressed_name(std::string_view value,
                                           std::unordered_map<uint64_t, uint32_t>& ids,
-                                          const char* spec)
+                                          std::string_view spec)
 {
     if (value.size() < 2 || value[0] != '(' || value[1] < '0' || value[1] > '9')
         return intern(value);
@@ -592,24 +592,24 @@ uint32_t CallgrindReader::named_function(uint32_t obj, uint32_t file, uint32_t n
 void CallgrindReader::spec_line(std::string_view key, std::string_view value)
 {
     if (key == "ob") {
-        obj_ = object_id(compressed_name(value, object_names_, "ob"));
+        obj_ = object_id(compressed_name(value, object_names_, key));
     } else if (key == "fl" || key == "fi" || key == "fe") {
         if (key != "fl" && !fn_)
             fail(cat(key, "= before any fn= line"));
-        file_ = file_id(compressed_name(value, file_names_, "fl"));
+        file_ = file_id(compressed_name(value, file_names_, key));
     } else if (key == "fn") {
-        const uint32_t name = compressed_name(value, fn_names_, "fn");
+        const uint32_t name = compressed_name(value, fn_names_, key);
         if (!obj_)
             obj_ = object_id(intern("???"));
         if (!file_)
             file_ = file_id(intern("???"));
         fn_ = named_function(*obj_, *file_, name);
     } else if (key == "cob") {
-        call_obj_ = object_id(compressed_name(value, object_names_, "cob"));
+        call_obj_ = object_id(compressed_name(value, object_names_, key));
     } else if (key == "cfi" || key == "cfl") {
-        call_file_ = file_id(compressed_name(value, file_names_, "cfl"));
+        call_file_ = file_id(compressed_name(value, file_names_, key));
     } else if (key == "cfn") {
-        call_fn_name_ = compressed_name(value, fn_names_, "cfn");
+        call_fn_name_ = compressed_name(value, fn_names_, key);
     } else if (key == "calls") {
         const std::vector<std::string_view> fields = words(value);
         const std::optional<uint64_t> count = fields.empty() ? std::nullopt : number(fields[0]);
@@ -624,9 +624,9 @@ void CallgrindReader::spec_line(std::string_view key, std::string_view value)
         // after one is its source position, not a cost.
         position_line_next_ = true;
     } else if (key == "jfi") {
-        compressed_name(value, file_names_, "jfi");
+        compressed_name(value, file_names_, key);
     } else if (key == "jfn") {
-        compressed_name(value, fn_names_, "jfn");
+        compressed_name(value, fn_names_, key);
     } else {
         fail(cat("unknown specification \"", key, "=\""));
     }

@@ -32,7 +32,8 @@ public:
     explicit PeekableInput(std::unique_ptr<Input> input) : input_(std::move(input)) {}
 
     // At least the first `n` bytes, fewer only when the input is shorter.
-    // They are still returned by next() afterwards.
+    // They are still returned by next() afterwards. Only before the first
+    // call of next().
     std::string_view peek(size_t n);
     std::string_view next() override;
     bool decompresses() const override { return input_->decompresses(); }

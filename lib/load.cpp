@@ -8,8 +8,9 @@
 // inclusive, paths) go straight into the Profile as they are parsed, without
 // a document in between, while the small sections (meta, the string and
 // function tables, threads) are kept as documents. Loader then checks every
-// invariant listed in docs/profile-format.md, in the order of that list, so
-// the first problem reported does not depend on how the document was read.
+// invariant listed in docs/profile-format.md, section by section in a fixed
+// order, so the first problem reported depends neither on the order of the
+// document's keys nor on how much of a table the parser could add.
 // Every problem becomes a vgprof::Error naming the file and the place;
 // nothing else escapes, whatever the input.
 #include "vgprof/load.hpp"
@@ -1028,8 +1029,12 @@ void Loader::load_table(const TableSource& source, const Where& at, AddRow add_r
         fail(at, cat("expected an array, got ", describe(*t.not_array)));
     check_ids(t.rows);
     if (t.bad_row) {
-        add_row(*t.bad_row, at.element(t.rows), t.rows);
-        fail(at.element(t.rows), "cannot be read");  // unreachable: the row failed before
+        // Fails as it failed while parsing, or on an id now known to be out
+        // of range. The rows after it were not added: the table must not
+        // load without them, whatever happens here.
+        const Where item = at.element(t.rows);
+        add_row(*t.bad_row, item, t.rows);
+        fail(item, "row cannot be read");
     }
 }
 
