@@ -167,7 +167,9 @@ void write_summary(std::ostream& out, const Profile& profile, const ReportOption
 
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
 {
-    if (options.function.empty())
+    if (options.heap)
+        write_heap_report(out, profile, options);
+    else if (options.function.empty())
         write_summary(out, profile, options);
     else
         write_function_report(out, profile, options);
@@ -226,6 +228,18 @@ Command add_report_command(CLI::App& app)
                     "recorded with --separate-threads=yes)")
         ->type_name("TID")
         ->check(not_negative);
+    CLI::Option* heap = cmd->add_flag(
+        "--heap", options->heap,
+        "show the heap: DHAT's summary and the allocation sites (with --function NAME, those "
+        "that allocated under NAME; --top N limits them)");
+    cmd->add_option("--heap-sort", options->heap_sort,
+                    "order of the allocation sites: bytes, blocks, peak, leaked, lifetime, "
+                    "reads, writes or density")
+        ->type_name("ORDER")
+        ->check(CLI::IsMember({"bytes", "blocks", "peak", "leaked", "lifetime", "reads", "writes",
+                               "density"}))
+        ->capture_default_str()
+        ->needs(heap);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

@@ -48,6 +48,10 @@ struct ReportOptions {
     // Inclusive costs and calls of this thread's graph instead of the whole
     // program's (self costs stay the whole program's).
     std::optional<uint32_t> thread;
+    // The heap report instead: allocation sites in heap_sort order (see
+    // vgprof/heap.hpp), with options.function only those under it.
+    bool heap = false;
+    std::string heap_sort = "bytes";
 };
 
 // Writes, in options.format ("text" or "json"), the function summary of
@@ -59,6 +63,11 @@ struct ReportOptions {
 // the profile lacks, when options.thread names a thread it has no graph of,
 // and when options.function names no function or several.
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
+
+// The heap part of write_report (options.heap). Throws vgprof::Error when the
+// profile has no heap data, for an unknown options.heap_sort and when
+// options.function names no function or several.
+void write_heap_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);
 
