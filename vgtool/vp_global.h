@@ -232,11 +232,17 @@ typedef struct _VP_Block {
    the heap is profiled: the clock of lifetimes and of the timeline. */
 extern ULong VP_(heap_time);
 
-/* The direct-mapped cache in front of the block index: for a 16-byte
-   granule, the only block that overlaps it (or NULL: none does). */
+/* Two direct-mapped caches in front of the block index.  A page entry
+   (4 KiB) holds the block that covers the whole page, or NULL when no
+   block touches it: large blocks and gaps are found with one probe.  A
+   granule entry (16 bytes) holds the only block that overlaps the granule,
+   or NULL when none does: it serves pages shared by small blocks. */
+#define VP_PAGE_SHIFT    12
+#define VP_PAGE_CACHE    (1 << 12)
 #define VP_GRANULE_SHIFT 4
 #define VP_GRANULE_CACHE (1 << 15)
 typedef struct { UWord tag; VP_Block* blk; } VP_GranuleEntry;
+extern VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
 /* Every block lies in [heap_lo, heap_hi): most stack and static data
    addresses are turned away by one comparison. */
@@ -248,6 +254,10 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
 {
    if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
       return NULL;
+   UWord            p  = a >> VP_PAGE_SHIFT;
+   VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
+   if (LIKELY(pe->tag == p))
+      return pe->blk;
    UWord            g = a >> VP_GRANULE_SHIFT;
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
    if (LIKELY(e->tag == g)) {

@@ -15,10 +15,10 @@
 
    Reads and writes reach here from the memory-access helpers of
    vp_events.c (the cache simulation's, when it runs) through
-   VP_(heap_find), which answers most lookups from a small direct-mapped
-   cache of 16-byte granules.  The cache remembers, for a granule, the
-   only block that overlaps it or that none does; allocating and freeing
-   clear the granules they touch. */
+   VP_(heap_find), which answers most lookups from two small direct-mapped
+   caches: one of 4 KiB pages, each wholly inside one block or touching
+   none, and one of 16-byte granules, each overlapping one block or none.
+   Allocating and freeing clear the entries of the range they touch. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -39,6 +39,7 @@
 
 ULong           VP_(heap_time);
 Addr            VP_(heap_lo) = 1, VP_(heap_hi) = 0;  /* empty range */
+VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
 
 /*------------------------------------------------------------*/
@@ -209,21 +210,45 @@ static VP_Block* overlapping(Addr start, SizeT size)
    return VG_(lookupFM)(blocks, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
 }
 
-/* Forgets what the granule cache knows of [start, start + size). */
-static void clear_granules(Addr start, SizeT size)
+/* Forgets what a cache of entries 1 << shift bytes wide (n of them) knows
+   of [start, start + size). */
+static void clear_entries(VP_GranuleEntry* cache, UWord n, UInt shift, Addr start, SizeT size)
 {
-   UWord g    = start >> VP_GRANULE_SHIFT;
-   UWord last = (start + size - 1) >> VP_GRANULE_SHIFT;
-   if (last - g >= VP_GRANULE_CACHE) {
-      VG_(memset)(VP_(granules), 0, sizeof VP_(granules));
+   UWord e    = start >> shift;
+   UWord last = (start + size - 1) >> shift;
+   if (last - e >= n) {
+      VG_(memset)(cache, 0, n * sizeof(VP_GranuleEntry));
       return;
    }
-   for (; g <= last; g++)
-      VP_(granules)[g & (VP_GRANULE_CACHE - 1)].tag = 0;
+   for (; e <= last; e++)
+      cache[e & (n - 1)].tag = 0;
+}
+
+static void clear_caches(Addr start, SizeT size)
+{
+   clear_entries(VP_(pages), VP_PAGE_CACHE, VP_PAGE_SHIFT, start, size);
+   clear_entries(VP_(granules), VP_GRANULE_CACHE, VP_GRANULE_SHIFT, start, size);
+}
+
+/* Fills the page entry of a when its page lies wholly in one block or
+   touches none; returns whether it did. */
+static Bool cache_page(Addr a)
+{
+   UWord     p  = a >> VP_PAGE_SHIFT;
+   Addr      lo = p << VP_PAGE_SHIFT;
+   SizeT     n  = (SizeT)1 << VP_PAGE_SHIFT;
+   VP_Block* b  = overlapping(lo, n);
+   if (b != NULL && !(b->start <= lo && lo + n - b->start <= b->size))
+      return False;
+   VP_(pages)[p & (VP_PAGE_CACHE - 1)].tag = p;
+   VP_(pages)[p & (VP_PAGE_CACHE - 1)].blk = b;
+   return True;
 }
 
 VP_Block* VP_(heap_find_slow)(Addr a)
 {
+   if (cache_page(a))
+      return VP_(pages)[(a >> VP_PAGE_SHIFT) & (VP_PAGE_CACHE - 1)].blk;
    UWord     g     = a >> VP_GRANULE_SHIFT;
    Addr      lo    = g << VP_GRANULE_SHIFT;
    Addr      hi    = lo + (1 << VP_GRANULE_SHIFT);
@@ -252,7 +277,7 @@ static void add_block(VP_Block* b)
    tl_assert(!present);
    if (b->start < VP_(heap_lo) || VP_(heap_lo) > VP_(heap_hi)) VP_(heap_lo) = b->start;
    if (b->start + b->size > VP_(heap_hi)) VP_(heap_hi) = b->start + b->size;
-   clear_granules(b->start, b->size);
+   clear_caches(b->start, b->size);
 }
 
 static void remove_block(VP_Block* b)
@@ -260,7 +285,7 @@ static void remove_block(VP_Block* b)
    UWord key, val;
    Bool  found = VG_(delFromFM)(blocks, &key, &val, (UWord)b);
    tl_assert(found && key == (UWord)b);
-   clear_granules(b->start, b->size);
+   clear_caches(b->start, b->size);
 }
 
 /*------------------------------------------------------------*/
