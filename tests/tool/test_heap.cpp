@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "vgprof/export_dhat.hpp"
 #include "vgprof/load.hpp"
 
 using namespace vgtest;
@@ -377,6 +378,32 @@ TEST(Heap, ReportShowsDhatSummaryAndLeaks)
    auto r2 = run({cli_path(), "report", "--heap", "plain.json"}, dir.path());
    EXPECT_EQ(r2.exit_code, 2);
    EXPECT_NE(r2.err.find("no heap data"), std::string::npos) << r2.err;
+}
+
+// The DHAT export of a profile carries DHAT's own totals: each program
+// point field summed over the file equals the sum over DHAT's file.
+TEST(Heap, DhatExportHasDhatsTotals)
+{
+   TempDir dir;
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {progs_dir() + "/heap_basic"},
+                      dir.path());
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   std::ostringstream exported;
+   vgprof::write_dhat(exported, vgprof::load_profile(dir / "vp.json"));
+
+   const auto sums = [](const std::string& text) {
+      std::map<std::string, uint64_t> sum;
+      const boost::json::object doc = boost::json::parse(text).as_object();
+      for (const boost::json::value& pp : doc.at("pps").as_array())
+         for (const char* key : {"tb", "tbk", "gb", "gbk", "eb", "ebk", "rb", "wb"})
+            sum[key] += u64(pp.at(key));
+      sum["pps"] = doc.at("pps").as_array().size();
+      return sum;
+   };
+   EXPECT_EQ(sums(exported.str()), sums(read_file(dir / "dh.json")));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 #include "cli/commands.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/export_dhat.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
 
@@ -274,6 +275,41 @@ TEST(HeapReport, ErrorsNameTheProblem)
     cli::ReportOptions nobody;
     nobody.function = "nobody";
     EXPECT_THROW(heap_report(load(with_heap()), nobody), Error);
+}
+
+TEST(DhatExport, WritesDhatsHeapModeFile)
+{
+    const Profile p = load(with_heap());
+    std::ostringstream out;
+    write_dhat(out, p);
+    const boost::json::object d = boost::json::parse(out.str()).as_object();
+    EXPECT_EQ(d.at("dhatFileVersion").as_int64(), 2);
+    EXPECT_EQ(d.at("mode").as_string(), "heap");
+    EXPECT_EQ(d.at("cmd").as_string(), "./app -n 3");
+    EXPECT_EQ(d.at("pid").as_int64(), 4242);
+    EXPECT_EQ(d.at("te").as_int64(), 100000);
+    EXPECT_EQ(d.at("tg").as_int64(), 500);
+    const boost::json::array& ftbl = d.at("ftbl").as_array();
+    ASSERT_EQ(ftbl.size(), 4u);
+    EXPECT_EQ(ftbl[0].as_string(), "[root]");
+    EXPECT_EQ(ftbl[1].as_string(), "0x4010C8: work (app.c:5)");   // 4198600
+    const boost::json::array& pps = d.at("pps").as_array();
+    ASSERT_EQ(pps.size(), 2u);
+    const boost::json::object& pp = pps[0].as_object();
+    EXPECT_EQ(pp.at("tb").as_int64(), 1000);
+    EXPECT_EQ(pp.at("tl").as_int64(), 3000);
+    EXPECT_EQ(pp.at("gb").as_int64(), 300);
+    EXPECT_EQ(pp.at("eb").as_int64(), 100);
+    EXPECT_EQ(pp.at("wb").as_int64(), 1000);
+    EXPECT_EQ(boost::json::serialize(pp.at("acc")), "[-50,2,-50,0]");
+    EXPECT_EQ(boost::json::serialize(pp.at("fs")), "[1,2]");
+    EXPECT_FALSE(pps[1].as_object().contains("acc"));
+}
+
+TEST(DhatExport, RefusesAProfileWithoutHeap)
+{
+    std::ostringstream out;
+    EXPECT_THROW(write_dhat(out, load(ProfileText().set("vgprof", "3"))), Error);
 }
 
 } // namespace
