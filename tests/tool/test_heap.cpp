@@ -351,15 +351,41 @@ TEST(Heap, HeapNoLeavesTheAllocatorAndWritesNoHeap)
 
 // `vgprof report --heap` shows DHAT's summary lines as DHAT prints them
 // and says which site leaked.
-TEST(Heap, ReportShowsDhatSummaryAndLeaks)
+// heap_basic recorded once under DHAT (dh.json) and vgprof (vp.json) for
+// the tests of what is made from a profile.
+class HeapBasicRecorded : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      dhat_ = new RunResult(run_tool("dhat", {"--dhat-out-file=dh.json"},
+                                     {progs_dir() + "/heap_basic"}, dir_->path()));
+      vgprof_ = new RunResult(run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                                       {progs_dir() + "/heap_basic"}, dir_->path()));
+   }
+   static void TearDownTestSuite()
+   {
+      delete dhat_;
+      delete vgprof_;
+      delete dir_;
+   }
+   void SetUp() override
+   {
+      ASSERT_EQ(dhat_->exit_code, 0) << dhat_->err;
+      ASSERT_EQ(vgprof_->exit_code, 0) << vgprof_->err;
+   }
+   static TempDir* dir_;
+   static RunResult* dhat_;
+   static RunResult* vgprof_;
+};
+TempDir* HeapBasicRecorded::dir_ = nullptr;
+RunResult* HeapBasicRecorded::dhat_ = nullptr;
+RunResult* HeapBasicRecorded::vgprof_ = nullptr;
+
+TEST_F(HeapBasicRecorded, ReportShowsDhatSummaryAndLeaks)
 {
-   TempDir dir;
-   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {progs_dir() + "/heap_basic"},
-                      dir.path());
-   ASSERT_EQ(dh.exit_code, 0) << dh.err;
-   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
-                      {progs_dir() + "/heap_basic"}, dir.path());
-   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   TempDir& dir = *dir_;
+   const RunResult& dh = *dhat_;
    auto r = run({cli_path(), "report", "--heap", "--heap-sort", "leaked", "--top", "2", "vp.json"},
                 dir.path());
    ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -382,15 +408,9 @@ TEST(Heap, ReportShowsDhatSummaryAndLeaks)
 
 // The DHAT export of a profile carries DHAT's own totals: each program
 // point field summed over the file equals the sum over DHAT's file.
-TEST(Heap, DhatExportHasDhatsTotals)
+TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
 {
-   TempDir dir;
-   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {progs_dir() + "/heap_basic"},
-                      dir.path());
-   ASSERT_EQ(dh.exit_code, 0) << dh.err;
-   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
-                      {progs_dir() + "/heap_basic"}, dir.path());
-   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   TempDir& dir = *dir_;
    std::ostringstream exported;
    vgprof::write_dhat(exported, vgprof::load_profile(dir / "vp.json"));
 
