@@ -5,6 +5,7 @@
 // --warn-above), which decides the exit status; and the command's
 // registration. The comparison itself is libvgprof's (vgprof/diff.hpp).
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 #include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
@@ -376,11 +377,6 @@ int write_diff(std::ostream& out, const Profile& base, const Profile& now,
 
 Command add_diff_command(CLI::App& app)
 {
-    const CLI::Validator not_negative(
-        [](std::string& text) {
-            return text.rfind('-', 0) == 0 ? std::string("must be 0 or more") : std::string();
-        },
-        "");
     auto options = std::make_shared<DiffOptions>();
     CLI::App* cmd = app.add_subcommand(
         "diff",
@@ -393,7 +389,7 @@ Command add_diff_command(CLI::App& app)
         ->capture_default_str();
     cmd->add_option("--top", options->top, "show at most N changed functions (0: all)")
         ->type_name("N")
-        ->check(not_negative)
+        ->check(not_negative())
         ->capture_default_str();
     cmd->add_option("--fail-above", options->fail_above,
                     "exit 1 when an increase exceeds one of SPEC, e.g. Ir=+1%,D1mr=+5%,Ir=+100000")
