@@ -100,7 +100,7 @@ std::vector<FunctionCost> chosen_functions(const Profile& profile, const Annotat
     drop_zero_costs(costs);
     sort_by_cost(costs, profile, layout.rank_event);
     std::set<FileId> files;
-    for (const NamedFiles& n : named_files(profile, options, layout.search))
+    for (const NamedFiles& n : layout.named)
         files.insert(n.files.begin(), n.files.end());
     const uint64_t total = profile.meta().totals[layout.rank_event];
     std::vector<FunctionCost> chosen;
@@ -209,10 +209,6 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
 void write_disassembly(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
                        const Layout& layout)
 {
-    if (profile.instrs().empty())
-        throw Error(fmt::format("{}: --asm needs per-instruction costs, which this profile does "
-                                "not have (recorded without --dump-instr=yes)",
-                                options.profile));
     const std::vector<FunctionCost> chosen = chosen_functions(profile, options, layout);
     std::vector<FnId> fns;
     for (const FunctionCost& f : chosen)

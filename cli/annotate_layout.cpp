@@ -30,6 +30,58 @@ SourceSearch search_of(const AnnotateOptions& options)
     return search;
 }
 
+std::string without_leading_dot_slash(std::string path)
+{
+    while (path.rfind("./", 0) == 0)
+        path.erase(0, 2);
+    return path;
+}
+
+// `longer` is `tail` or ends with it after a '/' (or with a `tail` that
+// starts with '/').
+bool ends_with_path(const std::string& longer, const std::string& tail)
+{
+    if (longer.size() < tail.size() ||
+        longer.compare(longer.size() - tail.size(), tail.size(), tail) != 0)
+        return false;
+    return longer.size() == tail.size() || tail.front() == '/' ||
+           longer[longer.size() - tail.size() - 1] == '/';
+}
+
+// A SOURCE names a recorded path when either ends with the other: a
+// shortened path (src/app.c) or the file's place on this machine
+// (/home/me/tree/src/app.c for a profile's src/app.c).
+bool names(const std::string& path, const std::string& source)
+{
+    return ends_with_path(path, source) || ends_with_path(source, path);
+}
+
+// The files each SOURCE names (Layout::named). Throws vgprof::Error for a
+// SOURCE that names none.
+std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOptions& options,
+                                    const SourceSearch& search)
+{
+    std::vector<NamedFiles> named;
+    for (const std::string& given : options.sources) {
+        NamedFiles n{given, {}, find_source(given, SourceSearch{}).found};
+        const std::string source = without_leading_dot_slash(given);
+        for (size_t i = 0; i < profile.files().size(); ++i) {
+            const FileId file(static_cast<uint32_t>(i));
+            const std::string& path = profile.file_path(file);
+            if (path != "???" && !source.empty() &&
+                (names(path, source) ||
+                 names(apply_substitutions(path, search.substitutions), source)))
+                n.files.push_back(file);
+        }
+        if (n.files.empty())
+            throw Error(fmt::format("{}: \"{}\" names no source file of the profile (none is "
+                                    "that path, ends with it or is its end)",
+                                    options.profile, given));
+        named.push_back(std::move(n));
+    }
+    return named;
+}
+
 } // namespace
 
 Layout::Layout(const Profile& profile, const AnnotateOptions& options)
@@ -38,6 +90,7 @@ Layout::Layout(const Profile& profile, const AnnotateOptions& options)
       rank_event(shown.events.front()),
       columns(profile, shown, {""}),
       search(search_of(options)),
+      named(named_files(profile, options, search)),
       num_events(profile.num_events())
 {
 }
@@ -132,60 +185,6 @@ void CostLedger::write(std::ostream& out, const Layout& layout) const
     for (size_t place = 0; place < places_.size(); ++place)
         if (place == 0 || layout.has_cost(sums_[place].data()))
             print_line(out, layout.cells(sums_[place].data()) + "  " + places_[place]);
-}
-
-namespace {
-
-std::string without_leading_dot_slash(std::string path)
-{
-    while (path.rfind("./", 0) == 0)
-        path.erase(0, 2);
-    return path;
-}
-
-// `longer` is `tail` or ends with it after a '/' (or with a `tail` that
-// starts with '/').
-bool ends_with_path(const std::string& longer, const std::string& tail)
-{
-    if (longer.size() < tail.size() ||
-        longer.compare(longer.size() - tail.size(), tail.size(), tail) != 0)
-        return false;
-    return longer.size() == tail.size() || tail.front() == '/' ||
-           longer[longer.size() - tail.size() - 1] == '/';
-}
-
-// A SOURCE names a recorded path when either ends with the other: a
-// shortened path (src/app.c) or the file's place on this machine
-// (/home/me/tree/src/app.c for a profile's src/app.c).
-bool names(const std::string& path, const std::string& source)
-{
-    return ends_with_path(path, source) || ends_with_path(source, path);
-}
-
-} // namespace
-
-std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOptions& options,
-                                    const SourceSearch& search)
-{
-    std::vector<NamedFiles> named;
-    for (const std::string& given : options.sources) {
-        NamedFiles n{given, {}, find_source(given, SourceSearch{}).found};
-        const std::string source = without_leading_dot_slash(given);
-        for (size_t i = 0; i < profile.files().size(); ++i) {
-            const FileId file(static_cast<uint32_t>(i));
-            const std::string& path = profile.file_path(file);
-            if (path != "???" && !source.empty() &&
-                (names(path, source) ||
-                 names(apply_substitutions(path, search.substitutions), source)))
-                n.files.push_back(file);
-        }
-        if (n.files.empty())
-            throw Error(fmt::format("{}: \"{}\" names no source file of the profile (none is "
-                                    "that path, ends with it or is its end)",
-                                    options.profile, given));
-        named.push_back(std::move(n));
-    }
-    return named;
 }
 
 } // namespace vgprof::cli

@@ -21,10 +21,18 @@
 
 namespace vgprof::cli {
 
+// A SOURCE argument and the profile's files it names.
+struct NamedFiles {
+    std::string source;
+    std::vector<FileId> files;
+    std::string on_disk;  // `source` itself when it is a file here, else empty
+};
+
 // Settled before anything is written, so a bad option fails with nothing on
 // standard output.
 struct Layout {
-    // Throws vgprof::Error for a bad --events list or --subst.
+    // Throws vgprof::Error for a bad --events list or --subst and for a
+    // SOURCE that names no file of the profile.
     Layout(const Profile& profile, const AnnotateOptions& options);
 
     // The profile name and events, as report_layout's helpers take them.
@@ -36,6 +44,11 @@ struct Layout {
     // further columns here, fed from the same per-position rows.
     CostColumns columns;
     SourceSearch search;
+    // The files each SOURCE names (empty without SOURCE arguments): those
+    // whose path, or that path after substitution, ends with the SOURCE or
+    // is its end (at a '/'), so "app.c", "src/app.c" and
+    // "/home/me/tree/src/app.c" all name a profile's "/build/src/app.c".
+    std::vector<NamedFiles> named;
     size_t num_events;  // recorded: the length of every cost row
 
     // Whether `cost` (one entry per recorded event) is nonzero in a shown event.
@@ -80,21 +93,6 @@ private:
     std::vector<std::string> places_;
     std::vector<std::vector<uint64_t>> sums_;
 };
-
-// A SOURCE argument and the profile's files it names.
-struct NamedFiles {
-    std::string source;
-    std::vector<FileId> files;
-    std::string on_disk;  // `source` itself when it is a file here, else empty
-};
-
-// The files each of options.sources names: those whose path, or that path
-// after search.substitutions, ends with the SOURCE or is its end (at a
-// '/'), so "app.c", "src/app.c" and "/home/me/tree/src/app.c" all name a
-// profile's "/build/src/app.c". Throws vgprof::Error for a SOURCE that
-// names none.
-std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOptions& options,
-                                    const SourceSearch& search);
 
 // --asm's listing (annotate_asm.cpp).
 void write_disassembly(std::ostream& out, const Profile& profile, const AnnotateOptions& options,

@@ -66,9 +66,8 @@ std::vector<ChosenFile> chosen_files(const Profile& profile, const AnnotateOptio
         }
         return chosen;
     }
-    const std::vector<NamedFiles> named = named_files(profile, options, layout.search);
     for (const FileLineCosts& f : files)
-        for (const NamedFiles& n : named)
+        for (const NamedFiles& n : layout.named)
             if (std::find(n.files.begin(), n.files.end(), f.file) != n.files.end()) {
                 chosen.push_back({&f, n.files.size() == 1 ? n.on_disk : ""});
                 break;
@@ -213,6 +212,10 @@ int run_annotate(const AnnotateOptions& options)
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options)
 {
     const Layout layout(profile, options);
+    if (options.disassembly && profile.instrs().empty())
+        throw Error(fmt::format("{}: --asm needs per-instruction costs, which this profile does "
+                                "not have (recorded without --dump-instr=yes)",
+                                options.profile));
     write_annotation_header(out, profile, options, layout);
     if (options.disassembly)
         write_disassembly(out, profile, options, layout);
