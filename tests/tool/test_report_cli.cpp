@@ -144,3 +144,53 @@ TEST(Diff, ExitStatusGatesOnThresholds)
 }
 
 }  // namespace
+
+namespace {
+
+// Named baselines end to end: store a profile, compare against it by name
+// (the directory from the option or from VGPROF_BASELINE_DIR), and a
+// missing baseline or a bad name is bad input.
+TEST(Diff, ComparesAgainstANamedBaseline)
+{
+   TempDir dir;
+   auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir.path());
+   auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir.path());
+   ASSERT_EQ(light.exit_code, 0) << light.err;
+   ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   const std::string baselines = dir / "baselines";
+
+   auto saved = run({cli_path(), "diff", "--baseline-dir", baselines, "--save-baseline", "main", "light.json"},
+                    dir.path());
+   ASSERT_EQ(saved.exit_code, 0) << saved.err;
+   EXPECT_EQ(read_file(baselines + "/main.json"), read_file(dir / "light.json"));
+
+   auto against = [&](const std::string& name, const std::string& now) {
+      return run({cli_path(), "diff", "--baseline-dir", baselines, "--baseline", name, "--fail-above", "Ir=+1%", now},
+                 dir.path());
+   };
+   auto worse = against("main", "heavy.json");
+   EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
+   EXPECT_NE(worse.out.find("Base:             " + baselines + "/main.json"), std::string::npos) << worse.out;
+   EXPECT_EQ(against("main", "light.json").exit_code, 0);
+
+   auto missing = against("release-1.0", "heavy.json");
+   EXPECT_EQ(missing.exit_code, 2);
+   EXPECT_TRUE(missing.out.empty()) << missing.out;
+   EXPECT_NE(missing.err.find("no baseline \"release-1.0\" in " + baselines), std::string::npos) << missing.err;
+
+   auto bad_name = run({cli_path(), "diff", "--baseline-dir", baselines, "--save-baseline", "../main", "heavy.json"},
+                       dir.path());
+   EXPECT_EQ(bad_name.exit_code, 2);
+   EXPECT_NE(bad_name.err.find("baseline name \"../main\""), std::string::npos) << bad_name.err;
+
+   // The directory may come from the environment.
+   setenv("VGPROF_BASELINE_DIR", baselines.c_str(), 1);
+   auto from_env = run({cli_path(), "diff", "--baseline", "main", "--fail-above", "Ir=+1%", "heavy.json"}, dir.path());
+   unsetenv("VGPROF_BASELINE_DIR");
+   EXPECT_EQ(from_env.exit_code, 1) << from_env.err;
+   auto no_dir = run({cli_path(), "diff", "--baseline", "main", "heavy.json"}, dir.path());
+   EXPECT_EQ(no_dir.exit_code, 2);
+   EXPECT_NE(no_dir.err.find("--baseline needs --baseline-dir DIR"), std::string::npos) << no_dir.err;
+}
+
+}  // namespace
