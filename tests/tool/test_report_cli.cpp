@@ -120,15 +120,27 @@ TEST_F(Report, UsageErrorExitsWithTwo)
 
 namespace {
 
+// Records a light and a heavy program once for the diff tests.
+class Diff : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir_->path());
+      auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir_->path());
+      ASSERT_EQ(light.exit_code, 0) << light.err;
+      ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   }
+   static void TearDownTestSuite() { delete dir_; }
+   static TempDir* dir_;
+};
+TempDir* Diff::dir_ = nullptr;
+
 // vgprof diff as a CI gate, end to end on recorded profiles: the exit
 // status says whether a threshold was exceeded.
-TEST(Diff, ExitStatusGatesOnThresholds)
+TEST_F(Diff, ExitStatusGatesOnThresholds)
 {
-   TempDir dir;
-   auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir.path());
-   auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir.path());
-   ASSERT_EQ(light.exit_code, 0) << light.err;
-   ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   const TempDir& dir = *dir_;
    auto diff = [&](const std::string& base, const std::string& now, const std::string& spec) {
       return run({cli_path(), "diff", "--fail-above", spec, base, now}, dir.path());
    };
@@ -143,21 +155,14 @@ TEST(Diff, ExitStatusGatesOnThresholds)
    EXPECT_NE(md.out.find("|"), std::string::npos) << md.out;
 }
 
-}  // namespace
-
-namespace {
-
 // Named baselines end to end: store a profile, compare against it by name
 // (the directory from the option or from VGPROF_BASELINE_DIR), and a
 // missing baseline or a bad name is bad input.
-TEST(Diff, ComparesAgainstANamedBaseline)
+TEST_F(Diff, ComparesAgainstANamedBaseline)
 {
-   TempDir dir;
-   auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir.path());
-   auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir.path());
-   ASSERT_EQ(light.exit_code, 0) << light.err;
-   ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
-   const std::string baselines = dir / "baselines";
+   const TempDir& dir = *dir_;
+   // The test's directory, which removes only the files directly in it.
+   const std::string baselines = dir.path();
 
    auto saved = run({cli_path(), "diff", "--baseline-dir", baselines, "--save-baseline", "main", "light.json"},
                     dir.path());
