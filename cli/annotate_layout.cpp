@@ -132,6 +132,9 @@ void write_annotation_header(std::ostream& out, const Profile& profile,
                                    options.context, unit));
     if (options.disassembly)
         more.push_back("Listing:          instructions, disassembled by objdump");
+    else if (profile.heap() != nullptr)
+        more.push_back("Allocated:        the column before each source line: bytes allocated "
+                       "by the calls on it");
     write_header(out, profile, layout.view, layout.shown, more);
     write_totals(out, profile, layout.shown);
 }

@@ -39,9 +39,8 @@ struct Layout {
     ReportOptions view;
     ShownEvents shown;
     size_t rank_event;  // the first shown event: ranks and sets the threshold
-    // One column per shown event. Per-line measures that are not events
-    // (bytes allocated, once profiles carry heap data) are to become
-    // further columns here, fed from the same per-position rows.
+    // One column per shown event. (Bytes allocated per line, with heap
+    // data, are a column of the listing's text: see cmd_annotate.cpp.)
     CostColumns columns;
     SourceSearch search;
     // The files each SOURCE names (empty without SOURCE arguments): those

@@ -11,6 +11,7 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/source.hpp"
 
@@ -22,7 +23,9 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <map>
 #include <set>
+#include <utility>
 
 namespace vgprof::cli {
 
@@ -138,8 +141,27 @@ void note_lines_off_source(std::ostream& out, const FileLineCosts& file, size_t 
                                     positions.back(), line_count));
 }
 
+// Bytes allocated by the calls on each line, by (file, line); empty
+// without heap data.
+using AllocatedBytes = std::map<std::pair<FileId, uint32_t>, uint64_t>;
+
+// With heap data, each source line is prefixed with the bytes allocated by
+// the calls on it ("." for none), a column between the costs and the text.
+std::vector<std::string> with_allocated_bytes(std::vector<std::string> source, FileId file,
+                                              const AllocatedBytes& allocated)
+{
+    for (size_t i = 0; i < source.size(); ++i) {
+        const auto it = allocated.find({file, uint32_t(i + 1)});
+        source[i] = fmt::format("{:>13}  {}",
+                                it == allocated.end() ? "." : format_thousands(it->second),
+                                source[i]);
+    }
+    return source;
+}
+
 void write_file(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
-                const Layout& layout, const ChosenFile& file, CostLedger& ledger)
+                const Layout& layout, const ChosenFile& file, CostLedger& ledger,
+                const AllocatedBytes& allocated)
 {
     const FileLineCosts& f = *file.costs;
     print_line(out, rule());
@@ -155,6 +177,8 @@ void write_file(std::ostream& out, const Profile& profile, const AnnotateOptions
         return;
     }
     note_lines_off_source(out, f, source.size());
+    if (profile.heap() != nullptr)
+        source = with_allocated_bytes(std::move(source), f.file, allocated);
     for (size_t row = 0; row < f.lines.positions.size(); ++row) {
         const uint64_t line = f.lines.positions[row];
         ledger.add(line >= 1 && line <= source.size() ? kOnLines : kOffLines, f.lines.cost(row));
@@ -177,9 +201,10 @@ void write_sources(std::ostream& out, const Profile& profile, const AnnotateOpti
     sort_by_cost(files, profile, layout.rank_event);
     const std::vector<ChosenFile> chosen = chosen_files(profile, options, layout, files);
     CostLedger ledger = source_ledger(profile, options);
+    const AllocatedBytes allocated = allocated_bytes_by_line(profile);
     std::set<FileId> listed;
     for (const ChosenFile& file : chosen) {
-        write_file(out, profile, options, layout, file, ledger);
+        write_file(out, profile, options, layout, file, ledger, allocated);
         listed.insert(file.costs->file);
     }
     for (const FileLineCosts& f : files) {

@@ -108,6 +108,32 @@ std::vector<std::string> site_notes(const HeapSite& site)
     return notes;
 }
 
+std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site)
+{
+    const Heap& heap = *profile.heap();
+    for (FrameId f : site.frames) {
+        const std::string& obj = profile.obj_path(profile.function(heap.frame(f).fn).obj);
+        const size_t slash = obj.rfind('/');
+        if (obj.compare(slash == std::string::npos ? 0 : slash + 1, 10, "vgpreload_") != 0)
+            return f;
+    }
+    return std::nullopt;
+}
+
+std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile)
+{
+    std::map<std::pair<FileId, uint32_t>, uint64_t> out;
+    const Heap* heap = profile.heap();
+    if (heap == nullptr)
+        return out;
+    for (const HeapSite& s : heap->sites)
+        if (const std::optional<FrameId> f = allocating_frame(profile, s)) {
+            const HeapFrame& frame = heap->frame(*f);
+            out[{frame.file, frame.line}] += s.bytes;
+        }
+    return out;
+}
+
 std::string frame_label(const Profile& profile, const HeapFrame& frame)
 {
     const std::string& name = profile.fn_name(frame.fn);

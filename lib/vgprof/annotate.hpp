@@ -18,9 +18,7 @@ namespace vgprof {
 
 // Costs at a list of positions (source lines, instruction addresses),
 // ascending and distinct, with num_events costs each. The cost rows are
-// the profile's events, in meta().events order; a later per-line measure
-// (bytes allocated, once profiles carry heap data) would be further
-// columns of the same rows.
+// the profile's events, in meta().events order.
 struct PositionCosts {
     size_t num_events = 0;
     std::vector<uint64_t> positions;

@@ -8,7 +8,9 @@
 
 #include "vgprof/profile.hpp"
 
+#include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +56,15 @@ std::vector<std::string> site_notes(const HeapSite& site);
 // Lifetimes shorter than this (in instructions) make a site "short-lived",
 // as DHAT's viewer judges them.
 inline constexpr double kShortLifetime = 500;
+
+// The frame of a site's stack that called the allocator: the first one
+// outside the allocator's preload library (an object named vgpreload_*);
+// nullopt when every frame is in it.
+std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site);
+
+// Bytes allocated by the calls on each source line (file, line): each
+// site's bytes on the line of its allocating frame.
+std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile);
 
 // "main (prog.c:12)", "malloc  [/usr/lib/.../vgpreload_vgprof-amd64-linux.so]"
 // when the file is unknown: a frame as a person reads it.

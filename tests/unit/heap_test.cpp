@@ -205,6 +205,18 @@ TEST(HeapQueries, SitesUnderAFunctionAndFrameLabels)
     EXPECT_EQ(frame_label(p, h.frames[0]), "work (/src/app.c:5)");
 }
 
+TEST(HeapQueries, BytesAllocatedPerLineGoToTheCallingLine)
+{
+    const Profile p = load(with_heap());
+    // No frame is in the allocator's library here: the first frame calls.
+    EXPECT_EQ(allocating_frame(p, p.heap()->sites[0]), FrameId(0));
+    const auto by_line = allocated_bytes_by_line(p);
+    ASSERT_EQ(by_line.size(), 2u);
+    EXPECT_EQ(by_line.at({FileId(1), 5}), 1000u);    // site 0, work app.c:5
+    EXPECT_EQ(by_line.at({FileId(1), 22}), 2000u);   // site 1, main app.c:22
+    EXPECT_TRUE(allocated_bytes_by_line(load(ProfileText().set("vgprof", "3"))).empty());
+}
+
 std::string heap_report(const Profile& p, cli::ReportOptions options)
 {
     options.profile = "p.json";
