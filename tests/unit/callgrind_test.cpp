@@ -121,14 +121,13 @@ std::string load_error(const std::string& text)
     return "(loaded without error)";
 }
 
-// "name (file) [object]" of every function, for comparing tables at once.
+// "name | file | object" of every function, for comparing tables at once.
 std::vector<std::string> functions(const Profile& p)
 {
     std::vector<std::string> out;
     for (size_t f = 0; f < p.functions().size(); ++f) {
         const Function& fn = p.functions()[f];
-        out.push_back(p.str(fn.name) + " (" + p.file_path(fn.file) + ") [" +
-                      p.obj_path(fn.obj) + "]");
+        out.push_back(p.str(fn.name) + " | " + p.file_path(fn.file) + " | " + p.obj_path(fn.obj));
     }
     return out;
 }
@@ -172,9 +171,9 @@ TEST(LoadCallgrind, RecursionLevelsAreFoldedIntoTheirFunction)
 {
     const Profile p = load(kCallgrindFile);
     EXPECT_EQ(functions(p), (std::vector<std::string>{
-                                "memset (???) [/lib/libc.so]",
-                                "main (/src/app.c) [/usr/bin/app]",
-                                "work (/src/app.c) [/usr/bin/app]",
+                                "memset | ??? | /lib/libc.so",
+                                "main | /src/app.c | /usr/bin/app",
+                                "work | /src/app.c | /usr/bin/app",
                             }));
     EXPECT_EQ(self_of(p, fn_named(p, "main")), (Costs{25, 3}));
     EXPECT_EQ(self_of(p, fn_named(p, "work")), (Costs{730, 73}));
@@ -293,9 +292,9 @@ TEST(LoadCachegrind, FunctionsAreFileAndNamePairsWithoutACallGraph)
     EXPECT_EQ(p.meta().tool, "cachegrind");
     EXPECT_EQ(p.meta().argv, (std::vector<std::string>{"./app"}));
     EXPECT_FALSE(p.has_call_graph());
-    EXPECT_EQ(functions(p), (std::vector<std::string>{"main (/src/app.c) [???]",
-                                                      "work (/src/app.c) [???]",
-                                                      "work (/src/util.h) [???]"}));
+    EXPECT_EQ(functions(p), (std::vector<std::string>{"main | /src/app.c | ???",
+                                                      "work | /src/app.c | ???",
+                                                      "work | /src/util.h | ???"}));
     EXPECT_EQ(self_of(p, fn_named(p, "main")), (Costs{8, 1, 1, 1, 0, 0, 0, 0, 0}));
     EXPECT_EQ(self_of(p, fn_named(p, "work", "/src/app.c")), (Costs{30, 0, 0, 3, 1, 1, 2, 0, 0}));
     EXPECT_EQ(self_of(p, fn_named(p, "work", "/src/util.h")), (Costs{10, 0, 0, 0, 0, 0, 0, 0, 0}));
