@@ -94,7 +94,7 @@ namespace detail {
 class Merger {
 public:
     void add(const Profile& p, const std::string& name);
-    const std::vector<std::string>& notes() const { return notes_; }
+    std::vector<std::string> notes() const;
     Profile result();
 
 private:
@@ -104,6 +104,29 @@ private:
         std::vector<uint32_t> file;  // FileId -> provisional string of its path
         std::vector<uint32_t> fn;    // FnId -> provisional function
         std::vector<size_t> event;   // the sum's event e is the profile's event[e]
+    };
+
+    // A table or set of tables that not every profile has: the sum keeps
+    // it only while every profile added has it.
+    struct Part {
+        explicit Part(const char* name) : what(name) {}
+
+        const char* what;          // "call graph"
+        bool kept = true;          // every profile so far has it
+        bool seen = false;         // some profile has it
+        std::string first_without; // the first profile without it
+
+        // Returns whether `has` (the profile `name` has the part) makes the
+        // sum leave the part out from now on.
+        bool lost_by(bool has, const std::string& name)
+        {
+            seen |= has;
+            if (has || !kept)
+                return false;
+            kept = false;
+            first_without = name;
+            return true;
+        }
     };
 
     // A call graph's rows: calls {caller, callee, site file, site line} ->
@@ -136,8 +159,8 @@ private:
     std::string adding_;  // the profile being added, for messages
     Meta meta_;           // the first profile's, totals summed, merged runs listed
     size_t events_ = 0;
-    bool call_graph_ = true, instrs_ = true, threads_ = true;
-    std::vector<std::string> notes_;
+    Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
+        threads_{"per-thread call graphs"};
 
     std::vector<std::string> strs_;
     std::unordered_map<std::string, uint32_t> str_of_;
@@ -166,11 +189,11 @@ void Merger::add(const Profile& p, const std::string& name)
     const Mapping map = map_ids(p);
     add_meta(p, map);
     add_lines(p, map);
-    if (call_graph_) {
+    if (call_graph_.kept) {
         add_graph(p.call_graph(), map, graph_);
         add_paths(p, map);
     }
-    if (threads_)
+    if (threads_.kept)
         for (const ThreadGraph& t : p.threads())
             add_graph(t, map, threads_sums_.try_emplace(t.tid, empty_graph()).first->second);
 }
@@ -222,24 +245,28 @@ void Merger::check_compatible(const Profile& p, const std::string& name) const
 // to the totals: what one profile lacks, the sum leaves out.
 void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 {
-    if (call_graph_ && !p.has_call_graph()) {
-        call_graph_ = false;
+    if (call_graph_.lost_by(p.has_call_graph(), name)) {
         graph_ = empty_graph();
         paths_.clear();
-        notes_.push_back(name + " has no call graph: the merged profile has none");
     }
-    if (instrs_ && p.instrs().empty()) {
-        instrs_ = false;
+    if (instrs_.lost_by(!p.instrs().empty(), name))
         instrs_rows_.clear();
-        notes_.push_back(name + " has no per-instruction costs: the merged profile has none");
-    }
-    if (threads_ && (!call_graph_ || !p.has_thread_graphs())) {
-        threads_ = false;
+    if (threads_.lost_by(p.has_thread_graphs(), name) || !call_graph_.kept) {
+        threads_.kept = false;
         threads_sums_.clear();
-        if (call_graph_)
-            notes_.push_back(name +
-                             " has no per-thread call graphs: the merged profile has none");
     }
+}
+
+// Per-thread graphs come only with the call graph: without it, its loss is
+// the one to tell.
+std::vector<std::string> Merger::notes() const
+{
+    std::vector<std::string> notes;
+    for (const Part* part : {&call_graph_, &instrs_, &threads_})
+        if (!part->kept && part->seen && !(part == &threads_ && !call_graph_.kept))
+            notes.push_back(part->first_without + " has no " + part->what +
+                            ": the merged profile has none");
+    return notes;
 }
 
 uint32_t Merger::intern(const std::string& s)
@@ -315,7 +342,7 @@ void Merger::add_lines(const Profile& p, const Mapping& map)
         const size_t row = lines_.row({map.fn[l.fn.index()], map.file[l.file.index()], l.line});
         add_costs(lines_.values(row), p.line_cost(i), map);
     }
-    if (!instrs_)
+    if (!instrs_.kept)
         return;
     for (size_t i = 0; i < p.instrs().size(); ++i) {
         const InstrCost& c = p.instrs()[i];
@@ -347,7 +374,7 @@ void Merger::add_graph(const CallGraph& g, const Mapping& map, GraphSums& sums)
 void Merger::add_paths(const Profile& p, const Mapping& map)
 {
     std::vector<uint64_t> tid_of_root(p.paths().size(), 0);
-    if (threads_)
+    if (threads_.kept)
         for (const ThreadGraph& t : p.threads())
             for (PathId root : t.roots)
                 tid_of_root[root.index()] = t.tid;
@@ -368,18 +395,18 @@ Profile Merger::result()
 {
     if (!started_)
         throw Error("no profiles to merge");
-    if (!threads_)
+    if (!threads_.kept)
         fold_thread_roots();
     Profile out;
     out.meta_ = meta_;
     out.graph_.num_events_ = events_;
     build_tables(out);
-    if (!call_graph_)
+    if (!call_graph_.kept)
         return out;
     out.has_call_graph_ = true;
     build_graph(graph_, out.graph_);
     const std::vector<std::pair<uint64_t, PathId>> roots = build_paths(out);
-    if (!threads_)
+    if (!threads_.kept)
         return out;
     out.has_thread_graphs_ = true;
     for (const auto& [tid, sums] : threads_sums_) {
@@ -464,7 +491,7 @@ void Merger::build_tables(Profile& out)
         out.line_costs_.insert(out.line_costs_.end(), lines_.values(row),
                                lines_.values(row) + events_);
     }
-    if (!instrs_)
+    if (!instrs_.kept)
         return;
     for (size_t row : sorted_rows(instrs_rows_.size(), [&](size_t a, size_t b) {
              const Key<4>&x = instrs_rows_.key(a), &y = instrs_rows_.key(b);
@@ -566,7 +593,7 @@ void ProfileMerger::add(const Profile& profile, const std::string& name)
     merger_->add(profile, name);
 }
 
-const std::vector<std::string>& ProfileMerger::notes() const { return merger_->notes(); }
+std::vector<std::string> ProfileMerger::notes() const { return merger_->notes(); }
 
 Profile ProfileMerger::result() { return merger_->result(); }
 

@@ -33,10 +33,10 @@ public:
     // one's, and when a sum would exceed 2^64-1.
     void add(const Profile& profile, const std::string& name);
 
-    // What the sum leaves out because not every profile added has it (the
-    // call graph, per-instruction costs, per-thread graphs), one sentence
-    // each, naming the first profile without it.
-    const std::vector<std::string>& notes() const;
+    // What the sum leaves out because some profiles added have it and some
+    // do not (the call graph, per-instruction costs, per-thread graphs), one
+    // sentence each, naming the first profile without it.
+    std::vector<std::string> notes() const;
 
     // The sum of the profiles added (at least one), a format version 4
     // profile whose meta.merged lists the runs they recorded. Its meta's
