@@ -111,17 +111,25 @@ Command add_export_command(CLI::App& app)
         ->check(CLI::IsMember(names))
         ->required();
     add_output_option(*cmd, options->output, "the export");
-    cmd->add_option("PROFILE", options->profiles,
-                    "the profile; for collapsed stacks, BASE and NEW give the differential form")
-        ->required()
-        ->expected(1, 2);
+    // Two positionals rather than a list of one or two, so the usage line
+    // reads PROFILE [NEW].
+    auto profile = std::make_shared<std::string>(), now = std::make_shared<std::string>();
+    cmd->add_option("PROFILE", *profile, "the profile (for a differential export, BASE)")
+        ->required();
+    cmd->add_option("NEW", *now,
+                    "collapsed: the profile to compare with BASE, for the differential form");
     cmd->add_option("--event", options->event,
                     "collapsed: the event whose self costs are counted (default: Ir)")
         ->type_name("EVENT");
     cmd->add_flag("--threads", options->threads,
                   "collapsed: begin each stack with its thread (needs a profile recorded with "
                   "--separate-threads=yes)");
-    return Command{cmd, [options] { return run_export(*options); }};
+    return Command{cmd, [options, profile, now] {
+                       options->profiles = {*profile};
+                       if (!now->empty())
+                           options->profiles.push_back(*now);
+                       return run_export(*options);
+                   }};
 }
 
 } // namespace vgprof::cli
