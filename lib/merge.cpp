@@ -161,6 +161,7 @@ private:
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
         threads_{"per-thread call graphs"};
+    std::string first_with_heap_;  // the first profile with heap data, if any
 
     std::vector<std::string> strs_;
     std::unordered_map<std::string, uint32_t> str_of_;
@@ -251,6 +252,8 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
     }
     if (instrs_.lost_by(!p.instrs().empty(), name))
         instrs_rows_.clear();
+    if (p.heap() && first_with_heap_.empty())
+        first_with_heap_ = name;
     if (threads_.lost_by(p.has_thread_graphs(), name) || !call_graph_.kept) {
         threads_.kept = false;
         threads_sums_.clear();
@@ -258,7 +261,7 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 }
 
 // Per-thread graphs come only with the call graph: without it, its loss is
-// the one to tell.
+// the one to tell. The heap is never merged.
 std::vector<std::string> Merger::notes() const
 {
     std::vector<std::string> notes;
@@ -266,6 +269,10 @@ std::vector<std::string> Merger::notes() const
         if (!part->kept && part->seen && !(part == &threads_ && !call_graph_.kept))
             notes.push_back(part->first_without + " has no " + part->what +
                             ": the merged profile has none");
+    if (!first_with_heap_.empty())
+        notes.push_back(first_with_heap_ + " has heap data, which is not merged (a heap's peak, "
+                                           "times and timeline are one run's): the merged "
+                                           "profile has none");
     return notes;
 }
 

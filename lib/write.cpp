@@ -314,6 +314,113 @@ void write_threads(JsonOut& j, const Profile& p)
     j.raw("]");
 }
 
+// `[count, value, …]`: per-offset access counts, each run of equal
+// counts as its length and the count.
+void write_accesses(JsonOut& j, const std::vector<uint32_t>& accesses)
+{
+    if (accesses.empty()) {
+        j.raw("null");
+        return;
+    }
+    j.raw("[");
+    for (size_t i = 0; i < accesses.size();) {
+        size_t end = i;
+        while (end < accesses.size() && accesses[end] == accesses[i])
+            ++end;
+        (i ? j.raw(",") : j).number(end - i).raw(",").number(accesses[i]);
+        i = end;
+    }
+    j.raw("]");
+}
+
+void write_heap_totals(JsonOut& j, const HeapTotals& t)
+{
+    write_key(j, "{", "bytes").number(t.bytes);
+    write_key(j, ",", "blocks").number(t.blocks);
+    write_key(j, ",", "peak_bytes").number(t.peak_bytes);
+    write_key(j, ",", "peak_blocks").number(t.peak_blocks);
+    write_key(j, ",", "peak_time").number(t.peak_time);
+    write_key(j, ",", "end_bytes").number(t.end_bytes);
+    write_key(j, ",", "end_blocks").number(t.end_blocks);
+    write_key(j, ",", "end_time").number(t.end_time);
+    write_key(j, ",", "reads").number(t.reads);
+    write_key(j, ",", "writes").number(t.writes).raw("}");
+}
+
+// A site's columns, its frames first.
+void write_heap_site(JsonOut& j, const HeapSite& s)
+{
+    j.raw("[");
+    for (size_t f = 0; f < s.frames.size(); ++f)
+        (f ? j.raw(",") : j).number(s.frames[f].value);
+    j.raw("]");
+    for (uint64_t n : {s.bytes, s.blocks, s.lifetimes, s.max_bytes, s.max_blocks, s.peak_bytes,
+                       s.peak_blocks, s.end_bytes, s.end_blocks, s.reads, s.writes})
+        j.raw(",").number(n);
+    j.raw(",");
+    write_accesses(j, s.accesses);
+}
+
+const char* snapshot_kind(HeapSnapshot::Kind kind)
+{
+    switch (kind) {
+    case HeapSnapshot::Kind::peak: return "peak";
+    case HeapSnapshot::Kind::end: return "end";
+    case HeapSnapshot::Kind::periodic: break;
+    }
+    return "periodic";
+}
+
+void write_snapshot(JsonOut& j, const HeapSnapshot& sn)
+{
+    write_key(j, "{", "kind").raw("\"").raw(snapshot_kind(sn.kind)).raw("\"");
+    write_key(j, ",", "time").number(sn.time);
+    write_key(j, ",", "bytes").number(sn.bytes);
+    write_key(j, ",", "blocks").number(sn.blocks);
+    write_key(j, ",", "sites").raw("[");
+    for (size_t r = 0; r < sn.sites.size(); ++r) {
+        const SnapshotSite& site = sn.sites[r];
+        j.raw(r ? ",[" : "[").number(site.site.value).raw(",").number(site.bytes);
+        j.raw(",").number(site.blocks).raw("]");
+    }
+    j.raw("]}");
+}
+
+// The heap section, its long tables one row a line indented by two.
+void write_heap(JsonOut& j, const Heap& heap)
+{
+    write_key(j, "\n,", "heap").raw("{");
+    write_key(j, "", "depth").number(heap.depth);
+    write_key(j, "\n ,", "totals");
+    write_heap_totals(j, heap.totals);
+    write_key(j, "\n ,", "frames").raw("[");
+    for (size_t f = 0; f < heap.frames.size(); ++f) {
+        const HeapFrame& frame = heap.frames[f];
+        j.raw(f ? "\n  ,[" : "\n  [").number(frame.addr).raw(",").number(frame.fn.value);
+        j.raw(",").number(frame.file.value).raw(",").number(frame.line).raw("]");
+    }
+    write_key(j, "]\n ,", "sites").raw("[");
+    for (size_t s = 0; s < heap.sites.size(); ++s) {
+        j.raw(s ? "\n  ,[" : "\n  [");
+        write_heap_site(j, heap.sites[s]);
+        j.raw("]");
+    }
+    write_key(j, "]\n ,", "timeline").raw("{");
+    write_key(j, "", "width").number(heap.sample_width);
+    write_key(j, ",", "samples").raw("[");
+    for (size_t i = 0; i < heap.samples.size(); ++i) {
+        const HeapSample& sample = heap.samples[i];
+        j.raw(i ? ",[" : "[").number(sample.time).raw(",").number(sample.bytes).raw(",");
+        j.number(sample.blocks).raw("]");
+    }
+    write_key(j, "]}\n ,", "snapshots").raw("[");
+    for (size_t i = 0; i < heap.snapshots.size(); ++i) {
+        j.raw(i ? "\n  ," : "\n  ");
+        write_snapshot(j, heap.snapshots[i]);
+    }
+    j.raw("]}");
+}
+
 } // namespace
 
 int written_version(const Profile& profile)
@@ -321,6 +428,8 @@ int written_version(const Profile& profile)
     int version = std::max(profile.meta().version, 1);
     if (profile.has_call_graph())
         version = std::max(version, 2);
+    if (profile.heap())
+        version = std::max(version, 3);
     if (!profile.meta().merged.empty())
         version = std::max(version, 4);
     return version;
@@ -342,6 +451,8 @@ void write_profile(std::ostream& out, const Profile& profile)
         if (profile.has_thread_graphs())
             write_threads(j, profile);
     }
+    if (const Heap* heap = profile.heap())
+        write_heap(j, *heap);
     j.raw("\n}\n");
     j.flush();
 }

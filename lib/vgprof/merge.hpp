@@ -34,8 +34,11 @@ public:
     void add(const Profile& profile, const std::string& name);
 
     // What the sum leaves out because some profiles added have it and some
-    // do not (the call graph, per-instruction costs, per-thread graphs), one
-    // sentence each, naming the first profile without it.
+    // do not (the call graph, per-instruction costs, per-thread graphs),
+    // naming the first profile without it, and the heap data, which it
+    // always leaves out (DHAT's figures of one run, its peak, the times and
+    // the timeline, do not add up across runs), naming the first profile
+    // with it; one sentence each.
     std::vector<std::string> notes() const;
 
     // The sum of the profiles added (at least one), a format version 4

@@ -3,7 +3,7 @@
 // itself doubles every number, the runs of two inputs add up per source
 // line and event as cg_merge adds up cachegrind's runs of them, and
 // profiles of different events are refused; and the library's writer
-// rewrites a profile the tool wrote byte for byte.
+// rewrites a profile the tool wrote byte for byte, heap included.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -123,11 +123,14 @@ TEST(ProfileWriter, RewritesAProfileTheToolWroteByteForByte)
 {
    TempDir dir;
    auto vp = run_tool("vgprof", {"--dump-instr=yes", "--separate-threads=yes", "--branch-sim=yes",
-                                 "--vgprof-out-file=vp.json"},
-                      {prog("threads")}, dir.path());
+                                 "--heap=yes", "--vgprof-out-file=vp.json"},
+                      {prog("heap_threads")}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   ASSERT_NE(p.heap(), nullptr);
+   ASSERT_TRUE(p.has_thread_graphs());
    std::ostringstream out;
-   vgprof::write_profile(out, vgprof::load_profile(dir / "vp.json"));
+   vgprof::write_profile(out, p);
    EXPECT_TRUE(out.str() == read_file(dir / "vp.json")) << "the rewritten profile differs";
 }
 

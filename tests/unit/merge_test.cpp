@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Specification of merging profiles (vgprof/merge.hpp) and of the merged
-// profile's meta.merged (format version 3), on the call-graph fixtures of
+// profile's meta.merged (format version 4), on the call-graph fixtures of
 // report_fixture.hpp and on run_b() below, a second run of the same program
 // numbered differently. Every expected number is worked out beside it.
+#include "heap_fixture.hpp"
 #include "profile_compare.hpp"
 #include "report_fixture.hpp"
 
@@ -204,7 +205,7 @@ TEST(MergeProfiles, MetaListsTheRunsMergedAndIsTheFirstRunsOtherwise)
     const Profile sum =
         merge({{"a.json", test::two_event_call_graph_profile()}, {"b.json", run_b()}});
     const Meta& m = sum.meta();
-    EXPECT_EQ(m.version, 3);
+    EXPECT_EQ(m.version, 4);
     EXPECT_EQ(m.argv, (std::vector<std::string>{"./app", "-n", "3"}));
     EXPECT_EQ(m.exit_code, std::optional<int64_t>(0));
     EXPECT_FALSE(m.pid || m.ppid || m.elapsed_ms);
@@ -283,6 +284,17 @@ TEST(MergeProfiles, LeavesOutPerInstructionCostsWhenARunHasNone)
                          "b.json has no per-instruction costs: the merged profile has none"});
 }
 
+TEST(MergeProfiles, LeavesOutTheHeap)
+{
+    std::vector<std::string> notes;
+    const Profile sum = merge({{"a.json", ProfileText()}, {"b.json", test::with_heap()}}, &notes);
+    EXPECT_EQ(sum.heap(), nullptr);
+    EXPECT_EQ(sum.meta().totals, std::vector<uint64_t>{2 * 2485947});
+    EXPECT_EQ(notes, std::vector<std::string>{
+                         "b.json has heap data, which is not merged (a heap's peak, times and "
+                         "timeline are one run's): the merged profile has none"});
+}
+
 // Without per-thread graphs, the roots of one function are one root: tid
 // 1's main root (100/10 self) and the other run's (100/10) become one,
 // while tid 2's work root stays a root of its own.
@@ -359,37 +371,37 @@ const char* const kTwoRuns =
     R"(,{"argv":["./app","2"],"options":[],"totals":[485947],"exit":null,)"
     R"("dump":{"number":1,"label":"x"}}])";
 
-TEST(LoadMergedProfile, ReadsTheRunsOfVersion3)
+TEST(LoadMergedProfile, ReadsTheRunsOfVersion4)
 {
-    const Profile p = load(ProfileText().set("vgprof", "3").set_meta("merged", kTwoRuns));
+    const Profile p = load(ProfileText().set("vgprof", "4").set_meta("merged", kTwoRuns));
     ASSERT_EQ(p.meta().merged.size(), 2u);
     EXPECT_EQ(p.meta().merged[0].argv, (std::vector<std::string>{"./app", "1"}));
     EXPECT_EQ(p.meta().merged[1].totals, std::vector<uint64_t>{485947});
     EXPECT_EQ(p.meta().merged[1].dump_label, "x");
 }
 
-TEST(LoadMergedProfile, RefusesRunsInVersion2)
+TEST(LoadMergedProfile, RefusesRunsBeforeVersion4)
 {
-    EXPECT_EQ(load_error(ProfileText().set_meta("merged", kTwoRuns)),
-              "p.json: meta.merged: not part of format version 2 (merged profiles are version 3)");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "3").set_meta("merged", kTwoRuns)),
+              "p.json: meta.merged: not part of format version 3 (merged profiles are version 4)");
 }
 
 TEST(LoadMergedProfile, RefusesRunsThatDoNotAddUpToTheTotals)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "3").set_meta(
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "4").set_meta(
                   "merged", R"([{"argv":[],"options":[],"totals":[1],"exit":null}])")),
               "p.json: meta.merged: the runs' Ir totals add up to 1 but meta.totals[0] is 2485947");
 }
 
 TEST(LoadMergedProfile, RefusesAnEmptyListOfRuns)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "3").set_meta("merged", "[]")),
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "4").set_meta("merged", "[]")),
               "p.json: meta.merged: expected at least one run, got an empty array");
 }
 
 TEST(LoadMergedProfile, NamesTheRunWhoseTotalsAreMalformed)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "3").set_meta(
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "4").set_meta(
                   "merged", R"([{"argv":[],"options":[],"totals":[1,2],"exit":null}])")),
               "p.json: meta.merged[0].totals: expected 1 entry (one per event), got 2");
 }

@@ -119,6 +119,37 @@ inline void expect_same_meta(const Meta& a, const Meta& b)
     }
 }
 
+// A heap as rows: its depth and totals, then its frames, sites (frames,
+// figures, then the per-offset counts), timeline and snapshots.
+inline std::vector<Row> heap_rows(const Heap& h)
+{
+    const HeapTotals& t = h.totals;
+    std::vector<Row> rows = {{h.depth, h.sample_width},
+                             {t.bytes, t.blocks, t.peak_bytes, t.peak_blocks, t.peak_time,
+                              t.end_bytes, t.end_blocks, t.end_time, t.reads, t.writes}};
+    for (const HeapFrame& f : h.frames)
+        rows.push_back({f.addr, f.fn.value, f.file.value, f.line});
+    for (const HeapSite& s : h.sites) {
+        Row frames, figures = {s.bytes,      s.blocks,      s.lifetimes, s.max_bytes,
+                               s.max_blocks, s.peak_bytes,  s.peak_blocks, s.end_bytes,
+                               s.end_blocks, s.reads,       s.writes};
+        for (FrameId f : s.frames)
+            frames.push_back(f.value);
+        rows.push_back(frames);
+        rows.push_back(figures);
+        rows.push_back(Row(s.accesses.begin(), s.accesses.end()));
+    }
+    for (const HeapSample& sample : h.samples)
+        rows.push_back({sample.time, sample.bytes, sample.blocks});
+    for (const HeapSnapshot& sn : h.snapshots) {
+        Row row = {uint64_t(sn.kind), sn.time, sn.bytes, sn.blocks};
+        for (const SnapshotSite& site : sn.sites)
+            row.insert(row.end(), {site.site.value, site.bytes, site.blocks});
+        rows.push_back(row);
+    }
+    return rows;
+}
+
 inline void expect_same_profile(const Profile& a, const Profile& b)
 {
     expect_same_meta(a.meta(), b.meta());
@@ -157,6 +188,10 @@ inline void expect_same_profile(const Profile& a, const Profile& b)
         for (PathId r : y.roots)
             yr.push_back(r.value);
         EXPECT_EQ(xr, yr) << "tid " << x.tid;
+    }
+    ASSERT_EQ(a.heap() != nullptr, b.heap() != nullptr);
+    if (a.heap()) {
+        EXPECT_EQ(heap_rows(*a.heap()), heap_rows(*b.heap()));
     }
 }
 

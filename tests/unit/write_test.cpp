@@ -3,6 +3,7 @@
 // file atomically (vgprof/output_file.hpp): the layout written, and that
 // loading what was written gives back the model that was written, for
 // every kind of profile the fixtures describe.
+#include "heap_fixture.hpp"
 #include "profile_compare.hpp"
 #include "report_fixture.hpp"
 
@@ -134,6 +135,7 @@ TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
         {"a dump", dump_profile()},
         {"a [truncated] node", truncated_profile()},
         {"branches only, a signal, some run facts", varied_meta_profile()},
+        {"the heap", test::with_heap()},
     };
     for (const RoundTrip& c : cases) {
         SCOPED_TRACE(c.name);
@@ -145,11 +147,32 @@ TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
     }
 }
 
+// The heap fixture's tables in the tool's layout.
+TEST(WriteProfile, WritesTheHeapAsTheToolDoes)
+{
+    const std::string text = written(load(test::with_heap()));
+    EXPECT_NE(text.find(
+                  "\n,\"heap\":{\"depth\":12\n"
+                  " ,\"totals\":{\"bytes\":3000,\"blocks\":11,\"peak_bytes\":2300,\"peak_blocks\":4,"
+                  "\"peak_time\":500,\"end_bytes\":100,\"end_blocks\":1,\"end_time\":100000,"
+                  "\"reads\":4000,\"writes\":3000}\n"
+                  " ,\"frames\":[\n  [4198600,1,1,5]\n  ,[4198700,0,1,20]\n  ,[4198800,0,1,22]]\n"
+                  " ,\"sites\":[\n  [[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[50,2,50,0]]\n"
+                  "  ,[[2],2000,1,90000,2000,1,2000,1,0,0,4000,2000,null]]\n"
+                  " ,\"timeline\":{\"width\":4,\"samples\":[[100,400,4],[500,2300,4],[900,100,1]]}\n"
+                  " ,\"snapshots\":[\n  {\"kind\":\"peak\",\"time\":500,\"bytes\":2300,\"blocks\":4,"
+                  "\"sites\":[[1,2000,1],[0,300,3]]}\n  ,{\"kind\":\"end\",\"time\":100000,"
+                  "\"bytes\":100,\"blocks\":1,\"sites\":[[0,100,1]]}]}\n}\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST(WriteProfile, VersionIsTheProfilesOwn)
 {
     EXPECT_EQ(written_version(load(version1_profile())), 1);
     EXPECT_EQ(written_version(load(ProfileText())), 2);
     EXPECT_EQ(written_version(load(test::two_event_profile())), 2);
+    EXPECT_EQ(written_version(load(test::with_heap())), 3);
 }
 
 // --- writing files -----------------------------------------------------------
