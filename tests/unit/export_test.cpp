@@ -3,6 +3,7 @@
 // vgprof/export_collapsed.hpp) and of `vgprof export`'s options, on the
 // format's sample and the fixtures of report_fixture.hpp. The expected
 // texts are written out by hand from the fixtures' tables.
+#include "error_of.hpp"
 #include "report_fixture.hpp"
 
 #include "cli/commands.hpp"
@@ -39,12 +40,7 @@ std::string collapsed(const ProfileText& text, CollapsedOptions options = {})
 
 std::string collapsed_error(const ProfileText& text, CollapsedOptions options = {})
 {
-    try {
-        collapsed_stacks(load(text), "p.json", options);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::error_of([&] { collapsed_stacks(load(text), "p.json", options); });
 }
 
 // --- callgrind ----------------------------------------------------------------
@@ -273,12 +269,7 @@ cli::ExportOptions export_options(const std::string& format, std::vector<std::st
 
 std::string options_error(const cli::ExportOptions& o)
 {
-    try {
-        cli::check_export_options(o);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::error_of([&] { cli::check_export_options(o); });
 }
 
 TEST(ExportCommand, RefusesWhatTheFormatDoesNotTake)

@@ -3,6 +3,7 @@
 // profile's meta.merged (format version 4), on the call-graph fixtures of
 // report_fixture.hpp and on run_b() below, a second run of the same program
 // numbered differently. Every expected number is worked out beside it.
+#include "error_of.hpp"
 #include "heap_fixture.hpp"
 #include "profile_compare.hpp"
 #include "report_fixture.hpp"
@@ -51,12 +52,7 @@ Profile merge(const std::vector<std::pair<std::string, ProfileText>>& inputs,
 
 std::string merge_error(const ProfileText& a, const ProfileText& b)
 {
-    try {
-        merge({{"a.json", a}, {"b.json", b}});
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::error_of([&] { merge({{"a.json", a}, {"b.json", b}}); });
 }
 
 // Multiplies every column from `from` on (counts and costs, past the key
@@ -358,12 +354,7 @@ TEST(MergeProfiles, NeedsAProfile)
 
 std::string load_error(const ProfileText& text)
 {
-    try {
-        load(text);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
+    return test::error_of([&] { load(text); });
 }
 
 const char* const kTwoRuns =
