@@ -10,13 +10,13 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness.hpp"
-#include "vgprof/export_dhat.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -412,8 +412,9 @@ TEST_F(HeapBasicRecorded, ReportShowsDhatSummaryAndLeaks)
 TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
 {
    TempDir& dir = *dir_;
-   std::ostringstream exported;
-   vgprof::write_dhat(exported, vgprof::load_profile(dir / "vp.json"));
+   auto r = run({cli_path(), "export", "--format", "dhat", "-o", "exported.json", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
 
    const auto sums = [](const std::string& text) {
       std::map<std::string, uint64_t> sum;
@@ -424,7 +425,18 @@ TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
       sum["pps"] = doc.at("pps").as_array().size();
       return sum;
    };
-   EXPECT_EQ(sums(exported.str()), sums(read_file(dir / "dh.json")));
+   EXPECT_EQ(sums(read_file(dir / "exported.json")), sums(read_file(dir / "dh.json")));
+
+   // Without heap data there is nothing to export: exit 2, no file.
+   auto plain = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=plain.json"},
+                         {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(plain.exit_code, 0) << plain.err;
+   auto none = run({cli_path(), "export", "--format", "dhat", "-o", "none.json", "plain.json"},
+                   dir.path());
+   EXPECT_EQ(none.exit_code, 2);
+   EXPECT_NE(none.err.find("plain.json: the profile has no heap data"), std::string::npos)
+       << none.err;
+   EXPECT_FALSE(std::ifstream(dir / "none.json").good());
 }
 
 // `vgprof annotate` on a profile with heap data puts before each source
