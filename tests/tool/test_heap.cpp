@@ -332,6 +332,24 @@ TEST(Heap, TimelinePeakIsTheGlobalPeak)
    EXPECT_EQ(peaks, 1u);
 }
 
+// Misuse of the allocator is ignored rather than passed on (DHAT hands an
+// invalid free to Valgrind's arena, which aborts), and a 1 GiB block is
+// counted like any other.
+TEST(Heap, InvalidFreesAreIgnoredAndHugeBlocksCounted)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_bad"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const vgprof::HeapTotals& t = p.heap()->totals;
+   EXPECT_EQ(t.bytes, 100u + (1u << 30));
+   EXPECT_EQ(t.blocks, 2u);
+   EXPECT_EQ(t.peak_bytes, 1u << 30);
+   EXPECT_EQ(t.end_bytes, 0u);
+   EXPECT_EQ(t.writes, 2u);
+}
+
 TEST(Heap, HeapNoLeavesTheAllocatorAndWritesNoHeap)
 {
    TempDir dir;
