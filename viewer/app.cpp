@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The window, the main loop and the unattended modes.
+#include "app.hpp"
+
+#include "frame_stats.hpp"
+#include "screenshot.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/query.hpp"
+
+#include <SDL.h>
+#include <imgui.h>
+#include <imgui_impl_sdl.h>
+#include <imgui_impl_sdlrenderer.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace vgprof::viewer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Frames drawn after the profile is in, before a screenshot is taken: the
+// tables size their columns and the graph scrolls to its centre over the
+// first frames.
+constexpr int kSettleFrames = 4;
+
+} // namespace
+
+App::App(AppOptions options) : options_(std::move(options))
+{
+    if (options_.view)
+        active_ = *options_.view;
+    switch_tab_ = true;
+}
+
+App::~App()
+{
+    loader_.wait();
+    session_.reset();
+    if (imgui_ready_) {
+        ImGui_ImplSDLRenderer_Shutdown();
+        ImGui_ImplSDL2_Shutdown();
+        ImGui::DestroyContext();
+    }
+    if (renderer_)
+        SDL_DestroyRenderer(renderer_);
+    if (window_)
+        SDL_DestroyWindow(window_);
+    SDL_Quit();
+}
+
+bool App::init()
+{
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+        std::cerr << "vgprof-viewer: cannot start SDL: " << SDL_GetError() << '\n';
+        return false;
+    }
+    SDL_SetHint(SDL_HINT_IME_SHOW_UI, "1");
+    const bool unattended = !options_.screenshot.empty() || options_.bench_frames > 0;
+    const Uint32 flags = SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI |
+                         (unattended ? 0 : SDL_WINDOW_SHOWN);
+    window_ = SDL_CreateWindow("vgprof-viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                               options_.width, options_.height, flags);
+    if (!window_) {
+        std::cerr << "vgprof-viewer: cannot open a window: " << SDL_GetError() << '\n';
+        return false;
+    }
+    // A screenshot is drawn by the software renderer so that it is the same
+    // on every machine; interactive use takes the fastest there is, with
+    // vsync, and falls back to software.
+    if (!options_.screenshot.empty())
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software");
+    const Uint32 vsync = unattended ? 0 : SDL_RENDERER_PRESENTVSYNC;
+    renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_ACCELERATED | vsync);
+    if (!renderer_)
+        renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
+    if (!renderer_) {
+        std::cerr << "vgprof-viewer: cannot draw in the window: " << SDL_GetError() << '\n';
+        return false;
+    }
+
+    if (options_.scale) {
+        scale_ = *options_.scale;
+    } else if (options_.screenshot.empty()) {
+        float dpi = 0;
+        if (SDL_GetDisplayDPI(0, &dpi, nullptr, nullptr) == 0 && dpi > 0)
+            scale_ = std::clamp(dpi / 96.0f, 1.0f, 3.0f);
+    }
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is the program's, not a file's
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui::StyleColorsLight();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 0;
+    style.FrameRounding = 3;
+    style.CellPadding = ImVec2(5, 2);
+    style.ScaleAllSizes(scale_);
+    const std::string dir = VIEWER_FONT_DIR;
+    const bool sans = access((dir + "/DejaVuSans.ttf").c_str(), R_OK) == 0 &&
+                      io.Fonts->AddFontFromFileTTF((dir + "/DejaVuSans.ttf").c_str(), 15 * scale_);
+    if (!sans)
+        io.Fonts->AddFontDefault();
+    const bool mono = access((dir + "/DejaVuSansMono.ttf").c_str(), R_OK) == 0 &&
+                      io.Fonts->AddFontFromFileTTF((dir + "/DejaVuSansMono.ttf").c_str(), 14 * scale_);
+    if (!mono)
+        io.Fonts->AddFontDefault();
+    ImGui_ImplSDL2_InitForSDLRenderer(window_);
+    ImGui_ImplSDLRenderer_Init(renderer_);
+    imgui_ready_ = true;
+    return true;
+}
+
+void App::load(std::vector<std::string> paths)
+{
+    if (loader_.state() == ProfileLoader::State::loading)
+        return;
+    error_.clear();
+    failed_load_ = false;
+    loading_ = paths;
+    loader_.start(std::move(paths));
+}
+
+void App::take_loaded()
+{
+    if (loader_.state() == ProfileLoader::State::failed && !loading_.empty()) {
+        error_ = loader_.error();
+        failed_load_ = true;
+        loading_.clear();
+        return;
+    }
+    if (loader_.state() != ProfileLoader::State::done)
+        return;
+    std::unique_ptr<Loaded> loaded = loader_.take();
+    if (!loaded)
+        return;
+    loading_.clear();
+    session_ = std::make_unique<Session>(std::move(loaded));
+    const Document& doc = *session_->loaded->now;
+    std::string title = "vgprof-viewer - " + doc.path();
+    if (session_->loaded->base)
+        title = "vgprof-viewer - " + session_->loaded->base->path() + " -> " + doc.path();
+    SDL_SetWindowTitle(window_, title.c_str());
+    if (!options_.event.empty()) {
+        if (const auto e = doc.profile().event_index(options_.event))
+            session_->event = *e;
+        else
+            error_ = "--event " + options_.event + ": " + doc.path() + " did not record this event";
+    }
+    if (!options_.select.empty()) {
+        try {
+            session_->selection.select(Selection::function(find_function(doc.profile(), options_.select)));
+        } catch (const Error& e) {
+            error_ = std::string("--select: ") + e.what();
+        }
+    }
+}
+
+void App::handle(const SDL_Event& event)
+{
+    ImGui_ImplSDL2_ProcessEvent(&event);
+    switch (event.type) {
+    case SDL_QUIT:
+        quit_ = true;
+        break;
+    case SDL_WINDOWEVENT:
+        if (event.window.event == SDL_WINDOWEVENT_CLOSE && event.window.windowID == SDL_GetWindowID(window_))
+            quit_ = true;
+        break;
+    case SDL_DROPFILE:
+        dropped_.push_back(event.drop.file);
+        SDL_free(event.drop.file);
+        break;
+    case SDL_MOUSEBUTTONDOWN:
+        // The mouse's back and forward buttons walk the selection history.
+        if (session_ && event.button.button == SDL_BUTTON_X1)
+            session_->selection.back();
+        if (session_ && event.button.button == SDL_BUTTON_X2)
+            session_->selection.forward();
+        break;
+    case SDL_KEYDOWN: {
+        const SDL_Keymod mod = SDL_GetModState();
+        const SDL_Keycode key = event.key.keysym.sym;
+        const bool typing = ImGui::GetIO().WantTextInput;
+        if ((mod & KMOD_ALT) && session_ && key == SDLK_LEFT)
+            session_->selection.back();
+        else if ((mod & KMOD_ALT) && session_ && key == SDLK_RIGHT)
+            session_->selection.forward();
+        else if ((mod & KMOD_CTRL) && key == SDLK_o)
+            open_dialog_ = true;
+        else if ((mod & KMOD_CTRL) && key == SDLK_q)
+            quit_ = true;
+        else if ((mod & KMOD_CTRL) && key == SDLK_f && session_) {
+            if (active_ == ViewId::functions)
+                session_->table.focus_search();
+            else
+                session_->side_list.focus_search();
+        } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 && key <= SDLK_6)
+            show(kAllViews[key - SDLK_1]);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void App::show(ViewId view)
+{
+    active_ = view;
+    switch_tab_ = true;
+}
+
+void App::frame()
+{
+    ImGui_ImplSDLRenderer_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+
+    if (!dropped_.empty()) {
+        // Two files dropped together compare the first against the second.
+        if (dropped_.size() > 2)
+            dropped_.resize(2);
+        load(dropped_);
+        dropped_.clear();
+    }
+    take_loaded();
+
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6 * scale_, 4 * scale_));
+    ImGui::Begin("vgprof-viewer", nullptr, flags);
+    ImGui::PopStyleVar();
+    draw_menu();
+    const float status_height = ImGui::GetFrameHeightWithSpacing();
+    ImGui::BeginChild("main", ImVec2(0, -status_height), false, ImGuiWindowFlags_NoScrollbar);
+    if (session_) {
+        draw_toolbar();
+        draw_body();
+    } else {
+        draw_load_state();
+    }
+    ImGui::EndChild();
+    draw_status();
+    ImGui::End();
+    draw_open_dialog();
+    ImGui::Render();
+}
+
+void App::render(bool present)
+{
+    SDL_SetRenderDrawColor(renderer_, 240, 240, 240, 255);
+    SDL_RenderClear(renderer_);
+    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    if (present)
+        SDL_RenderPresent(renderer_);
+}
+
+int App::run()
+{
+    if (!init())
+        return 2;
+    if (!options_.profiles.empty())
+        load(options_.profiles);
+    if (!options_.screenshot.empty())
+        return screenshot_loop();
+    if (options_.bench_frames > 0)
+        return bench_loop();
+
+    // Interactive: draw a few frames after anything happens, then sleep
+    // until the next event (or poll while a profile loads, for the bar).
+    int busy_frames = 3;
+    while (!quit_) {
+        SDL_Event event;
+        const bool loading = loader_.state() == ProfileLoader::State::loading;
+        if (busy_frames <= 0 && !loading) {
+            if (SDL_WaitEventTimeout(&event, 500)) {
+                handle(event);
+                busy_frames = 3;
+            }
+        }
+        while (SDL_PollEvent(&event)) {
+            handle(event);
+            busy_frames = 3;
+        }
+        frame();
+        render(true);
+        --busy_frames;
+        if (ImGui::IsAnyMouseDown())
+            busy_frames = 3;
+    }
+    return 0;
+}
+
+int App::screenshot_loop()
+{
+    int settled = 0;
+    while (!quit_) {
+        SDL_Event event;
+        while (SDL_PollEvent(&event))
+            handle(event);
+        frame();
+        const bool ready = loader_.state() != ProfileLoader::State::loading;
+        if (ready && ++settled > kSettleFrames) {
+            render(false);
+            if (!capture(options_.screenshot))
+                return 2;
+            render(true);
+            if (!error_.empty()) {
+                std::cerr << "vgprof-viewer: " << error_ << '\n';
+                return 2;
+            }
+            return 0;
+        }
+        render(true);
+        if (!ready)
+            SDL_Delay(5);
+    }
+    return 0;
+}
+
+bool App::capture(const std::string& path)
+{
+    int w = 0, h = 0;
+    SDL_GetRendererOutputSize(renderer_, &w, &h);
+    std::vector<uint8_t> pixels(size_t(w) * size_t(h) * 4);
+    if (SDL_RenderReadPixels(renderer_, nullptr, SDL_PIXELFORMAT_ABGR8888, pixels.data(), w * 4) != 0) {
+        std::cerr << "vgprof-viewer: cannot read the window's pixels: " << SDL_GetError() << '\n';
+        return false;
+    }
+    try {
+        write_png(path, pixels, w, h);
+    } catch (const Error& e) {
+        std::cerr << "vgprof-viewer: " << e.what() << '\n';
+        return false;
+    }
+    return true;
+}
+
+int App::bench_loop()
+{
+    const auto start = Clock::now();
+    while (loader_.state() == ProfileLoader::State::loading) {
+        SDL_Event event;
+        while (SDL_PollEvent(&event))
+            handle(event);
+        SDL_Delay(1);
+    }
+    const double load_ms = ms_since(start);
+    frame();
+    render(true);
+    if (!session_) {
+        std::cerr << "vgprof-viewer: " << (error_.empty() ? "no profile to measure" : error_) << '\n';
+        return 2;
+    }
+    std::printf("load: %.2f s (%s)\n", load_ms / 1000, session_->loaded->now->path().c_str());
+    // Half-way through each view, select the second most expensive function,
+    // so the frames that rebuild a view count too.
+    FunctionTable order(*session_->loaded->now, nullptr);
+    std::vector<double> all;
+    for (ViewId view : kAllViews) {
+        show(view);
+        std::vector<double> times;
+        for (size_t i = 0; i < options_.bench_frames + 2; ++i) {
+            if (i == options_.bench_frames / 2 + 2 && order.rows().size() > 1)
+                session_->selection.select(Selection::function(order.rows()[1]));
+            const auto t0 = Clock::now();
+            SDL_Event event;
+            while (SDL_PollEvent(&event))
+                handle(event);
+            frame();
+            render(true);
+            // The first two frames of a view switch tabs and size tables.
+            if (i >= 2)
+                times.push_back(ms_since(t0));
+        }
+        const FrameStats s = frame_stats(times);
+        std::printf("%-10s %zu frames, median %.2f ms, worst %.2f ms\n", view_key(view), s.frames,
+                    s.median_ms, s.worst_ms);
+        all.insert(all.end(), times.begin(), times.end());
+        session_->selection.back();
+    }
+    const FrameStats s = frame_stats(all);
+    std::printf("%-10s %zu frames, median %.2f ms, worst %.2f ms\n", "all", s.frames, s.median_ms,
+                s.worst_ms);
+    return 0;
+}
+
+} // namespace vgprof::viewer
