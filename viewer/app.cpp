@@ -226,6 +226,10 @@ void App::frame()
 {
     ImGui_ImplSDLRenderer_NewFrame();
     ImGui_ImplSDL2_NewFrame();
+    // Unattended, wherever the pointer happens to be must not hover
+    // anything: no tooltip in a screenshot, no hover work in a benchmark.
+    if (!options_.screenshot.empty() || options_.bench_frames > 0)
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
 
     if (!dropped_.empty()) {

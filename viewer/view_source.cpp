@@ -82,9 +82,7 @@ void SourceView::draw(ViewContext& ctx)
     }
     const SourceFile& f = *file_;
 
-    ImGui::TextUnformatted(f.path.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("(%s)", p.fn_name(*sel.fn).c_str());
+    ImGui::Text("%s  in  %s", p.fn_name(*sel.fn).c_str(), f.path.c_str());
     ImGui::SameLine();
     if (ImGui::Button("Columns..."))
         ImGui::OpenPopup("columns");
