@@ -29,6 +29,13 @@ double ms_since(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+void print_stats(const char* what, const std::vector<double>& ui, const std::vector<double>& total)
+{
+    const FrameStats u = frame_stats(ui), t = frame_stats(total);
+    std::printf("%-10s ui median %6.2f ms, worst %6.2f ms;  total median %6.2f ms, worst %6.2f ms\n",
+                what, u.median_ms, u.worst_ms, t.median_ms, t.worst_ms);
+}
+
 // Frames drawn after the profile is in, before a screenshot is taken: the
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
@@ -372,14 +379,21 @@ int App::bench_loop()
         std::cerr << "vgprof-viewer: " << (error_.empty() ? "no profile to measure" : error_) << '\n';
         return 2;
     }
-    std::printf("load: %.2f s (%s)\n", load_ms / 1000, session_->loaded->now->path().c_str());
+    SDL_RendererInfo info{};
+    SDL_GetRendererInfo(renderer_, &info);
+    std::printf("load: %.2f s (%s, %s functions)\n", load_ms / 1000,
+                session_->loaded->now->path().c_str(),
+                format_thousands(session_->loaded->now->num_functions()).c_str());
+    std::printf("frames: %zu per view, %dx%d, SDL renderer %s; ui: building the frame, "
+                "total: with drawing and presenting it\n",
+                options_.bench_frames, options_.width, options_.height, info.name);
     // Half-way through each view, select the second most expensive function,
     // so the frames that rebuild a view count too.
     FunctionTable order(*session_->loaded->now, nullptr);
-    std::vector<double> all;
+    std::vector<double> all_ui, all_total;
     for (ViewId view : kAllViews) {
         show(view);
-        std::vector<double> times;
+        std::vector<double> ui, total;
         for (size_t i = 0; i < options_.bench_frames + 2; ++i) {
             if (i == options_.bench_frames / 2 + 2 && order.rows().size() > 1)
                 session_->selection.select(Selection::function(order.rows()[1]));
@@ -388,20 +402,20 @@ int App::bench_loop()
             while (SDL_PollEvent(&event))
                 handle(event);
             frame();
+            const double built = ms_since(t0);
             render(true);
             // The first two frames of a view switch tabs and size tables.
-            if (i >= 2)
-                times.push_back(ms_since(t0));
+            if (i >= 2) {
+                ui.push_back(built);
+                total.push_back(ms_since(t0));
+            }
         }
-        const FrameStats s = frame_stats(times);
-        std::printf("%-10s %zu frames, median %.2f ms, worst %.2f ms\n", view_key(view), s.frames,
-                    s.median_ms, s.worst_ms);
-        all.insert(all.end(), times.begin(), times.end());
+        print_stats(view_key(view), ui, total);
+        all_ui.insert(all_ui.end(), ui.begin(), ui.end());
+        all_total.insert(all_total.end(), total.begin(), total.end());
         session_->selection.back();
     }
-    const FrameStats s = frame_stats(all);
-    std::printf("%-10s %zu frames, median %.2f ms, worst %.2f ms\n", "all", s.frames, s.median_ms,
-                s.worst_ms);
+    print_stats("all", all_ui, all_total);
     return 0;
 }
 

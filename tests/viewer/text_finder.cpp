@@ -113,15 +113,29 @@ struct Integral {
     }
 };
 
+// A PNG's pixels as RGB bytes.
+struct Rgb8 {
+    int w = 0, h = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> data{nullptr, &stbi_image_free};
+};
+
+Rgb8 load_rgb(const std::string& path)
+{
+    Rgb8 image;
+    int n = 0;
+    image.data.reset(stbi_load(path.c_str(), &image.w, &image.h, &n, 3));
+    if (!image.data)
+        throw std::runtime_error(path + ": cannot read the PNG");
+    return image;
+}
+
 } // namespace
 
 Grey load_png_luminance(const std::string& path)
 {
-    int w = 0, h = 0, n = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> data(stbi_load(path.c_str(), &w, &h, &n, 3),
-                                                         &stbi_image_free);
-    if (!data)
-        throw std::runtime_error(path + ": cannot read the PNG");
+    const Rgb8 rgb = load_rgb(path);
+    const int w = rgb.w, h = rgb.h;
+    const auto& data = rgb.data;
     Grey g;
     g.width = w;
     g.height = h;
@@ -135,11 +149,9 @@ Grey load_png_luminance(const std::string& path)
 
 ColorStats color_stats(const std::string& path)
 {
-    int w = 0, h = 0, n = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> data(stbi_load(path.c_str(), &w, &h, &n, 3),
-                                                         &stbi_image_free);
-    if (!data)
-        throw std::runtime_error(path + ": cannot read the PNG");
+    const Rgb8 rgb = load_rgb(path);
+    const int w = rgb.w, h = rgb.h;
+    const auto& data = rgb.data;
     std::map<uint32_t, size_t> counts;
     for (size_t i = 0; i < size_t(w) * size_t(h); ++i) {
         const unsigned char* p = data.get() + 3 * i;
