@@ -17,14 +17,14 @@ ImU32 to_imgui(Rgb c, int alpha) { return IM_COL32(c.r, c.g, c.b, alpha); }
 std::string short_count(uint64_t n)
 {
     char text[32];
-    if (n < 10000)
+    if (n < 1000)
         std::snprintf(text, sizeof text, "%" PRIu64, n);
-    else if (n < 10000000)
+    else if (n < 1000000)
         std::snprintf(text, sizeof text, "%.1fk", double(n) / 1e3);
-    else if (n < 10000000000ULL)
-        std::snprintf(text, sizeof text, "%.1fM", double(n) / 1e6);
+    else if (n < 1000000000)
+        std::snprintf(text, sizeof text, "%.2fM", double(n) / 1e6);
     else
-        std::snprintf(text, sizeof text, "%.1fG", double(n) / 1e9);
+        std::snprintf(text, sizeof text, "%.2fG", double(n) / 1e9);
     return text;
 }
 
@@ -36,6 +36,14 @@ std::string signed_count(int64_t n)
     return (n < 0 ? "-" : "+") + format_thousands(magnitude);
 }
 
+std::string signed_short(int64_t n)
+{
+    if (n == 0)
+        return "0";
+    const uint64_t magnitude = n < 0 ? uint64_t(0) - uint64_t(n) : uint64_t(n);
+    return (n < 0 ? "-" : "+") + short_count(magnitude);
+}
+
 std::string percent(uint64_t part, uint64_t total)
 {
     if (total == 0)
@@ -45,10 +53,14 @@ std::string percent(uint64_t part, uint64_t total)
     return text;
 }
 
+Rgb delta_rgb(int64_t delta, int64_t max_magnitude)
+{
+    return diverging_color(signed_log_position(double(delta), double(max_magnitude)));
+}
+
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
 {
-    const double t = max_magnitude > 0 ? double(delta) / double(max_magnitude) : 0;
-    return to_imgui(diverging_color(t), alpha);
+    return to_imgui(delta_rgb(delta, max_magnitude), alpha);
 }
 
 void cost_cell(uint64_t value, uint64_t total, bool compact)
@@ -79,9 +91,9 @@ void cost_cell(uint64_t value, uint64_t total, bool compact)
     ImGui::TextDisabled("%s", share.c_str());
 }
 
-void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude)
+void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact)
 {
-    const std::string text = signed_count(delta);
+    const std::string text = compact ? signed_short(delta) : signed_count(delta);
     const float width = ImGui::GetContentRegionAvail().x;
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const float height = ImGui::GetTextLineHeight();

@@ -17,24 +17,28 @@ namespace vgprof::viewer {
 
 ImU32 to_imgui(Rgb c, int alpha = 255);
 
-// 1234567 -> "1.23M"; small numbers as they are.
+// 1234567 -> "1.23M", 20775 -> "20.8k"; numbers below 1000 as they are.
 std::string short_count(uint64_t n);
 // "+1,234" / "-56" / "0".
 std::string signed_count(int64_t n);
+// As short_count with a sign: "+1.2M", "-56", "0".
+std::string signed_short(int64_t n);
 // 12.345 -> "12.3%"; "-" for a zero total.
 std::string percent(uint64_t part, uint64_t total);
 
-// A diff cell's color: red for more, blue for less, scaled by the largest
-// change's size.
+// The color of a change: red for more, blue for less, on a log scale of
+// the largest change's size (so small changes still show beside a large
+// one).
+Rgb delta_rgb(int64_t delta, int64_t max_magnitude);
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha = 255);
 
 // A table cell showing `value` and `percent of total` (only the percentage
 // when `compact`), right-aligned, with a bar as wide as the fraction behind
 // the text.
 void cost_cell(uint64_t value, uint64_t total, bool compact = false);
-// A diff table cell: the change, colored, with the base and new values in
-// the tooltip.
-void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude);
+// A diff table cell: the change (short when `compact`), colored, with the
+// base and new values in the tooltip.
+void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact = false);
 
 // A tooltip naming `fn` with its file, object and its costs of every event.
 void function_tooltip(const ViewContext& ctx, FnId fn);

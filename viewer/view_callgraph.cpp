@@ -206,8 +206,7 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         const ImVec2 c = at(origin, b.centre);
         const ImVec2 tl(c.x - b.width / 2, c.y - b.height / 2);
         const ImVec2 br(c.x + b.width / 2, c.y + b.height / 2);
-        const Rgb fill = ctx.diff ? diverging_color(double(ctx.diff->inclusive_delta(n.fn, ctx.event)) /
-                                                    double(max_delta))
+        const Rgb fill = ctx.diff ? delta_rgb(ctx.diff->inclusive_delta(n.fn, ctx.event), max_delta)
                                   : sequential_color(0.25 + 0.75 * std::sqrt(double(n.inclusive) / double(total)));
         const float rounding = font * 0.25f;
         draw->AddRectFilled(tl, br, to_imgui(fill), rounding);

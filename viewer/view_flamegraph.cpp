@@ -85,9 +85,9 @@ void FlameGraphView::draw(ViewContext& ctx)
         const std::optional<FnId> fn = b.node ? p.path(*b.node).fn : std::nullopt;
         const bool is_selected = fn && sel.fn && *fn == *sel.fn;
         const std::string name = !b.node ? "all" : fn ? p.fn_name(*fn) : "[truncated]";
-        Rgb fill = ctx.diff && b.node ? diverging_color(double(ctx.diff->path_delta(*b.node, ctx.event)) /
-                                                        double(max_delta_))
-                                      : flame_color(name);
+        Rgb fill = !ctx.diff ? flame_color(name)
+                   : b.node  ? delta_rgb(ctx.diff->path_delta(*b.node, ctx.event), max_delta_)
+                             : delta_rgb(ctx.diff->total_delta(ctx.event), max_delta_);
         if (is_selected && !ctx.diff)
             fill = Rgb{120, 170, 250};
         if (b.above_zoom)

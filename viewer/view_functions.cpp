@@ -77,11 +77,11 @@ void FunctionsView::draw(ViewContext& ctx)
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
     const float number_width =
-        ImGui::CalcTextSize(compact_ ? (ctx.diff ? "+0,000,000,000" : "100.0% ") : "0,000,000,000  100.0%").x;
+        ImGui::CalcTextSize(compact_ ? (ctx.diff ? "+000.0M" : "100.0% ") : "0,000,000,000  100.0%").x;
     // The compact list gives the name what the numbers leave.
     const float name_width =
         compact_ ? std::max(ImGui::GetFontSize() * 8,
-                            ImGui::GetContentRegionAvail().x - (columns - 1) * (number_width + ImGui::GetFontSize()) -
+                            ImGui::GetContentRegionAvail().x - (columns - 1) * (number_width + ImGui::GetFontSize() * 1.5f) -
                                 ImGui::GetStyle().ScrollbarSize * 2)
                  : ImGui::GetFontSize() * 18;
     ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_NoHide | ImGuiTableColumnFlags_WidthFixed,
@@ -163,7 +163,7 @@ void FunctionsView::draw(ViewContext& ctx)
                     if (ctx.diff) {
                         const int64_t d = kind == CostKind::self ? ctx.diff->self_delta(fn, e)
                                                                  : ctx.diff->inclusive_delta(fn, e);
-                        delta_cell(d, value, largest_change_[2 * e + (kind == CostKind::self ? 0 : 1)]);
+                        delta_cell(d, value, largest_change_[2 * e + (kind == CostKind::self ? 0 : 1)], compact_);
                     } else {
                         cost_cell(value, ctx.doc.total(e), compact_);
                     }

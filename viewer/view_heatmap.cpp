@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kBins = 8;
 
-std::string cell_text(const HeatColumn& column, double value, bool diff)
+std::string cell_text(const HeatColumn& column, double value, bool diff, bool brief = false)
 {
     char text[32];
     if (column.rate) {
@@ -25,7 +25,7 @@ std::string cell_text(const HeatColumn& column, double value, bool diff)
         return text;
     }
     if (diff)
-        return signed_count(int64_t(value));
+        return brief ? signed_short(int64_t(value)) : signed_count(int64_t(value));
     return short_count(uint64_t(value));
 }
 
@@ -46,7 +46,7 @@ void draw_legend(const Heatmap& map, size_t column)
     ImGui::Text("Scale of %s%s:", c.name.c_str(), map.diff ? " (change)" : "");
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
-    const float swatch = font * 4.5f;
+    const float swatch = font * 5;
     ImGui::SameLine();
     for (int b = 0; b < kBins; ++b) {
         const ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -63,7 +63,7 @@ void draw_legend(const Heatmap& map, size_t column)
             edge = c.rate ? max * b / kBins : log_bin_edge(b, kBins, max);
         }
         draw->AddRectFilled(pos, ImVec2(pos.x + swatch, pos.y + font + 4), to_imgui(color));
-        const std::string text = (b == 0 && !map.diff ? "" : ">= ") + cell_text(c, edge, map.diff);
+        const std::string text = (b == 0 && !map.diff ? "" : ">= ") + cell_text(c, edge, map.diff, true);
         draw->AddText(ImVec2(pos.x + 3, pos.y + 2), to_imgui(text_color_on(color)), text.c_str());
         ImGui::Dummy(ImVec2(swatch, font + 4));
         ImGui::SameLine(0, 0);
