@@ -6,8 +6,9 @@
 
 namespace vgprof::viewer {
 
-Document::Document(Profile profile, std::string path)
-    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_))
+Document::Document(Profile profile, std::string path, std::optional<HeapData> heap)
+    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_)),
+      heap_(std::move(heap))
 {
     const Profile& p = profile_;
     const size_t fns = p.functions().size();

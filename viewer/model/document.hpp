@@ -49,7 +49,10 @@ RowIndex group_rows(size_t n, size_t keys, KeyOf key_of)
 
 class Document {
 public:
-    Document(Profile profile, std::string path);
+    // `heap`: the profile's heap data as the heap views read it. The
+    // profile format does not carry heap data yet, so the loader has none
+    // to give.
+    Document(Profile profile, std::string path, std::optional<HeapData> heap = std::nullopt);
 
     const Profile& profile() const { return profile_; }
     const std::string& path() const { return path_; }
@@ -74,8 +77,7 @@ public:
     const RowIndex& path_children() const { return path_children_; }
     const std::vector<PathId>& path_roots() const { return path_roots_; }
 
-    // The heap profile: allocation sites and live memory over time. The
-    // profile format does not carry it yet, so it is absent for now.
+    // The heap profile: allocation sites and live memory over time.
     const std::optional<HeapData>& heap() const { return heap_; }
 
     // The command line of the profiled program, joined by spaces.

@@ -18,7 +18,8 @@ bool contains_ignoring_case(std::string_view name, std::string_view needle)
 
 FunctionTable::FunctionTable(const Document& doc, const DiffLink* diff) : doc_(&doc), diff_(diff)
 {
-    rebuild();
+    sort_all();
+    apply_filter();
 }
 
 void FunctionTable::set_filter(std::string_view text)
@@ -26,7 +27,7 @@ void FunctionTable::set_filter(std::string_view text)
     if (text == filter_)
         return;
     filter_ = std::string(text);
-    rebuild();
+    apply_filter();
 }
 
 void FunctionTable::set_order(const TableOrder& order)
@@ -34,7 +35,17 @@ void FunctionTable::set_order(const TableOrder& order)
     if (order == order_)
         return;
     order_ = order;
-    rebuild();
+    sort_all();
+    apply_filter();
+}
+
+void FunctionTable::apply_filter()
+{
+    const Profile& p = doc_->profile();
+    rows_.clear();
+    for (FnId fn : sorted_)
+        if (filter_.empty() || contains_ignoring_case(p.fn_name(fn), filter_))
+            rows_.push_back(fn);
 }
 
 std::optional<size_t> FunctionTable::row_of(FnId fn) const
@@ -45,15 +56,12 @@ std::optional<size_t> FunctionTable::row_of(FnId fn) const
     return size_t(it - rows_.begin());
 }
 
-void FunctionTable::rebuild()
+void FunctionTable::sort_all()
 {
     const Profile& p = doc_->profile();
-    rows_.clear();
-    for (size_t i = 0; i < p.functions().size(); ++i) {
-        const FnId fn{uint32_t(i)};
-        if (filter_.empty() || contains_ignoring_case(p.fn_name(fn), filter_))
-            rows_.push_back(fn);
-    }
+    sorted_.resize(p.functions().size());
+    for (size_t i = 0; i < sorted_.size(); ++i)
+        sorted_[i] = FnId{uint32_t(i)};
 
     // Ties (and the name order) go by name then id, so equal costs keep a
     // fixed order however the table was ordered before.
@@ -62,9 +70,9 @@ void FunctionTable::rebuild()
         return c != 0 ? c < 0 : a < b;
     };
     if (order_.by_name) {
-        std::sort(rows_.begin(), rows_.end(), by_name);
+        std::sort(sorted_.begin(), sorted_.end(), by_name);
         if (order_.descending)
-            std::reverse(rows_.begin(), rows_.end());
+            std::reverse(sorted_.begin(), sorted_.end());
         return;
     }
     const size_t e = order_.event;
@@ -73,14 +81,14 @@ void FunctionTable::rebuild()
     std::vector<int64_t> delta;
     if (diff_) {
         delta.resize(cost.size());
-        for (FnId fn : rows_)
+        for (FnId fn : sorted_)
             delta[fn.index()] = incl ? diff_->inclusive_delta(fn, e) : diff_->self_delta(fn, e);
     } else {
-        for (FnId fn : rows_)
+        for (FnId fn : sorted_)
             cost[fn.index()] = incl ? doc_->inclusive(fn, e) : doc_->self(fn, e);
     }
     const bool descending = order_.descending;
-    std::sort(rows_.begin(), rows_.end(), [&](FnId a, FnId b) {
+    std::sort(sorted_.begin(), sorted_.end(), [&](FnId a, FnId b) {
         if (diff_) {
             const int64_t da = delta[a.index()], db = delta[b.index()];
             if (da != db)

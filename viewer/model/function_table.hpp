@@ -50,12 +50,17 @@ public:
     std::optional<size_t> row_of(FnId fn) const;
 
 private:
-    void rebuild();
+    // Orders every function (when the order changes), then keeps those
+    // the filter lets through (when either changes): typing in the search
+    // box costs a pass over the names, not a sort.
+    void sort_all();
+    void apply_filter();
 
     const Document* doc_;
     const DiffLink* diff_;
     std::string filter_;
     TableOrder order_;
+    std::vector<FnId> sorted_;
     std::vector<FnId> rows_;
 };
 
