@@ -284,6 +284,19 @@ void App::render(bool present)
 
 int App::run()
 {
+    // The views handle what they expect (a graph that cannot be laid out,
+    // a source that cannot be read); anything else ends the program with a
+    // message rather than a crash.
+    try {
+        return run_loop();
+    } catch (const std::exception& e) {
+        std::cerr << "vgprof-viewer: internal error: " << e.what() << '\n';
+        return 2;
+    }
+}
+
+int App::run_loop()
+{
     if (!init())
         return 2;
     if (!options_.profiles.empty())

@@ -68,6 +68,7 @@ public:
     int run();
 
 private:
+    int run_loop();
     bool init();
     void load(std::vector<std::string> paths);
     void take_loaded();

@@ -51,7 +51,7 @@ void HeapView::draw(ViewContext& ctx)
     }
     const HeapData& heap = *ctx.doc.heap();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float sites_width = std::max(avail.x * 0.4f, ImGui::GetFontSize() * 30);
+    const float sites_width = std::max(avail.x * 0.4f, ImGui::GetFontSize() * 22);
     ImGui::BeginChild("timeline", ImVec2(avail.x - sites_width, 0), true);
     draw_timeline(ctx, heap, ImGui::GetContentRegionAvail());
     ImGui::EndChild();
@@ -68,19 +68,18 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
     TimeWindow& w = *window_;
     const float font = ImGui::GetFontSize();
     const std::optional<HeapSample> top = peak(heap.samples);
-    ImGui::Text("Live heap, %s to %s instructions", format_thousands(w.begin()).c_str(),
+    ImGui::Text("Live heap, instructions %s to %s", format_thousands(w.begin()).c_str(),
                 format_thousands(w.end()).c_str());
-    if (top) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("peak %s bytes in %s blocks at %s", format_thousands(top->live_bytes).c_str(),
-                            format_thousands(top->live_blocks).c_str(), format_thousands(top->time).c_str());
-    }
     ImGui::SameLine();
     if (ImGui::SmallButton("Whole run"))
         w.reset();
+    if (top)
+        ImGui::TextDisabled("peak: %s bytes in %s blocks at instruction %s",
+                            format_thousands(top->live_bytes).c_str(),
+                            format_thousands(top->live_blocks).c_str(), format_thousands(top->time).c_str());
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 plot(std::max(10.0f, size.x - font), std::max(10.0f, size.y - font * 3));
+    const ImVec2 plot(std::max(10.0f, size.x - font), std::max(10.0f, size.y - font * 4.5f));
     ImGui::InvisibleButton("plot", plot, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -118,6 +117,9 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
         draw->AddRectFilled(ImVec2(x_of(std::max(sel.t0, w.begin())), origin.y),
                             ImVec2(x_of(std::min(sel.t1, w.end())), origin.y + plot.y),
                             IM_COL32(255, 200, 0, 60));
+    // The scale: the most bytes and blocks shown, at the top.
+    const std::string scale = short_count(most) + " bytes, " + short_count(most_blocks) + " blocks";
+    draw->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(40, 40, 40, 255), scale.c_str());
     draw->AddText(ImVec2(origin.x + 4, origin.y + plot.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                   "bytes (blue), blocks (orange); wheel: zoom, right-drag: pan, drag: select a range");
 
@@ -165,7 +167,7 @@ void HeapView::draw_sites(ViewContext& ctx, const HeapData& heap)
     if (!ImGui::BeginTable("sites", columns, flags))
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("Site", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 16);
+    ImGui::TableSetupColumn("Site", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 11);
     for (size_t c = 0; c < std::size(kSiteColumns); ++c)
         ImGui::TableSetupColumn(kSiteColumns[c], ImGuiTableColumnFlags_PreferSortDescending |
                                                      (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0));
