@@ -36,6 +36,23 @@ void print_stats(const char* what, const std::vector<double>& ui, const std::vec
                 what, u.median_ms, u.worst_ms, t.median_ms, t.worst_ms);
 }
 
+// What is selected when a profile opens without --select, so that every
+// view shows something: main, else the function of the largest inclusive
+// cost of the first event that has a name.
+std::optional<FnId> starting_function(const Document& doc)
+{
+    const Profile& p = doc.profile();
+    std::optional<FnId> best;
+    for (size_t i = 0; i < doc.num_functions(); ++i) {
+        const FnId fn{uint32_t(i)};
+        if (p.fn_name(fn) == "main")
+            return fn;
+        if (p.fn_name(fn) != "???" && (!best || doc.inclusive(fn, 0) > doc.inclusive(*best, 0)))
+            best = fn;
+    }
+    return best;
+}
+
 // Frames drawn after the profile is in, before a screenshot is taken: the
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
@@ -114,6 +131,8 @@ bool App::init()
     style.WindowRounding = 0;
     style.FrameRounding = 3;
     style.CellPadding = ImVec2(5, 2);
+    // Light frames on light windows need a border to be seen.
+    style.FrameBorderSize = 1;
     style.ScaleAllSizes(scale_);
     const std::string dir = VIEWER_FONT_DIR;
     const bool sans = access((dir + "/DejaVuSans.ttf").c_str(), R_OK) == 0 &&
@@ -172,6 +191,8 @@ void App::take_loaded()
         } catch (const Error& e) {
             error_ = std::string("--select: ") + e.what();
         }
+    } else if (const auto start = starting_function(doc)) {
+        session_->selection.select(Selection::function(*start));
     }
 }
 
