@@ -10,6 +10,7 @@
 #include "profile_loader.hpp"
 #include "views.hpp"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,6 +90,7 @@ private:
     bool capture(const std::string& path);
 
     AppOptions options_;
+    std::chrono::steady_clock::time_point started_;
     float scale_ = 1;
     SDL_Window* window_ = nullptr;
     SDL_Renderer* renderer_ = nullptr;

@@ -93,7 +93,8 @@ void FunctionsView::draw(ViewContext& ctx)
         for (CostKind kind : {CostKind::self, CostKind::inclusive}) {
             if (kind == CostKind::inclusive && !inclusive)
                 continue;
-            std::string title = name + (kind == CostKind::self ? " self" : " incl");
+            // The compact list has one event's columns, the one in the toolbar.
+            std::string title = (compact_ ? "" : name + " ") + (kind == CostKind::self ? "self" : "incl");
             if (ctx.diff)
                 title += " +/-";
             ImGuiTableColumnFlags f = ImGuiTableColumnFlags_PreferSortDescending;

@@ -26,7 +26,7 @@ std::string cell_text(const HeatColumn& column, double value, bool diff, bool br
     }
     if (diff)
         return brief ? signed_short(int64_t(value)) : signed_count(int64_t(value));
-    return short_count(uint64_t(value));
+    return brief ? short_count(uint64_t(value)) : format_thousands(uint64_t(value));
 }
 
 Rgb cell_color(const Heatmap& map, size_t column, double value)
@@ -110,7 +110,9 @@ void HeatmapView::draw(ViewContext& ctx)
     ImGui::TableSetupColumn(by_line_ ? "Line" : "Function",
                             ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_PreferSortAscending,
                             ImGui::GetFontSize() * (by_line_ ? 10 : 16));
-    const float cell_width = ImGui::CalcTextSize("+1,000,000,000").x;
+    // Cells show short counts ("39.6k") and rates ("12.34%"); the tooltip
+    // has the exact figure.
+    const float cell_width = ImGui::CalcTextSize("-000.00M ").x;
     // First ordered by D1 read misses, the usual suspect, when simulated.
     size_t first_order = 0;
     for (size_t c = 0; c < map_.columns.size(); ++c)
@@ -199,7 +201,7 @@ void HeatmapView::draw(ViewContext& ctx)
                 const ImVec2 pos = ImGui::GetCursorScreenPos();
                 const float w = ImGui::GetContentRegionAvail().x;
                 ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, to_imgui(color));
-                const std::string text = cell_text(map_.columns[c], *row.cells[c], map_.diff);
+                const std::string text = cell_text(map_.columns[c], *row.cells[c], map_.diff, true);
                 const float tw = ImGui::CalcTextSize(text.c_str()).x;
                 ImGui::GetWindowDrawList()->AddText(ImVec2(pos.x + w - tw, pos.y),
                                                     to_imgui(text_color_on(color)), text.c_str());
@@ -209,8 +211,7 @@ void HeatmapView::draw(ViewContext& ctx)
                                                   : Selection::function(row.fn));
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("%s: %s\n%s", map_.columns[c].name.c_str(),
-                                      map_.columns[c].rate ? text.c_str()
-                                                           : format_thousands(uint64_t(std::abs(*row.cells[c]))).c_str(),
+                                      cell_text(map_.columns[c], *row.cells[c], map_.diff).c_str(),
                                       label.c_str());
                 ImGui::PopID();
             }
