@@ -4,7 +4,9 @@
 // and whether the change exceeds the CI thresholds given (--fail-above,
 // --warn-above), which decides the exit status; and the command's
 // registration. The comparison itself is libvgprof's (vgprof/diff.hpp).
+#include "baseline.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 #include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
@@ -343,13 +345,58 @@ void write_json(std::ostream& out, const DiffOptions& options, const Comparison&
     out << boost::json::serialize(o) << '\n';
 }
 
-int run_diff(const DiffOptions& options)
+// The command line, before the baselines it names are paths.
+struct DiffCommand {
+    DiffOptions diff;
+    // BASE NEW; with --baseline, NEW; with --save-baseline, the profile to store.
+    std::vector<std::string> profiles;
+    std::string baseline_dir;   // --baseline-dir, or VGPROF_BASELINE_DIR
+    std::string baseline;       // --baseline NAME
+    std::string save_baseline;  // --save-baseline NAME
+};
+
+const std::string& baseline_dir_of(const DiffCommand& command, const char* option)
 {
+    if (command.baseline_dir.empty())
+        throw Error(fmt::format("{} needs --baseline-dir DIR or the environment variable "
+                                "VGPROF_BASELINE_DIR",
+                                option));
+    return command.baseline_dir;
+}
+
+int store_baseline(const DiffCommand& command)
+{
+    if (command.profiles.size() != 1)
+        throw Error("--save-baseline NAME takes one PROFILE, the profile to store");
+    const std::string path = save_baseline(baseline_dir_of(command, "--save-baseline"),
+                                           command.save_baseline, command.profiles[0]);
+    std::cout << fmt::format("vgprof: {} saved as baseline \"{}\" ({})\n", command.profiles[0],
+                             command.save_baseline, path);
+    std::cout.flush();
+    return kExitOk;
+}
+
+int run_diff(const DiffCommand& command)
+{
+    if (!command.save_baseline.empty())
+        return store_baseline(command);
+    DiffOptions options = command.diff;
     // A bad SPEC is reported before the profiles are read.
     if (!options.fail_above.empty())
         parse_thresholds(options.fail_above, "--fail-above");
     if (!options.warn_above.empty())
         parse_thresholds(options.warn_above, "--warn-above");
+    if (!command.baseline.empty()) {
+        if (command.profiles.size() != 1)
+            throw Error("--baseline NAME takes one profile, NEW, to compare with the baseline");
+        options.base = existing_baseline(baseline_dir_of(command, "--baseline"), command.baseline);
+        options.now = command.profiles[0];
+    } else {
+        if (command.profiles.size() != 2)
+            throw Error("diff needs two profiles, BASE and NEW (or --baseline NAME and NEW)");
+        options.base = command.profiles[0];
+        options.now = command.profiles[1];
+    }
     const Profile base = load_profile(options.base);
     const Profile now = load_profile(options.now);
     const int status = write_diff(std::cout, base, now, options);
@@ -376,34 +423,51 @@ int write_diff(std::ostream& out, const Profile& base, const Profile& now,
 
 Command add_diff_command(CLI::App& app)
 {
-    const CLI::Validator not_negative(
-        [](std::string& text) {
-            return text.rfind('-', 0) == 0 ? std::string("must be 0 or more") : std::string();
-        },
-        "");
-    auto options = std::make_shared<DiffOptions>();
+    auto command = std::make_shared<DiffCommand>();
+    DiffOptions& options = command->diff;
     CLI::App* cmd = app.add_subcommand(
         "diff",
         "Compare the costs of two profiles of one program (totals and functions) and check "
-        "them against CI thresholds: exit 1 when a --fail-above threshold is exceeded.");
-    cmd->add_option("BASE", options->base, "the profile to compare against")->required();
-    cmd->add_option("NEW", options->now, "the profile to compare")->required();
-    cmd->add_option("--format", options->format, "output format: text, markdown or json")
-        ->check(CLI::IsMember({"text", "markdown", "json"}))
-        ->capture_default_str();
-    cmd->add_option("--top", options->top, "show at most N changed functions (0: all)")
-        ->type_name("N")
-        ->check(not_negative)
-        ->capture_default_str();
-    cmd->add_option("--fail-above", options->fail_above,
-                    "exit 1 when an increase exceeds one of SPEC, e.g. Ir=+1%,D1mr=+5%,Ir=+100000")
-        ->type_name("SPEC");
-    cmd->add_option("--warn-above", options->warn_above,
-                    "report, keeping exit status 0, an increase above one of SPEC")
-        ->type_name("SPEC");
-    cmd->add_flag("--per-function", options->per_function,
-                  "apply the thresholds to each function's self cost as well as to the totals");
-    return Command{cmd, [options] { return run_diff(*options); }};
+        "them against CI thresholds: exit 1 when a --fail-above threshold is exceeded. "
+        "BASE may be a baseline stored by name with --save-baseline.");
+    cmd->add_option("PROFILES", command->profiles,
+                    "BASE NEW: the profile to compare against and the one to compare; with "
+                    "--baseline, NEW only; with --save-baseline, the profile to store")
+        ->required()
+        ->expected(1, 2);
+    CLI::Option* format =
+        cmd->add_option("--format", options.format, "output format: text, markdown or json")
+            ->check(CLI::IsMember({"text", "markdown", "json"}))
+            ->capture_default_str();
+    CLI::Option* top = cmd->add_option("--top", options.top, "show at most N changed functions (0: all)")
+                           ->type_name("N")
+                           ->check(not_negative())
+                           ->capture_default_str();
+    CLI::Option* fail =
+        cmd->add_option("--fail-above", options.fail_above,
+                        "exit 1 when an increase exceeds one of SPEC, e.g. Ir=+1%,D1mr=+5%,Ir=+100000")
+            ->type_name("SPEC");
+    CLI::Option* warn =
+        cmd->add_option("--warn-above", options.warn_above,
+                        "report, keeping exit status 0, an increase above one of SPEC")
+            ->type_name("SPEC");
+    CLI::Option* per_function = cmd->add_flag(
+        "--per-function", options.per_function,
+        "apply the thresholds to each function's self cost as well as to the totals");
+    cmd->add_option("--baseline-dir", command->baseline_dir,
+                    "where named baselines are stored (default: $VGPROF_BASELINE_DIR)")
+        ->type_name("DIR")
+        ->envname("VGPROF_BASELINE_DIR");
+    CLI::Option* baseline =
+        cmd->add_option("--baseline", command->baseline,
+                        "compare NEW against the baseline stored as NAME")
+            ->type_name("NAME");
+    cmd->add_option("--save-baseline", command->save_baseline,
+                    "store the one profile given as baseline NAME (letters, digits, '.', '_', "
+                    "'-'), replacing any of that name, and compare nothing")
+        ->type_name("NAME")
+        ->excludes(baseline, format, top, fail, warn, per_function);
+    return Command{cmd, [command] { return run_diff(*command); }};
 }
 
 } // namespace vgprof::cli

@@ -5,6 +5,7 @@
 // registration. The summary is computed once and rendered by either writer;
 // --function's call-graph view lives in report_function.cpp.
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
@@ -37,12 +38,6 @@ struct Summary {
     size_t beyond_top = 0;
     std::vector<uint64_t> omitted;  // per event, the self costs of the functions not shown
 };
-
-bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent)
-{
-    // long double keeps 64-bit counts exact enough for a 0.1% comparison.
-    return 100.0L * cost >= static_cast<long double>(threshold_percent) * total;
-}
 
 Summary summarize(const Profile& profile, const ReportOptions& options)
 {
@@ -167,7 +162,9 @@ void write_summary(std::ostream& out, const Profile& profile, const ReportOption
 
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
 {
-    if (options.function.empty())
+    if (options.heap)
+        write_heap_report(out, profile, options);
+    else if (options.function.empty())
         write_summary(out, profile, options);
     else
         write_function_report(out, profile, options);
@@ -175,12 +172,6 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 
 Command add_report_command(CLI::App& app)
 {
-    // CLI11 would wrap "-1" round into a huge unsigned count; refuse it.
-    const CLI::Validator not_negative(
-        [](std::string& text) {
-            return text.rfind('-', 0) == 0 ? std::string("must be 0 or more") : std::string();
-        },
-        "");
     auto options = std::make_shared<ReportOptions>();
     CLI::App* cmd = app.add_subcommand(
         "report",
@@ -199,7 +190,7 @@ Command add_report_command(CLI::App& app)
             ->capture_default_str();
     CLI::Option* top = cmd->add_option("--top", options->top, "show at most N functions (0: all)")
                            ->type_name("N")
-                           ->check(not_negative)
+                           ->check(not_negative())
                            ->capture_default_str();
     cmd->add_option("--events", options->events,
                     "events to show, comma-separated, in this order (default: all recorded)")
@@ -225,7 +216,19 @@ Command add_report_command(CLI::App& app)
                     "show the inclusive costs and calls of thread TID only (needs a profile "
                     "recorded with --separate-threads=yes)")
         ->type_name("TID")
-        ->check(not_negative);
+        ->check(not_negative());
+    CLI::Option* heap = cmd->add_flag(
+        "--heap", options->heap,
+        "show the heap: DHAT's summary and the allocation sites (with --function NAME, those "
+        "that allocated under NAME; --top N limits them)");
+    cmd->add_option("--heap-sort", options->heap_sort,
+                    "order of the allocation sites: bytes, blocks, peak, leaked, lifetime, "
+                    "reads, writes or density")
+        ->type_name("ORDER")
+        ->check(CLI::IsMember({"bytes", "blocks", "peak", "leaked", "lifetime", "reads", "writes",
+                               "density"}))
+        ->capture_default_str()
+        ->needs(heap);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

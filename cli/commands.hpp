@@ -48,6 +48,10 @@ struct ReportOptions {
     // Inclusive costs and calls of this thread's graph instead of the whole
     // program's (self costs stay the whole program's).
     std::optional<uint32_t> thread;
+    // The heap report instead: allocation sites in heap_sort order (see
+    // vgprof/heap.hpp), with options.function only those under it.
+    bool heap = false;
+    std::string heap_sort = "bytes";
 };
 
 // Writes, in options.format ("text" or "json"), the function summary of
@@ -59,6 +63,11 @@ struct ReportOptions {
 // the profile lacks, when options.thread names a thread it has no graph of,
 // and when options.function names no function or several.
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
+
+// The heap part of write_report (options.heap). Throws vgprof::Error when the
+// profile has no heap data, for an unknown options.heap_sort and when
+// options.function names no function or several.
+void write_heap_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);
 
@@ -82,6 +91,36 @@ int write_diff(std::ostream& out, const Profile& base, const Profile& now,
                const DiffOptions& options);
 
 Command add_diff_command(CLI::App& app);
+
+// --- vgprof annotate -----------------------------------------------------
+
+struct AnnotateOptions {
+    std::string profile;               // path, also shown in the output
+    // Source files to annotate, matched against the profile's paths (the
+    // whole path or its end); empty: the costliest files.
+    std::vector<std::string> sources;
+    // The events whose columns are shown, in this order; empty: all
+    // recorded. The first ranks files and functions and sets the threshold.
+    std::vector<std::string> events;
+    double threshold = 0.1;            // percent of the first shown event's total
+    size_t context = 8;                // lines (instructions) around each costly one
+    bool all = false;                  // whole files (functions), not hot regions
+    std::vector<std::string> source_dirs;    // --source-dir, in order
+    std::vector<std::string> substitutions;  // --subst FROM=TO, in order
+    bool disassembly = false;          // --asm: instructions instead of source lines
+};
+
+// Writes the chosen source files line by line with their costs, or with
+// options.disassembly the chosen functions instruction by instruction, and
+// where the rest of the costs are. Files and objects that cannot be found,
+// read or trusted get a note in the output, not an error. Throws
+// vgprof::Error for an event the profile did not record or one listed
+// twice, a SOURCE that names none of the profile's files, a malformed
+// substitution, and options.disassembly on a profile without per-instruction
+// costs.
+void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options);
+
+Command add_annotate_command(CLI::App& app);
 
 } // namespace vgprof::cli
 

@@ -22,8 +22,8 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", "vgprof " PACKAGE_VERSION);
     app.require_subcommand(1);
     app.failure_message(CLI::FailureMessage::help);
-    const std::vector<Command> commands = {add_report_command(app),
-                                           add_diff_command(app)};
+    const std::vector<Command> commands = {add_report_command(app), add_diff_command(app),
+                                           add_annotate_command(app)};
 
     try {
         app.parse(argc, argv);

@@ -103,6 +103,12 @@ std::vector<std::string> thread_header(const ReportOptions& options)
                         *options.thread)};
 }
 
+bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent)
+{
+    // long double keeps 64-bit counts exact enough for a 0.1% comparison.
+    return 100.0L * cost >= static_cast<long double>(threshold_percent) * total;
+}
+
 std::string percent(uint64_t part, uint64_t whole)
 {
     const long double share = whole == 0 ? 0.0L : 100.0L * part / whole;
@@ -238,15 +244,30 @@ std::string CostColumns::cells(const std::vector<const std::vector<uint64_t>*>& 
         const Column& c = columns_[i];
         line += i ? " " : "";
         const std::vector<uint64_t>* costs = sets[c.set];
-        if (costs == nullptr)
-            line += std::string(c.width(), ' ');
-        else if (c.rate)
-            line += fmt::format("{:>{}}", rate_text(c.rate->of(*costs)), c.width());
-        else {
-            const uint64_t cost = (*costs)[c.event];
-            line += fmt::format("{:>{}} {:>{}}", format_thousands(cost), c.number_width,
-                                percent(cost, profile_.meta().totals[c.event]), kPercentWidth);
-        }
+        line += costs == nullptr ? std::string(c.width(), ' ') : cell(c, *costs);
+    }
+    return line;
+}
+
+std::string CostColumns::cell(const Column& c, const std::vector<uint64_t>& costs) const
+{
+    if (c.rate)
+        return fmt::format("{:>{}}", rate_text(c.rate->of(costs)), c.width());
+    const uint64_t cost = costs[c.event];
+    return fmt::format("{:>{}} {:>{}}", format_thousands(cost), c.number_width,
+                       percent(cost, profile_.meta().totals[c.event]), kPercentWidth);
+}
+
+std::string CostColumns::dotted_cells(const std::vector<uint64_t>* costs) const
+{
+    std::string line;
+    for (size_t i = 0; i < columns_.size(); ++i) {
+        const Column& c = columns_[i];
+        line += i ? " " : "";
+        if (costs != nullptr && (c.rate || (*costs)[c.event] != 0))
+            line += cell(c, *costs);
+        else
+            line += fmt::format("{:>{}}{:{}}", ".", c.number_width, "", c.width() - c.number_width);
     }
     return line;
 }

@@ -58,6 +58,9 @@ const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& optio
 // shows and which of its costs are that thread's; nothing otherwise.
 std::vector<std::string> thread_header(const ReportOptions& options);
 
+// Whether `cost` is at least `threshold_percent` percent of `total`.
+bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent);
+
 // "(40.2%)"; a zero total has no meaningful share, so it shows as 0.
 std::string percent(uint64_t part, uint64_t whole);
 
@@ -101,6 +104,10 @@ public:
     // One entry per cost set, each one cost per event; a null entry leaves
     // its columns blank.
     std::string cells(const std::vector<const std::vector<uint64_t>*>& sets) const;
+    // As cells() for one cost set, with a '.' where a count would end for
+    // each zero cost (every cost when `costs` is null), its share left
+    // blank, as cg_annotate marks what a source line did not cost.
+    std::string dotted_cells(const std::vector<uint64_t>* costs) const;
 
 private:
     static constexpr size_t kPercentWidth = 8;  // "(100.0%)"
@@ -112,6 +119,9 @@ private:
         std::optional<MissRate> rate;  // set: a rate column
         size_t width() const { return rate ? number_width : number_width + 1 + kPercentWidth; }
     };
+    // One column's cell of `costs`.
+    std::string cell(const Column& c, const std::vector<uint64_t>& costs) const;
+
     const Profile& profile_;
     std::vector<Column> columns_;  // by event, then by set
 };

@@ -108,8 +108,12 @@ const char* const kThreadKey = "threads";
 const char* const kCacheKeys[] = {"I1", "D1", "LL", "branches"};
 const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"};
 const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
+// Added by version 3 (reserved, and ignored, before).
+const char* const kHeapKey = "heap";
 const char* const kReservedTopLevelKeys[] = {"heap"};
 const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
+// Per-offset access counts exist for blocks of at most this many bytes.
+constexpr uint64_t kMaxAccessBytes = 1024;
 
 template <typename Array>
 bool contains(const Array& names, json::string_view key)
@@ -191,6 +195,8 @@ private:
     void load_fns(const json::value& v, const Where& at);
     void load_lines(const json::value& v, const Where& at);
     void load_instrs(const json::value& v, const Where& at);
+    void located_at(const json::array& row, const Where& at, uint64_t& addr, FnId& fn,
+                    FileId& file, uint32_t& line) const;
     void check_totals(const Where& at) const;
     void load_call_graph(const json::object& root);
     void load_calls(const json::value& v, const Where& at, CallGraph& graph);
@@ -206,6 +212,14 @@ private:
                     std::vector<uint32_t>& owner) const;
     void check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
                                        const Where& threads) const;
+    void load_heap(const json::value& v, const Where& at);
+    HeapTotals heap_totals_at(const json::value& v, const Where& at) const;
+    void load_heap_frames(const json::value& v, const Where& at, Heap& heap) const;
+    void load_heap_sites(const json::value& v, const Where& at, Heap& heap) const;
+    std::vector<uint32_t> accesses_at(const json::value& v, const Where& at) const;
+    void check_heap_sums(const Heap& heap, const Where& at) const;
+    void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
+    void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
 
     // The threads' call and inclusive rows summed per top-level row, so that
     // they can be compared with it once every thread is read.
@@ -276,6 +290,9 @@ Profile Loader::load(const json::value& doc)
         load_instrs(*v, instrs);
     check_totals(meta);
     load_call_graph(root);
+    if (p_.meta_.version >= 3)
+        if (const json::value* v = root.if_contains(kHeapKey))
+            load_heap(*v, top.member(kHeapKey));
     return std::move(p_);
 }
 
@@ -322,7 +339,8 @@ void Loader::check_top_level_keys(const json::object& root) const
     for (const auto& member : root) {
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
-                           (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey));
+                           (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
+                           (p_.meta_.version >= 3 && key == kHeapKey);
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
@@ -540,16 +558,24 @@ void Loader::load_instrs(const json::value& v, const Where& at)
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
         const json::array& row = row_at(a[i], item, {"addr", "fn", "file", "line"}, {""});
-        const Where addr = item.element(0), fn = item.element(1), file = item.element(2),
-                    line = item.element(3);
         InstrCost c;
-        c.addr = uint_at(row[0], addr);
-        c.fn = id_at<FnId>(row[1], fn, "fn", p_.functions_.size(), "function");
-        c.file = id_at<FileId>(row[2], file, "file", p_.files_.size(), "file");
-        c.line = u32_at(row[3], line);
+        located_at(row, item, c.addr, c.fn, c.file, c.line);
         p_.instrs_.push_back(c);
         append_costs(row, 4, item, p_.instr_costs_);
     }
+}
+
+// The first four columns of an `instrs` row or a heap frame: an
+// instruction address and where it is.
+void Loader::located_at(const json::array& row, const Where& at, uint64_t& addr, FnId& fn,
+                        FileId& file, uint32_t& line) const
+{
+    const Where addr_at = at.element(0), fn_at = at.element(1), file_at = at.element(2),
+                line_at = at.element(3);
+    addr = uint_at(row[0], addr_at);
+    fn = id_at<FnId>(row[1], fn_at, "fn", p_.functions_.size(), "function");
+    file = id_at<FileId>(row[2], file_at, "file", p_.files_.size(), "file");
+    line = u32_at(row[3], line_at);
 }
 
 // meta.totals is what a reader shows as the program total; checking it
@@ -1086,6 +1112,235 @@ void Loader::append_costs(const json::array& row, size_t first, const Where& at,
     for (size_t i = first; i < row.size(); ++i) {
         const Where item = at.element(i);
         out.push_back(uint_at(row[i], item));
+    }
+}
+
+// --- the heap ---------------------------------------------------------
+
+void Loader::load_heap(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Heap heap;
+    const Where depth = at.member("depth"), totals = at.member("totals"),
+                frames = at.member("frames"), sites = at.member("sites"),
+                timeline = at.member("timeline"), snapshots = at.member("snapshots");
+    heap.depth = u32_at(required(o, "depth", at), depth);
+    if (heap.depth == 0)
+        fail(depth, "the stack depth must be at least 1");
+    heap.totals = heap_totals_at(required(o, "totals", at), totals);
+    load_heap_frames(required(o, "frames", at), frames, heap);
+    load_heap_sites(required(o, "sites", at), sites, heap);
+    check_heap_sums(heap, totals);
+    load_timeline(required(o, "timeline", at), timeline, heap);
+    load_snapshots(required(o, "snapshots", at), snapshots, heap);
+    p_.heap_ = std::move(heap);
+}
+
+HeapTotals Loader::heap_totals_at(const json::value& v, const Where& at) const
+{
+    const json::object& o = object_at(v, at);
+    HeapTotals t;
+    const std::pair<const char*, uint64_t*> fields[] = {
+        {"bytes", &t.bytes},           {"blocks", &t.blocks},
+        {"peak_bytes", &t.peak_bytes}, {"peak_blocks", &t.peak_blocks},
+        {"peak_time", &t.peak_time},   {"end_bytes", &t.end_bytes},
+        {"end_blocks", &t.end_blocks}, {"end_time", &t.end_time},
+        {"reads", &t.reads},           {"writes", &t.writes}};
+    for (const auto& [key, out] : fields) {
+        const Where item = at.member(key);
+        *out = uint_at(required(o, key, at), item);
+    }
+    if (t.peak_time > t.end_time)
+        fail(at.member("peak_time"), cat("the peak (", t.peak_time, ") comes after the end (",
+                                         t.end_time, ")"));
+    return t;
+}
+
+void Loader::load_heap_frames(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::array& a = array_at(v, at);
+    heap.frames.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 4)
+            fail(item, cat("expected 4 entries [addr, fn, file, line], got ", row.size()));
+        HeapFrame f;
+        located_at(row, item, f.addr, f.fn, f.file, f.line);
+        heap.frames.push_back(f);
+    }
+}
+
+void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) const
+{
+    static const char* const kColumns =
+        "[frames, bytes, blocks, lifetimes, max_bytes, max_blocks, peak_bytes, peak_blocks, "
+        "end_bytes, end_blocks, reads, writes, accesses]";
+    const json::array& a = array_at(v, at);
+    heap.sites.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 13)
+            fail(item, cat("expected 13 entries ", kColumns, ", got ", row.size()));
+        HeapSite s;
+        const Where frames = item.element(0);
+        const json::array& fs = array_at(row[0], frames);
+        if (fs.empty())
+            fail(frames, "an allocation site needs at least one frame");
+        if (fs.size() > heap.depth)
+            fail(frames, cat(count_of(fs.size(), "frame"), ", more than the depth ", heap.depth));
+        for (size_t f = 0; f < fs.size(); ++f) {
+            const Where frame = frames.element(f);
+            s.frames.push_back(
+                id_at<FrameId>(fs[f], frame, "heap frame", heap.frames.size(), "frame"));
+        }
+        uint64_t* const fields[] = {&s.bytes,      &s.blocks,      &s.lifetimes, &s.max_bytes,
+                                    &s.max_blocks, &s.peak_bytes,  &s.peak_blocks,
+                                    &s.end_bytes,  &s.end_blocks,  &s.reads,     &s.writes};
+        for (size_t f = 0; f < std::size(fields); ++f) {
+            const Where cell = item.element(f + 1);
+            *fields[f] = uint_at(row[f + 1], cell);
+        }
+        // Live figures never exceed the site's own highest, which never
+        // exceeds what it allocated in all.
+        const auto at_most = [&](size_t col, uint64_t value, const char* what, uint64_t limit) {
+            if (value > limit) {
+                const Where cell = item.element(col);
+                fail(cell, cat(value, " is more than ", what, " (", limit, ")"));
+            }
+        };
+        at_most(4, s.max_bytes, "the bytes allocated", s.bytes);
+        at_most(5, s.max_blocks, "the blocks allocated", s.blocks);
+        at_most(6, s.peak_bytes, "the site's highest live bytes", s.max_bytes);
+        at_most(8, s.end_bytes, "the site's highest live bytes", s.max_bytes);
+        at_most(9, s.end_blocks, "the blocks allocated", s.blocks);
+        const Where acc = item.element(12);
+        s.accesses = accesses_at(row[12], acc);
+        heap.sites.push_back(std::move(s));
+    }
+}
+
+// Run-length pairs [count, value, ...] expanded; null: none recorded.
+std::vector<uint32_t> Loader::accesses_at(const json::value& v, const Where& at) const
+{
+    std::vector<uint32_t> out;
+    if (v.is_null())
+        return out;
+    const json::array& a = array_at(v, at);
+    if (a.empty() || a.size() % 2 != 0)
+        fail(at, cat("expected [count, value] pairs, got ", count_of(a.size(), "entry", "entries")));
+    for (size_t i = 0; i < a.size(); i += 2) {
+        const Where count_at = at.element(i), value_at = at.element(i + 1);
+        const uint64_t count = uint_at(a[i], count_at);
+        const uint32_t value = u32_at(a[i + 1], value_at);
+        if (count == 0)
+            fail(count_at, "a run of zero offsets");
+        if (count > kMaxAccessBytes - out.size())
+            fail(at, cat("more than ", kMaxAccessBytes, " offsets (counts are kept only for blocks "
+                         "of up to ", kMaxAccessBytes, " bytes)"));
+        out.insert(out.end(), size_t(count), value);
+    }
+    return out;
+}
+
+// heap.totals is what a reader shows as the program's figures; the sites
+// must add up to it.
+void Loader::check_heap_sums(const Heap& heap, const Where& totals) const
+{
+    struct Column {
+        const char* name;
+        uint64_t HeapSite::*site;
+        uint64_t total;
+    };
+    const HeapTotals& t = heap.totals;
+    const Column columns[] = {{"bytes", &HeapSite::bytes, t.bytes},
+                              {"blocks", &HeapSite::blocks, t.blocks},
+                              {"peak_bytes", &HeapSite::peak_bytes, t.peak_bytes},
+                              {"peak_blocks", &HeapSite::peak_blocks, t.peak_blocks},
+                              {"end_bytes", &HeapSite::end_bytes, t.end_bytes},
+                              {"end_blocks", &HeapSite::end_blocks, t.end_blocks},
+                              {"reads", &HeapSite::reads, t.reads},
+                              {"writes", &HeapSite::writes, t.writes}};
+    for (const Column& c : columns) {
+        CheckedSum sum;
+        for (const HeapSite& s : heap.sites)
+            sum.add(s.*c.site);
+        if (!(sum == CheckedSum{c.total, false})) {
+            const Where item = totals.member(c.name);
+            fail(item, cat(c.name, " total is ", c.total, " but the sites add up to ", sum.str()));
+        }
+    }
+}
+
+void Loader::load_timeline(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::object& o = object_at(v, at);
+    const Where width = at.member("width"), samples = at.member("samples");
+    heap.sample_width = uint_at(required(o, "width", at), width);
+    if (heap.sample_width == 0)
+        fail(width, "the interval width must be at least 1");
+    const json::array& a = array_at(required(o, "samples", at), samples);
+    heap.samples.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = samples.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 3)
+            fail(item, cat("expected 3 entries [time, bytes, blocks], got ", row.size()));
+        const Where time = item.element(0), bytes = item.element(1), blocks = item.element(2);
+        HeapSample s{uint_at(row[0], time), uint_at(row[1], bytes), uint_at(row[2], blocks)};
+        if (!heap.samples.empty() && s.time < heap.samples.back().time)
+            fail(time, cat("time ", s.time, " comes before the previous sample's (",
+                           heap.samples.back().time, ")"));
+        if (s.bytes > heap.totals.peak_bytes)
+            fail(bytes, cat(s.bytes, " live bytes, more than the peak (", heap.totals.peak_bytes,
+                            ")"));
+        heap.samples.push_back(s);
+    }
+}
+
+void Loader::load_snapshots(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::array& a = array_at(v, at);
+    heap.snapshots.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::object& o = object_at(a[i], item);
+        const Where kind = item.member("kind"), time = item.member("time"),
+                    bytes = item.member("bytes"), blocks = item.member("blocks"),
+                    sites = item.member("sites");
+        HeapSnapshot sn;
+        const json::string& k = string_at(required(o, "kind", item), kind);
+        if (k == "periodic")
+            sn.kind = HeapSnapshot::Kind::periodic;
+        else if (k == "peak")
+            sn.kind = HeapSnapshot::Kind::peak;
+        else if (k == "end")
+            sn.kind = HeapSnapshot::Kind::end;
+        else
+            fail(kind, cat("unknown snapshot kind ", quoted(k),
+                           " (expected \"periodic\", \"peak\" or \"end\")"));
+        sn.time = uint_at(required(o, "time", item), time);
+        sn.bytes = uint_at(required(o, "bytes", item), bytes);
+        sn.blocks = uint_at(required(o, "blocks", item), blocks);
+        if (!heap.snapshots.empty() && sn.time < heap.snapshots.back().time)
+            fail(time, cat("time ", sn.time, " comes before the previous snapshot's (",
+                           heap.snapshots.back().time, ")"));
+        const json::array& rows = array_at(required(o, "sites", item), sites);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const Where row_at_ = sites.element(r);
+            const json::array& row = array_at(rows[r], row_at_);
+            if (row.size() != 3)
+                fail(row_at_, cat("expected 3 entries [site, bytes, blocks], got ", row.size()));
+            const Where site = row_at_.element(0), rb = row_at_.element(1),
+                        rk = row_at_.element(2);
+            SnapshotSite s;
+            s.site = id_at<SiteId>(row[0], site, "heap site", heap.sites.size(), "site");
+            s.bytes = uint_at(row[1], rb);
+            s.blocks = uint_at(row[2], rk);
+            sn.sites.push_back(s);
+        }
+        heap.snapshots.push_back(std::move(sn));
     }
 }
 

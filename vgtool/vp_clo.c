@@ -23,6 +23,8 @@ void VP_(init_clo)(void)
    VP_(clo).branch_sim = False;
    VP_(cache_clo_init)(&VP_(clo).cache);
    VP_(clo).collect_atstart = True;
+   VP_(clo).heap = True;
+   VP_(clo).heap_depth = 12;
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
                                         sizeof(const HChar*));
    VP_(tool_args) = VG_(newXA)(VG_(malloc), "vp.clo.args", VG_(free),
@@ -46,6 +48,8 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--branch-sim", VP_(clo).branch_sim) {}
    else if (VP_(cache_clo_option)(arg, &VP_(clo).cache)) {}
    else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
+   else if VG_BOOL_CLO(arg, "--heap", VP_(clo).heap) {}
+   else if VG_BINT_CLO(arg, "--heap-depth", VP_(clo).heap_depth, 1, VP_MAX_HEAP_DEPTH) {}
    else if VG_STR_CLO(arg, "--toggle-collect", pattern) {
       if (pattern[0] == '\0')
          VG_(fmsg_bad_option)(arg, "the function pattern is empty\n");
@@ -78,6 +82,10 @@ void VP_(print_usage)(void)
 "    --toggle-collect=<fn>     toggle collection on entry to and exit from\n"
 "                              functions matching <fn> (* and ? wildcards;\n"
 "                              may be given more than once)\n"
+"    --heap=yes|no             replace the allocator and profile the heap:\n"
+"                              allocation sites, lifetimes, accesses [yes]\n"
+"    --heap-depth=<n>          frames of an allocation stack, the\n"
+"                              allocator's own included [12]\n"
    );
    VP_(cache_clo_usage)();
 }

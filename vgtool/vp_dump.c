@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 2) and
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 3) and
    the exit summary.
 
    Tables are renumbered before writing: strings sorted by byte value,
@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_global.h"
 
-#define VP_FORMAT_VERSION 2
+#define VP_FORMAT_VERSION 3
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -123,6 +123,20 @@ static void mark_used(void)
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
       mark_fn(cc->loc.fn);
       mark_file(cc->loc.file);
+   }
+   if (VP_(clo).heap) {
+      UInt site, f;
+      for (site = 0; site < VP_(heap_n_sites)(); site++) {
+         VP_HeapSite hs;
+         VP_(heap_site)(site, &hs);
+         for (f = 0; f < hs.n_frames; f++) {
+            Addr   addr;
+            VP_Loc loc;
+            VP_(heap_frame)(site, f, &addr, &loc);
+            mark_fn(loc.fn);
+            mark_file(loc.file);
+         }
+      }
    }
    if (!VP_(clo).call_graph)
       return;
@@ -613,6 +627,201 @@ static void write_threads(VP_Out* o)
    VG_(free)(seen);
 }
 
+/*------------------------------------------------------------*/
+/*--- The heap                                             ---*/
+/*------------------------------------------------------------*/
+
+typedef struct { Addr addr; VP_Loc loc; } FrameRow;
+
+static Int cmp_frame_rows(const void* a, const void* b)
+{
+   const FrameRow* x = a;
+   const FrameRow* y = b;
+   Int c;
+   if (x->addr != y->addr) return x->addr < y->addr ? -1 : 1;
+   if ((c = cmp_u32(rn.fn[x->loc.fn], rn.fn[y->loc.fn])))         return c;
+   if ((c = cmp_u32(rn.file[x->loc.file], rn.file[y->loc.file]))) return c;
+   return cmp_u32(x->loc.line, y->loc.line);
+}
+
+/* The distinct frames of all sites, sorted by address. */
+static FrameRow* heap_frames(UInt* n_out)
+{
+   UInt      n = 0, site, f, k = 0;
+   FrameRow* rows;
+   for (site = 0; site < VP_(heap_n_sites)(); site++) {
+      VP_HeapSite hs;
+      VP_(heap_site)(site, &hs);
+      n += hs.n_frames;
+   }
+   rows = VG_(malloc)("vp.dump.frames", (n ? n : 1) * sizeof(FrameRow));
+   for (site = 0; site < VP_(heap_n_sites)(); site++) {
+      VP_HeapSite hs;
+      VP_(heap_site)(site, &hs);
+      for (f = 0; f < hs.n_frames; f++, k++)
+         VP_(heap_frame)(site, f, &rows[k].addr, &rows[k].loc);
+   }
+   VG_(ssort)(rows, n, sizeof(FrameRow), cmp_frame_rows);
+   for (f = 0, k = 0; f < n; f++)
+      if (k == 0 || cmp_frame_rows(&rows[k - 1], &rows[f]) != 0)
+         rows[k++] = rows[f];
+   *n_out = k;
+   return rows;
+}
+
+static UInt frame_id(const FrameRow* rows, UInt n, const FrameRow* key)
+{
+   UInt lo = 0, hi = n;
+   while (lo < hi) {
+      UInt mid = (lo + hi) / 2;
+      Int  c   = cmp_frame_rows(&rows[mid], key);
+      if (c == 0) return mid;
+      if (c < 0) lo = mid + 1; else hi = mid;
+   }
+   tl_assert(0);
+   return 0;
+}
+
+static void out_field(VP_Out* o, const HChar* sep_key, ULong v)
+{
+   VP_(out_s)(o, sep_key);
+   VP_(out_u64)(o, v);
+}
+
+/* Per-offset access counts, run-length encoded: [count, value, ...]. */
+static void out_acc(VP_Out* o, const UInt* acc, SizeT n)
+{
+   SizeT i = 0;
+   Bool  first = True;
+   VP_(out_s)(o, "[");
+   while (i < n) {
+      SizeT j = i;
+      while (j < n && acc[j] == acc[i]) j++;
+      VP_(out_s)(o, first ? "" : ",");
+      first = False;
+      VP_(out_u64)(o, j - i);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, acc[i]);
+      i = j;
+   }
+   VP_(out_s)(o, "]");
+}
+
+static void out_snapshot(VP_Out* o, const HChar* kind, const VP_HeapSnapshot* sn, Bool first)
+{
+   UInt r;
+   VP_(out_s)(o, first ? "\n  {\"kind\":\"" : "\n  ,{\"kind\":\"");
+   VP_(out_s)(o, kind);
+   out_field(o, "\",\"time\":", sn->time);
+   out_field(o, ",\"bytes\":", sn->bytes);
+   out_field(o, ",\"blocks\":", sn->blocks);
+   VP_(out_s)(o, ",\"sites\":[");
+   for (r = 0; r < sn->n_rows; r++) {
+      VP_(out_s)(o, r ? ",[" : "[");
+      VP_(out_u64)(o, sn->site[r]);
+      out_field(o, ",", sn->rbytes[r]);
+      out_field(o, ",", sn->rblocks[r]);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]}");
+}
+
+/* Snapshots in time order: the periodic ones, the peak's and the end's
+   (at equal times: periodic, then peak, then end). */
+static void write_snapshots(VP_Out* o)
+{
+   VP_HeapSnapshot peak, end, sn;
+   UInt  i, n = VP_(heap_n_snapshots)();
+   Bool  first = True, peak_done = False;
+   VP_(heap_top_sites)(True, &peak);
+   VP_(heap_top_sites)(False, &end);
+   VP_(out_s)(o, "\n ,\"snapshots\":[");
+   for (i = 0; i < n; i++) {
+      VP_(heap_snapshot)(i, &sn);
+      if (!peak_done && peak.time < sn.time) {
+         out_snapshot(o, "peak", &peak, first);
+         first = False;
+         peak_done = True;
+      }
+      out_snapshot(o, "periodic", &sn, first);
+      first = False;
+   }
+   if (!peak_done)
+      out_snapshot(o, "peak", &peak, first);
+   out_snapshot(o, "end", &end, False);
+   VP_(out_s)(o, "]");
+}
+
+static void write_heap(VP_Out* o)
+{
+   VP_HeapTotals t;
+   UInt      n_frames, site, f, i;
+   FrameRow* rows = heap_frames(&n_frames);
+
+   VP_(heap_totals)(&t);
+   out_field(o, "\n,\"heap\":{\"depth\":", VP_(clo).heap_depth);
+   out_field(o, "\n ,\"totals\":{\"bytes\":", t.tot_bytes);
+   out_field(o, ",\"blocks\":", t.tot_blocks);
+   out_field(o, ",\"peak_bytes\":", t.gmax_bytes);
+   out_field(o, ",\"peak_blocks\":", t.gmax_blocks);
+   out_field(o, ",\"peak_time\":", t.gmax_time);
+   out_field(o, ",\"end_bytes\":", t.end_bytes);
+   out_field(o, ",\"end_blocks\":", t.end_blocks);
+   out_field(o, ",\"end_time\":", t.end_time);
+   out_field(o, ",\"reads\":", t.reads);
+   out_field(o, ",\"writes\":", t.writes);
+   VP_(out_s)(o, "}\n ,\"frames\":[");
+   for (f = 0; f < n_frames; f++) {
+      out_field(o, f ? "\n  ,[" : "\n  [", rows[f].addr);
+      out_field(o, ",", rn.fn[rows[f].loc.fn]);
+      out_field(o, ",", rn.file[rows[f].loc.file]);
+      out_field(o, ",", rows[f].loc.line);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]\n ,\"sites\":[");
+   for (site = 0; site < VP_(heap_n_sites)(); site++) {
+      VP_HeapSite hs;
+      VP_(heap_site)(site, &hs);
+      VP_(out_s)(o, site ? "\n  ,[[" : "\n  [[");
+      for (f = 0; f < hs.n_frames; f++) {
+         FrameRow key;
+         VP_(heap_frame)(site, f, &key.addr, &key.loc);
+         if (f) VP_(out_s)(o, ",");
+         VP_(out_u64)(o, frame_id(rows, n_frames, &key));
+      }
+      VP_(out_s)(o, "]");
+      out_field(o, ",", hs.tot_bytes);
+      out_field(o, ",", hs.tot_blocks);
+      out_field(o, ",", hs.lifetimes);
+      out_field(o, ",", hs.max_bytes);
+      out_field(o, ",", hs.max_blocks);
+      out_field(o, ",", hs.gmax_bytes);
+      out_field(o, ",", hs.gmax_blocks);
+      out_field(o, ",", hs.end_bytes);
+      out_field(o, ",", hs.end_blocks);
+      out_field(o, ",", hs.reads);
+      out_field(o, ",", hs.writes);
+      VP_(out_s)(o, ",");
+      if (hs.acc_size) out_acc(o, hs.acc, hs.acc_size);
+      else VP_(out_s)(o, "null");
+      VP_(out_s)(o, "]");
+   }
+   out_field(o, "]\n ,\"timeline\":{\"width\":", VP_(heap_sample_width)());
+   VP_(out_s)(o, ",\"samples\":[");
+   for (i = 0; i < VP_(heap_n_samples)(); i++) {
+      ULong time, bytes, blocks;
+      VP_(heap_sample)(i, &time, &bytes, &blocks);
+      out_field(o, i ? ",[" : "[", time);
+      out_field(o, ",", bytes);
+      out_field(o, ",", blocks);
+      VP_(out_s)(o, "]");
+   }
+   VP_(out_s)(o, "]}");
+   write_snapshots(o);
+   VP_(out_s)(o, "}");
+   VG_(free)(rows);
+}
+
 static void write_document(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
@@ -636,6 +845,8 @@ static void write_document(VP_Out* o, const VP_Dump* d)
       VG_(free)(sorted_roots);
       VG_(free)(root_out_id);
    }
+   if (VP_(clo).heap)
+      write_heap(o);
    VP_(out_s)(o, "\n}\n");
 }
 
@@ -703,6 +914,17 @@ static void print_summary(void)
       VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
                 l1, llm * 100.0 / (ir_div + d_div), l2, llmr * 100.0 / (ir_div + dr_div),
                 l3, llmw * 100.0 / dw_div);
+   }
+
+   if (VP_(clo).heap) {
+      VP_HeapTotals t;
+      VP_(heap_totals)(&t);
+      VG_(umsg)("\n");
+      VG_(umsg)("Total:     %'llu bytes in %'llu blocks\n", t.tot_bytes, t.tot_blocks);
+      VG_(umsg)("At t-gmax: %'llu bytes in %'llu blocks\n", t.gmax_bytes, t.gmax_blocks);
+      VG_(umsg)("At t-end:  %'llu bytes in %'llu blocks\n", t.end_bytes, t.end_blocks);
+      VG_(umsg)("Reads:     %'llu bytes\n", t.reads);
+      VG_(umsg)("Writes:    %'llu bytes\n", t.writes);
    }
 
    if (VP_(clo).branch_sim) {
@@ -815,10 +1037,14 @@ void VP_(write_profile)(const VP_Dump* d)
    }
    VP_(settle_counts)();
    collect_executed();
+   if (VP_(clo).heap)
+      VP_(heap_prepare_dump)();
    renumber();
    if (d->number == 0)
       print_summary();
    write_file(path, d);
+   if (VP_(clo).heap)
+      VP_(heap_finish_dump)();
    free_dump_state();
    VG_(free)(path);
 }

@@ -15,7 +15,12 @@
    (Ir), since a fetch helper runs for every instruction anyway, in place
    of vp_instr.c's inline segment counters; they count references, misses
    and branches into the instruction's cell and, with the call graph,
-   into the running totals its inclusive costs are measured with. */
+   into the running totals its inclusive costs are measured with.
+
+   With the heap profiled, the same data-access helpers also count each
+   access against the heap block it falls in (vp_heap.c); without the
+   cache simulation, heap-only helpers are called for data accesses
+   instead, for the addresses that may be in a block. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -114,12 +119,14 @@ static inline __attribute__((always_inline)) void fetch_gen(VP_InstrCC* n, Bool 
    }
 }
 
-/* A data reference; ev is Dr or Dw, and its D1 and LL misses follow it. */
+/* A data reference; ev is Dr or Dw, and its D1 and LL misses follow it.
+   The simulation sees at most min_line_size bytes, as cachegrind caps
+   them; the heap profile counts them all, as DHAT does. */
 static inline __attribute__((always_inline))
 void data_ref(VP_InstrCC* n, Addr a, UWord size, UInt ev, Bool totals)
 {
    ULong m1 = 0, mL = 0;
-   VP_(sim_D1_ref)(a, size, &m1, &mL);
+   VP_(sim_D1_ref)(a, size > min_line_size ? min_line_size : size, &m1, &mL);
    add(n, ev, 1, totals);
    if (UNLIKELY(m1)) {
       add(n, ev + 1, m1, totals);
@@ -143,10 +150,21 @@ void ind_branch(VP_InstrCC* n, Addr target, Bool totals)
       add(n, ev_Bim, 1, totals);
 }
 
-/* The helpers, in two sets: one keeps the running totals the call graph's
-   inclusive costs are measured with, the other, for --call-graph=no,
-   spares every reference that store (3% of a cache-simulated bzip2). */
-#define HELPERS(SUFFIX, TOTALS) \
+/* A read (R), write (W) or modify (R and W: the simulation counts one
+   read) of data, and the heap's count of it when HEAP. */
+static inline __attribute__((always_inline))
+void data(VP_InstrCC* n, Addr a, UWord size, Bool r, Bool w, Bool totals, Bool heap)
+{
+   data_ref(n, a, size, r ? ev_Dr : ev_Dw, totals);
+   if (heap && r) VP_(heap_access)(a, size, False);
+   if (heap && w) VP_(heap_access)(a, size, True);
+}
+
+/* The helpers, in sets: one keeps the running totals the call graph's
+   inclusive costs are measured with, another, for --call-graph=no,
+   spares every reference that store (3% of a cache-simulated bzip2);
+   each also with the heap's accounting of data accesses. */
+#define HELPERS(SUFFIX, TOTALS, HEAP) \
 static VG_REGPARM(1) void log_1I##SUFFIX(VP_InstrCC* n) { fetch(n, TOTALS); } \
 static VG_REGPARM(1) void log_1I_gen##SUFFIX(VP_InstrCC* n) { fetch_gen(n, TOTALS); } \
 static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
@@ -154,38 +172,51 @@ static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
 static VG_REGPARM(3) void log_3I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3) \
    { fetch(n, TOTALS); fetch(n2, TOTALS); fetch(n3, TOTALS); } \
 static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); data_ref(n, a, size, ev_Dr, TOTALS); } \
+   { fetch(n, TOTALS); data(n, a, size, True, False, TOTALS, HEAP); } \
 static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); data_ref(n, a, size, ev_Dw, TOTALS); } \
+   { fetch(n, TOTALS); data(n, a, size, False, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1I_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
+   { fetch(n, TOTALS); data(n, a, size, True, True, TOTALS, HEAP); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { data_ref(n, a, size, ev_Dr, TOTALS); } \
+   { data(n, a, size, True, False, TOTALS, HEAP); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { data_ref(n, a, size, ev_Dw, TOTALS); } \
+   { data(n, a, size, False, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
+   { data(n, a, size, True, True, TOTALS, HEAP); } \
 static VG_REGPARM(2) void log_cond_branch##SUFFIX(VP_InstrCC* n, UWord taken) \
    { cond_branch(n, taken, TOTALS); } \
 static VG_REGPARM(2) void log_ind_branch##SUFFIX(VP_InstrCC* n, Addr target) \
-   { ind_branch(n, target, TOTALS); }
-
-HELPERS(, True)
-HELPERS(_nt, False)
+   { ind_branch(n, target, TOTALS); } \
+static const HelperSet helpers##SUFFIX = { \
+   log_1I##SUFFIX, log_1I_gen##SUFFIX, log_2I##SUFFIX, log_3I##SUFFIX, \
+   log_1I_1Dr##SUFFIX, log_1I_1Dw##SUFFIX, log_1I_1Dm##SUFFIX, \
+   log_1Dr##SUFFIX, log_1Dw##SUFFIX, log_1Dm##SUFFIX, \
+   log_cond_branch##SUFFIX, log_ind_branch##SUFFIX };
 
 typedef struct {
-   void* i1; void* i1_gen; void* i2; void* i3; void* i1_dr; void* i1_dw;
-   void* dr; void* dw; void* cond; void* ind;
+   void* i1; void* i1_gen; void* i2; void* i3; void* i1_dr; void* i1_dw; void* i1_dm;
+   void* dr; void* dw; void* dm; void* cond; void* ind;
 } HelperSet;
 
-static const HelperSet with_totals = {
-   log_1I, log_1I_gen, log_2I, log_3I, log_1I_1Dr, log_1I_1Dw,
-   log_1Dr, log_1Dw, log_cond_branch, log_ind_branch };
-static const HelperSet without_totals = {
-   log_1I_nt, log_1I_gen_nt, log_2I_nt, log_3I_nt, log_1I_1Dr_nt, log_1I_1Dw_nt,
-   log_1Dr_nt, log_1Dw_nt, log_cond_branch_nt, log_ind_branch_nt };
-static const HelperSet* helpers = &with_totals;
+HELPERS(_t, True, False)
+HELPERS(_nt, False, False)
+HELPERS(_t_h, True, True)
+HELPERS(_nt_h, False, True)
+
+static const HelperSet* helpers = &helpers_t;
 
 static void choose_helpers(void)
 {
-   helpers = VP_(clo).call_graph ? &with_totals : &without_totals;
+   if (VP_(clo).heap)
+      helpers = VP_(clo).call_graph ? &helpers_t_h : &helpers_nt_h;
+   else
+      helpers = VP_(clo).call_graph ? &helpers_t : &helpers_nt;
 }
+
+/* Without the cache simulation, data accesses are only the heap's:
+   helpers of their own, called only for addresses that may be in it. */
+static VG_REGPARM(2) void heap_read(Addr a, UWord size)  { VP_(heap_access)(a, size, False); }
+static VG_REGPARM(2) void heap_write(Addr a, UWord size) { VP_(heap_access)(a, size, True); }
 
 /*------------------------------------------------------------*/
 /*--- The event queue                                      ---*/
@@ -232,9 +263,14 @@ static void flush(void)
       Event* e3 = i + 2 < q.used ? &q.ev[i + 2] : NULL;
       switch (e->kind) {
          case EV_FETCH:
-            if (e2 && (e2->kind == EV_READ || e2->kind == EV_MODIFY)) {
+            if (e2 && e2->kind == EV_READ) {
                tl_assert(e2->instr == e->instr);
                call("vgprof_log_1I_1Dr", helpers->i1_dr, 3,
+                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+               i += 2;
+            } else if (e2 && e2->kind == EV_MODIFY) {
+               tl_assert(e2->instr == e->instr);
+               call("vgprof_log_1I_1Dm", helpers->i1_dm, 3,
                     mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
                i += 2;
             } else if (e2 && e2->kind == EV_WRITE) {
@@ -260,8 +296,12 @@ static void flush(void)
             i++;
             break;
          case EV_READ:
-         case EV_MODIFY:
             call("vgprof_log_1Dr", helpers->dr, 3,
+                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+            i++;
+            break;
+         case EV_MODIFY:
+            call("vgprof_log_1Dm", helpers->dm, 3,
                  mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
             i++;
             break;
@@ -306,17 +346,59 @@ static Bool same_atom(const IRExpr* a, const IRExpr* b)
    return False;
 }
 
+/* A heap-only access helper call, made only for addresses within
+   [VP_(heap_lo), VP_(heap_hi)), where every block lies: two loads and a
+   comparison turn away stack and static data before any call.  (A window
+   above the stack pointer, DHAT's test, would also turn away heap blocks
+   mapped just above a thread's stack.)  A guarded access is tested by
+   its own guard only. */
+static IRExpr* load_word(IRType ty, Addr* a)
+{
+   IRTemp t = newIRTemp(q.sbOut->tyenv, ty);
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Load(VP_ENDIAN, ty, mkIRExpr_HWord((HWord)a))));
+   return IRExpr_RdTmp(t);
+}
+
+static void heap_call(IRExpr* addr, UInt size, Bool is_write, IRExpr* guard)
+{
+   IRTypeEnv* env = q.sbOut->tyenv;
+   IRType     ty  = typeOfIRExpr(env, addr);
+   tl_assert(ty == Ity_I64 || ty == Ity_I32);
+   if (guard == NULL) {
+      Bool    w64  = ty == Ity_I64;
+      IROp    sub  = w64 ? Iop_Sub64 : Iop_Sub32;
+      IRExpr* lo   = load_word(ty, &VP_(heap_lo));
+      IRExpr* hi   = load_word(ty, &VP_(heap_hi));
+      IRTemp  off  = newIRTemp(env, ty), span = newIRTemp(env, ty), g = newIRTemp(env, Ity_I1);
+      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(off, IRExpr_Binop(sub, addr, lo)));
+      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(span, IRExpr_Binop(sub, hi, lo)));
+      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U,
+                                                          IRExpr_RdTmp(off), IRExpr_RdTmp(span))));
+      guard = IRExpr_RdTmp(g);
+   }
+   if (is_write)
+      call("vgprof_heap_write", heap_write, 2, mkIRExprVec_2(addr, mkIRExpr_HWord(size)), guard);
+   else
+      call("vgprof_heap_read", heap_read, 2, mkIRExprVec_2(addr, mkIRExpr_HWord(size)), guard);
+}
+
 static void data_read(IRExpr* addr, UInt size)
 {
-   if (!VP_(clo).cache_sim) return;
-   tl_assert(isIRAtom(addr) && size >= 1 && size <= min_line_size);
-   push(EV_READ, addr, size);
+   tl_assert(isIRAtom(addr) && size >= 1);
+   if (VP_(clo).cache_sim)
+      push(EV_READ, addr, size);
+   else if (VP_(clo).heap)
+      heap_call(addr, size, False, NULL);
 }
 
 static void data_write(IRExpr* addr, UInt size)
 {
-   if (!VP_(clo).cache_sim) return;
-   tl_assert(isIRAtom(addr) && size >= 1 && size <= min_line_size);
+   tl_assert(isIRAtom(addr) && size >= 1);
+   if (!VP_(clo).cache_sim) {
+      if (VP_(clo).heap)
+         heap_call(addr, size, True, NULL);
+      return;
+   }
    if (q.used > 0) {
       Event* last = &q.ev[q.used - 1];
       if (last->kind == EV_READ && last->size == size && last->instr == q.instr
@@ -331,8 +413,12 @@ static void data_write(IRExpr* addr, UInt size)
 /* Guarded accesses go out at once, with their guard, after the queue. */
 static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
 {
-   if (!VP_(clo).cache_sim) return;
-   tl_assert(isIRAtom(addr) && isIRAtom(guard) && size >= 1 && size <= min_line_size);
+   tl_assert(isIRAtom(addr) && isIRAtom(guard) && size >= 1);
+   if (!VP_(clo).cache_sim) {
+      if (VP_(clo).heap)
+         heap_call(addr, size, is_write, guard);
+      return;
+   }
    flush();
    if (is_write)
       call("vgprof_log_1Dw", helpers->dw, 3,
@@ -409,7 +495,7 @@ void VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy)
       case Ist_Dirty: {
          IRDirty* d = st->Ist.Dirty.details;
          if (d->mFx != Ifx_None) {
-            UInt size = d->mSize > min_line_size ? min_line_size : d->mSize;
+            UInt size = d->mSize;
             if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)  data_read(d->mAddr, size);
             if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) data_write(d->mAddr, size);
          }
@@ -419,7 +505,6 @@ void VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy)
          IRCAS* cas  = st->Ist.CAS.details;
          UInt   size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
          if (cas->dataHi) size *= 2;
-         if (size > min_line_size) size = min_line_size;
          data_read(cas->addr, size);
          data_write(cas->addr, size);
          break;

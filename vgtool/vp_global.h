@@ -40,7 +40,11 @@ typedef struct {
    Bool         instr_atstart;   /* --instr-atstart */
    Bool         collect_atstart; /* --collect-atstart */
    XArray*      toggle_collect;  /* of const HChar*: --toggle-collect patterns */
+   Bool         heap;            /* --heap: replace the allocator, profile the heap */
+   UInt         heap_depth;      /* --heap-depth: frames of an allocation stack */
 } VP_Clo;
+
+#define VP_MAX_HEAP_DEPTH 200
 
 extern VP_Clo  VP_(clo);
 extern XArray* VP_(tool_args);  /* of const HChar*: tool options as given */
@@ -209,6 +213,114 @@ UInt               VP_(n_path_nodes)(void);
 const VP_PathNode* VP_(path_node)(UInt i);
 UInt               VP_(n_fn_incl)(void);
 const VP_FnIncl*   VP_(fn_incl)(UInt i);
+
+/*------------------------------------------------------------*/
+/*--- from vp_heap.c                                       ---*/
+/*------------------------------------------------------------*/
+
+/* A live heap block. */
+typedef struct _VP_Block {
+   Addr             start;
+   SizeT            size;    /* as requested; at least 1 */
+   struct _VP_Site* site;
+   ULong            born;    /* VP_(heap_time) at allocation */
+   ULong            reads, writes;   /* bytes */
+   UShort*          acc;     /* [size] accesses per byte, small blocks only */
+} VP_Block;
+
+/* Instructions executed so far, bumped inline with each segment while
+   the heap is profiled: the clock of lifetimes and of the timeline. */
+extern ULong VP_(heap_time);
+
+/* Two direct-mapped caches in front of the block index.  A page entry
+   (4 KiB) holds the block that covers the whole page, or NULL when no
+   block touches it: large blocks and gaps are found with one probe.  A
+   granule entry (16 bytes) holds the only block that overlaps the granule,
+   or NULL when none does: it serves pages shared by small blocks. */
+#define VP_PAGE_SHIFT    12
+#define VP_PAGE_CACHE    (1 << 12)
+#define VP_GRANULE_SHIFT 4
+#define VP_GRANULE_CACHE (1 << 15)
+typedef struct { UWord tag; VP_Block* blk; } VP_GranuleEntry;
+extern VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
+extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
+/* Every block lies in [heap_lo, heap_hi): most stack and static data
+   addresses are turned away by one comparison. */
+extern Addr VP_(heap_lo), VP_(heap_hi);
+
+VP_Block* VP_(heap_find_slow)(Addr a);
+
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
+{
+   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
+      return NULL;
+   UWord            p  = a >> VP_PAGE_SHIFT;
+   VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
+   if (LIKELY(pe->tag == p))
+      return pe->blk;
+   UWord            g = a >> VP_GRANULE_SHIFT;
+   VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
+   if (LIKELY(e->tag == g)) {
+      VP_Block* b = e->blk;
+      return b && a - b->start < b->size ? b : NULL;
+   }
+   return VP_(heap_find_slow)(a);
+}
+
+/* A read or write of n bytes at a: counted against the block holding a
+   (all n bytes, as DHAT counts them; per byte only those inside it). */
+static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT n, Bool write)
+{
+   VP_Block* b = VP_(heap_find)(a);
+   if (b == NULL)
+      return;
+   if (write) b->writes += n;
+   else       b->reads  += n;
+   if (b->acc) {
+      SizeT off = a - b->start, end = off + n < b->size ? off + n : b->size;
+      for (; off < end; off++)
+         if (b->acc[off] != 0xFFFF) b->acc[off]++;
+   }
+}
+
+void VP_(heap_pre_clo_init)(void);
+void VP_(heap_post_clo_init)(void);
+
+/* What the writer reads, between heap_prepare_dump and heap_finish_dump:
+   sites in a stable order (by stack), as they stand if the run ended now. */
+typedef struct {
+   UInt   n_frames;
+   ULong  tot_bytes, tot_blocks, lifetimes, max_bytes, max_blocks;
+   ULong  gmax_bytes, gmax_blocks, end_bytes, end_blocks, reads, writes;
+   SizeT  acc_size;      /* 0: no per-offset counts */
+   const UInt* acc;
+} VP_HeapSite;
+
+typedef struct {
+   ULong tot_bytes, tot_blocks, gmax_bytes, gmax_blocks, gmax_time;
+   ULong end_bytes, end_blocks, end_time, reads, writes;
+} VP_HeapTotals;
+
+#define VP_SNAP_ROWS 10
+typedef struct {
+   ULong time, bytes, blocks;
+   UInt  n_rows;
+   UInt  site[VP_SNAP_ROWS];
+   ULong rbytes[VP_SNAP_ROWS], rblocks[VP_SNAP_ROWS];
+} VP_HeapSnapshot;
+
+void  VP_(heap_prepare_dump)(void);
+void  VP_(heap_finish_dump)(void);
+UInt  VP_(heap_n_sites)(void);
+void  VP_(heap_site)(UInt i, VP_HeapSite* out);
+void  VP_(heap_frame)(UInt site, UInt i, Addr* addr, VP_Loc* loc);
+void  VP_(heap_totals)(VP_HeapTotals* t);
+UInt  VP_(heap_n_samples)(void);
+void  VP_(heap_sample)(UInt i, ULong* time, ULong* bytes, ULong* blocks);
+ULong VP_(heap_sample_width)(void);
+UInt  VP_(heap_n_snapshots)(void);
+void  VP_(heap_snapshot)(UInt i, VP_HeapSnapshot* out);
+void  VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out);
 
 /*------------------------------------------------------------*/
 /*--- from vp_json.c                                       ---*/

@@ -13,6 +13,9 @@
    helpers of vp_events.c count instructions instead, and the segment
    counters stay at zero.)
 
+   With the heap profiled, each segment also adds its length to the
+   instruction clock VP_(heap_time).
+
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
    helper call at the start of the superblock receives the stack pointer:
@@ -151,6 +154,8 @@ static void add_exit_number(IRSB* sbOut, UInt exit)
 static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
 {
    sb->n_segs++;
+   if (VP_(clo).heap)
+      add_increment(sbOut, &VP_(heap_time), length);
    if (VP_(clo).cache_sim)
       return;
    add_increment(sbOut, &sb->seg_count[sb->n_segs - 1], 1);
@@ -220,7 +225,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1);
    sb->nraddr = (Addr)closure->nraddr;
    sb->key    = sb_key(sb->orig_addr, sb->nraddr);
-   Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim;
+   Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim || VP_(clo).heap;
    if (VP_(clo).call_graph)
       add_entry_call(sbOut, sb, layout, hWordTy);
    if (simulate)

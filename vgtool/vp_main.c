@@ -18,6 +18,7 @@ static void vp_post_clo_init(void)
       VP_(configure_caches)(&VP_(clo).cache, &I1, &D1, &LL);
       VP_(sim_init)(&I1, &D1, &LL);
    }
+   VP_(heap_post_clo_init)();
    VP_(init_events)();
    VP_(init_collect)();
    if (VP_(clo).call_graph) {
@@ -81,7 +82,7 @@ static void vp_pre_clo_init(void)
 {
    VG_(details_name)            ("vgprof");
    VG_(details_version)         (VP_TOOL_VERSION);
-   VG_(details_description)     ("an instruction-count profiler");
+   VG_(details_description)     ("a CPU, cache and heap profiler");
    VG_(details_copyright_author)("Copyright (C) the vgprof authors; GPL-2.0-or-later.");
    VG_(details_bug_reports_to)  ("the vgprof issue tracker");
    VG_(details_avg_translation_sizeB)(500);
@@ -97,6 +98,7 @@ static void vp_pre_clo_init(void)
    VP_(init_locs)();
    VP_(init_instr)();
    VP_(init_callgraph)();
+   VP_(heap_pre_clo_init)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(vp_pre_clo_init)

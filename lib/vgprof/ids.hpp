@@ -44,6 +44,10 @@ struct FileId : detail::Index<FileId> { using Index::Index; };
 struct FnId : detail::Index<FnId> { using Index::Index; };
 // An index into the call-path tree (`paths`): a node's row number.
 struct PathId : detail::Index<PathId> { using Index::Index; };
+// An index into the heap's stack frames (`heap.frames`).
+struct FrameId : detail::Index<FrameId> { using Index::Index; };
+// An index into the heap's allocation sites (`heap.sites`).
+struct SiteId : detail::Index<SiteId> { using Index::Index; };
 
 } // namespace vgprof
 
@@ -63,6 +67,12 @@ template <> struct hash<vgprof::FnId> {
 };
 template <> struct hash<vgprof::PathId> {
     size_t operator()(vgprof::PathId id) const noexcept { return hash<uint32_t>()(id.value); }
+};
+template <> struct hash<vgprof::FrameId> {
+    size_t operator()(vgprof::FrameId id) const noexcept { return hash<uint32_t>()(id.value); }
+};
+template <> struct hash<vgprof::SiteId> {
+    size_t operator()(vgprof::SiteId id) const noexcept { return hash<uint32_t>()(id.value); }
 };
 } // namespace std
 

@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 2;
+inline constexpr int kNewestVersion = 3;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -87,6 +87,78 @@ struct PathNode {
     std::optional<PathId> parent;  // nullopt: a root
     std::optional<FnId> fn;        // nullopt: the [truncated] node
     uint64_t count = 0;            // calls that entered the node (0 for a root)
+};
+
+// --- the heap (format version 3; absent with --heap=no) ---
+
+// A row of `heap.frames`: one frame of an allocation stack. The first frame
+// of a stack is in the allocator itself (malloc, operator new...); the
+// others are the calling instructions of its callers.
+struct HeapFrame {
+    uint64_t addr = 0;
+    FnId fn;
+    FileId file;
+    uint32_t line = 0;
+};
+
+// A row of `heap.sites`: everything the blocks allocated from one stack did.
+// Times are in instructions executed; "peak" figures are those at the
+// moment the whole program's live bytes peaked (t-gmax), "end" those still
+// live when the run (or the dump) ended (t-end: never freed).
+struct HeapSite {
+    std::vector<FrameId> frames;   // innermost (the allocator) first
+    uint64_t bytes = 0, blocks = 0;        // allocated in all
+    uint64_t lifetimes = 0;                // summed over the blocks
+    uint64_t max_bytes = 0, max_blocks = 0;     // the site's own highest live figures
+    uint64_t peak_bytes = 0, peak_blocks = 0;   // live at the program's peak
+    uint64_t end_bytes = 0, end_blocks = 0;     // live at the end
+    uint64_t reads = 0, writes = 0;        // bytes read and written inside the blocks
+    // When every block had the same size of at most 1024 bytes: how many
+    // times each byte offset was read or written, summed over the blocks
+    // (DHAT's access histogram). Empty otherwise.
+    std::vector<uint32_t> accesses;
+};
+
+// `heap.totals`: the whole program's figures, DHAT's summary lines.
+struct HeapTotals {
+    uint64_t bytes = 0, blocks = 0;
+    uint64_t peak_bytes = 0, peak_blocks = 0, peak_time = 0;
+    uint64_t end_bytes = 0, end_blocks = 0, end_time = 0;
+    uint64_t reads = 0, writes = 0;
+};
+
+// A point of `heap.timeline`: the highest live bytes within one interval of
+// the timeline's width, with the time they were reached.
+struct HeapSample {
+    uint64_t time = 0, bytes = 0, blocks = 0;
+};
+
+// A row of a snapshot: one site's live figures then.
+struct SnapshotSite {
+    SiteId site;
+    uint64_t bytes = 0, blocks = 0;
+};
+
+// An element of `heap.snapshots`: what was live at one moment and the
+// largest sites then.
+struct HeapSnapshot {
+    enum class Kind { periodic, peak, end };
+    Kind kind = Kind::periodic;
+    uint64_t time = 0, bytes = 0, blocks = 0;
+    std::vector<SnapshotSite> sites;   // largest first
+};
+
+struct Heap {
+    uint32_t depth = 0;    // frames unwound per allocation (--heap-depth)
+    HeapTotals totals;
+    std::vector<HeapFrame> frames;
+    std::vector<HeapSite> sites;
+    uint64_t sample_width = 0;   // instructions per timeline interval
+    std::vector<HeapSample> samples;
+    std::vector<HeapSnapshot> snapshots;   // in time order
+
+    const HeapFrame& frame(FrameId id) const { return frames[id.index()]; }
+    const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
 namespace detail { class Loader; }
@@ -189,6 +261,11 @@ public:
     // The graph of thread `tid`, or nullptr when there is none.
     const ThreadGraph* thread(uint32_t tid) const;
 
+    // --- the heap (format version 3, absent with --heap=no) ---
+
+    // nullptr when the profile has no heap data.
+    const Heap* heap() const { return heap_ ? &*heap_ : nullptr; }
+
 private:
     friend class detail::Loader;
 
@@ -210,6 +287,8 @@ private:
 
     bool has_thread_graphs_ = false;
     std::vector<ThreadGraph> threads_;
+
+    std::optional<Heap> heap_;
 };
 
 } // namespace vgprof

@@ -142,6 +142,11 @@ RunResult run_tool(const std::string& tool, const std::vector<std::string>& opti
                    const std::vector<std::string>& program, const std::string& dir)
 {
    std::vector<std::string> argv{valgrind_path(), "--tool=" + tool};
+   bool chooses_heap = std::any_of(options.begin(), options.end(), [](const std::string& o) {
+      return o.rfind("--heap=", 0) == 0;
+   });
+   if (tool == "vgprof" && !chooses_heap)
+      argv.push_back("--heap=no");
    argv.insert(argv.end(), options.begin(), options.end());
    argv.insert(argv.end(), program.begin(), program.end());
    return run(argv, dir);
@@ -226,6 +231,35 @@ CallMap read_callgrind_calls(const std::string& path)
       }
    }
    return calls;
+}
+
+CallgrindInstrs read_callgrind_instrs(const std::string& path)
+{
+   CallgrindInstrs instrs;
+   std::istringstream in(read_file(path));
+   std::string line, object, fn;
+   bool call_cost = false;   // the cost line after calls= is the call's
+   while (std::getline(in, line)) {
+      if (line.rfind("ob=", 0) == 0) {
+         object = line.substr(3);
+      } else if (line.rfind("fn=", 0) == 0) {
+         fn = line.substr(3);
+      } else if (line.rfind("calls=", 0) == 0) {
+         call_cost = true;
+      } else if (line.rfind("0x", 0) == 0) {
+         std::istringstream cost(line);
+         std::string addr;
+         uint64_t ir = 0;
+         cost >> addr >> ir;
+         const InstrKey key{object, fn, std::stoull(addr, nullptr, 16)};
+         if (call_cost)
+            instrs.call_sites.insert(key);
+         else
+            instrs.self[key] += ir;
+         call_cost = false;
+      }
+   }
+   return instrs;
 }
 
 LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -44,7 +45,10 @@ struct RunResult {
 // go to files (as a user's redirected run would) and are read back.
 RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 
-// valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.
+// valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.  For vgprof,
+// --heap=no comes first unless OPTIONS choose --heap themselves: cachegrind
+// and callgrind run the client's own allocator, and instruction counts only
+// agree when vgprof leaves it in place too.  Heap tests say --heap=yes.
 RunResult run_tool(const std::string& tool, const std::vector<std::string>& options,
                    const std::vector<std::string>& program, const std::string& dir);
 
@@ -86,6 +90,19 @@ struct CallTotals {
 };
 using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
 CallMap read_callgrind_calls(const std::string& path);
+
+// Callgrind's self cost of its first event per instruction, from a file
+// written with --dump-instr=yes --dump-line=no --compress-pos=no
+// --compress-strings=no: (object, function, address) -> cost, summed over
+// the contexts callgrind splits a function into; and the addresses of call
+// instructions, whose own cost callgrind keeps apart from the call's (and
+// to which it adds the instructions of a PLT stub the call went through).
+using InstrKey = std::tuple<std::string, std::string, uint64_t>;
+struct CallgrindInstrs {
+   std::map<InstrKey, uint64_t> self;
+   std::set<InstrKey> call_sites;
+};
+CallgrindInstrs read_callgrind_instrs(const std::string& path);
 
 // vgprof's self cost per (file, function, line) for one event.
 LineCosts vgprof_lines(const vgprof::Profile& profile, const std::string& event);

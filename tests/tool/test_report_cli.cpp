@@ -120,15 +120,27 @@ TEST_F(Report, UsageErrorExitsWithTwo)
 
 namespace {
 
+// Records a light and a heavy program once for the diff tests.
+class Diff : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir_->path());
+      auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir_->path());
+      ASSERT_EQ(light.exit_code, 0) << light.err;
+      ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   }
+   static void TearDownTestSuite() { delete dir_; }
+   static TempDir* dir_;
+};
+TempDir* Diff::dir_ = nullptr;
+
 // vgprof diff as a CI gate, end to end on recorded profiles: the exit
 // status says whether a threshold was exceeded.
-TEST(Diff, ExitStatusGatesOnThresholds)
+TEST_F(Diff, ExitStatusGatesOnThresholds)
 {
-   TempDir dir;
-   auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir.path());
-   auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir.path());
-   ASSERT_EQ(light.exit_code, 0) << light.err;
-   ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
+   const TempDir& dir = *dir_;
    auto diff = [&](const std::string& base, const std::string& now, const std::string& spec) {
       return run({cli_path(), "diff", "--fail-above", spec, base, now}, dir.path());
    };
@@ -141,6 +153,49 @@ TEST(Diff, ExitStatusGatesOnThresholds)
    auto md = run({cli_path(), "diff", "--format", "markdown", "light.json", "heavy.json"}, dir.path());
    EXPECT_EQ(md.exit_code, 0) << md.err;
    EXPECT_NE(md.out.find("|"), std::string::npos) << md.out;
+}
+
+// Named baselines end to end: store a profile, compare against it by name
+// (the directory from the option or from VGPROF_BASELINE_DIR), and a
+// missing baseline or a bad name is bad input.
+TEST_F(Diff, ComparesAgainstANamedBaseline)
+{
+   const TempDir& dir = *dir_;
+   // The test's directory, which removes only the files directly in it.
+   const std::string baselines = dir.path();
+
+   auto saved = run({cli_path(), "diff", "--baseline-dir", baselines, "--save-baseline", "main", "light.json"},
+                    dir.path());
+   ASSERT_EQ(saved.exit_code, 0) << saved.err;
+   EXPECT_EQ(read_file(baselines + "/main.json"), read_file(dir / "light.json"));
+
+   auto against = [&](const std::string& name, const std::string& now) {
+      return run({cli_path(), "diff", "--baseline-dir", baselines, "--baseline", name, "--fail-above", "Ir=+1%", now},
+                 dir.path());
+   };
+   auto worse = against("main", "heavy.json");
+   EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
+   EXPECT_NE(worse.out.find("Base:             " + baselines + "/main.json"), std::string::npos) << worse.out;
+   EXPECT_EQ(against("main", "light.json").exit_code, 0);
+
+   auto missing = against("release-1.0", "heavy.json");
+   EXPECT_EQ(missing.exit_code, 2);
+   EXPECT_TRUE(missing.out.empty()) << missing.out;
+   EXPECT_NE(missing.err.find("no baseline \"release-1.0\" in " + baselines), std::string::npos) << missing.err;
+
+   auto bad_name = run({cli_path(), "diff", "--baseline-dir", baselines, "--save-baseline", "../main", "heavy.json"},
+                       dir.path());
+   EXPECT_EQ(bad_name.exit_code, 2);
+   EXPECT_NE(bad_name.err.find("baseline name \"../main\""), std::string::npos) << bad_name.err;
+
+   // The directory may come from the environment.
+   setenv("VGPROF_BASELINE_DIR", baselines.c_str(), 1);
+   auto from_env = run({cli_path(), "diff", "--baseline", "main", "--fail-above", "Ir=+1%", "heavy.json"}, dir.path());
+   unsetenv("VGPROF_BASELINE_DIR");
+   EXPECT_EQ(from_env.exit_code, 1) << from_env.err;
+   auto no_dir = run({cli_path(), "diff", "--baseline", "main", "heavy.json"}, dir.path());
+   EXPECT_EQ(no_dir.exit_code, 2);
+   EXPECT_NE(no_dir.err.find("--baseline needs --baseline-dir DIR"), std::string::npos) << no_dir.err;
 }
 
 }  // namespace

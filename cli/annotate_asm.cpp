@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `vgprof annotate --asm`: the costliest functions instruction by
+// instruction, from objdump's disassembly of the object file each ran
+// from, with the costs the profile recorded per instruction (a profile
+// recorded with --dump-instr=yes).
+#include "annotate_layout.hpp"
+
+#include "vgprof/annotate.hpp"
+#include "vgprof/disasm.hpp"
+#include "vgprof/error.hpp"
+#include "vgprof/query.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <set>
+
+namespace vgprof::cli {
+
+namespace {
+
+// The rows of the last block, in order.
+enum AsmPlace : size_t { kOnInstructions, kOffInstructions, kNoCode, kNotChosen };
+
+CostLedger asm_ledger(const Profile& profile, const AnnotateOptions& options)
+{
+    return CostLedger(profile.num_events(),
+                      {"on the instructions listed above",
+                       "in listed functions, at addresses where the disassembly has no "
+                       "instruction",
+                       "in listed functions whose object file could not be disassembled",
+                       options.sources.empty()
+                           ? fmt::format("in functions below the {}% threshold",
+                                         options.threshold)
+                           : fmt::format("in functions not in the files named or below the {}% "
+                                         "threshold",
+                                         options.threshold)});
+}
+
+// An object file, disassembled once for all its functions listed.
+struct ObjectCode {
+    Disassembly code;
+    uint64_t offset = 0;        // profile address - the file's address
+    bool fixed = false;         // linked at fixed addresses: offset 0
+    std::string problem;        // non-empty: why its functions cannot be listed
+    bool modified = false;      // changed after the profile was written
+};
+
+bool exists(const std::string& path)
+{
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+ObjectCode object_code(const Profile& profile, const AnnotateOptions& options, ObjId obj)
+{
+    ObjectCode o;
+    const std::string& path = profile.obj_path(obj);
+    if (path == "???") {
+        o.problem = "the code is in no object file the profile knows";
+        return o;
+    }
+    if (!exists(path)) {
+        o.problem = fmt::format("object file {} not found", path);
+        return o;
+    }
+    const std::optional<bool> fixed = linked_at_fixed_address(path);
+    if (!fixed) {
+        o.problem = fmt::format("{} is not an ELF object file that can be read", path);
+        return o;
+    }
+    o.fixed = *fixed;
+    try {
+        o.code = disassemble(path);
+    } catch (const Error& e) {
+        o.problem = e.what();
+        return o;
+    }
+    const std::optional<uint64_t> offset = load_offset(profile, obj, o.code, o.fixed);
+    if (!offset) {
+        o.problem = fmt::format("cannot tell where {} was loaded: the profile holds run-time "
+                                "addresses only, and none of its functions there is named by "
+                                "a symbol of the file",
+                                path);
+        return o;
+    }
+    o.offset = *offset;
+    o.modified = modified_after(path, options.profile);
+    return o;
+}
+
+std::vector<FunctionCost> chosen_functions(const Profile& profile, const AnnotateOptions& options,
+                                           const Layout& layout)
+{
+    std::vector<FunctionCost> costs = function_self_costs(profile);
+    drop_zero_costs(costs);
+    sort_by_cost(costs, profile, layout.rank_event);
+    std::set<FileId> files;
+    for (const NamedFiles& n : layout.named)
+        files.insert(n.files.begin(), n.files.end());
+    const uint64_t total = profile.meta().totals[layout.rank_event];
+    std::vector<FunctionCost> chosen;
+    for (FunctionCost& c : costs) {
+        const uint64_t cost = c.self[layout.rank_event];
+        const bool named = options.sources.empty() ||
+                           files.count(profile.function(c.fn).file) != 0;
+        if (named && cost != 0 && reaches_threshold(cost, total, options.threshold))
+            chosen.push_back(std::move(c));
+    }
+    return chosen;
+}
+
+// The addresses of the object file to list for a function whose executed
+// instructions span [low, high]: from its symbol to the next symbol when
+// the file has a symbol of its name there, else the executed span.
+struct Span {
+    uint64_t start, end;  // end excluded
+    bool whole_function;
+};
+
+Span span_of(const Disassembly& code, const std::string& name, uint64_t low, uint64_t high)
+{
+    const Disassembly::Symbol* symbol = code.symbol_before(low);
+    if (symbol == nullptr || (!symbol->names(name) && symbol->addr != low))
+        return {low, high + 1, false};
+    const std::optional<uint64_t> next = code.next_symbol_after(symbol->addr);
+    return {symbol->addr, std::max(high + 1, next.value_or(high + 1)), true};
+}
+
+void write_function(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
+                    const Layout& layout, const FunctionCost& f, const PositionCosts& instrs,
+                    const ObjectCode& object, CostLedger& ledger)
+{
+    print_line(out, rule());
+    print_line(out, fmt::format("Function:         {}", function_label(profile, f.fn)));
+    const std::string& path = profile.obj_path(profile.function(f.fn).obj);
+    const auto all_to = [&](size_t place) {
+        for (size_t row = 0; row < instrs.positions.size(); ++row)
+            ledger.add(place, instrs.cost(row));
+    };
+    if (!object.problem.empty() || instrs.positions.empty()) {
+        print_line(out, "note: " + (instrs.positions.empty()
+                                        ? std::string("no per-instruction costs recorded")
+                                        : object.problem));
+        print_line(out, rule());
+        print_line(out, layout.columns.header());
+        print_line(out, layout.cells(f.self.data()) + "  function total");
+        print_line(out, "");
+        all_to(kNoCode);
+        return;
+    }
+    print_line(out, object.fixed
+                        ? fmt::format("Object:           {}", path)
+                        : fmt::format("Object:           {}, loaded at offset {:#x}", path,
+                                      object.offset));
+    if (object.modified)
+        print_line(out, fmt::format("note: {} was modified after the profile was written; its "
+                                    "instructions may not be those that ran",
+                                    path));
+    const Disassembly& code = object.code;
+    const uint64_t low = instrs.positions.front() - object.offset;
+    const uint64_t high = instrs.positions.back() - object.offset;
+    const Span span = span_of(code, profile.fn_name(f.fn), low, high);
+    if (!span.whole_function)
+        print_line(out, "note: no symbol of the object file names this function; listing from "
+                        "its first to its last executed instruction");
+    const size_t first = code.first_at_or_after(span.start);
+    const size_t count = code.first_at_or_after(span.end) - first;
+    size_t unmatched = 0;
+    for (size_t row = 0; row < instrs.positions.size(); ++row) {
+        const bool matched = code.instruction_at(instrs.positions[row] - object.offset).has_value();
+        unmatched += !matched;
+        ledger.add(matched ? kOnInstructions : kOffInstructions, instrs.cost(row));
+    }
+    if (unmatched != 0)
+        print_line(out, fmt::format("note: {} executed address{} of this function {} no "
+                                    "instruction of the disassembly; the object file may not be "
+                                    "the one that ran",
+                                    unmatched, unmatched == 1 ? "" : "es",
+                                    unmatched == 1 ? "is at" : "are at"));
+    print_line(out, rule());
+    print_line(out, layout.columns.header());
+    print_line(out, layout.cells(f.self.data()) + "  function total");
+
+    const size_t width =
+        count == 0 ? 0 : fmt::format("{:x}", code.instructions[first + count - 1].addr).size();
+    std::vector<std::string> texts;
+    for (size_t i = 0; i < count; ++i) {
+        const Disassembly::Instruction& instr = code.instructions[first + i];
+        texts.push_back(fmt::format("{:>{}x}:  {}", instr.addr, width, instr.text));
+    }
+    write_listing(
+        out, layout, count, options,
+        [&](size_t i) {
+            const std::optional<size_t> row =
+                instrs.row_of(code.instructions[first + i].addr + object.offset);
+            return ListingRow{row ? instrs.cost(*row) : nullptr, texts[i]};
+        },
+        [&](size_t i) { return fmt::format("address {:x}", code.instructions[first + i].addr); });
+    print_line(out, "");
+}
+
+} // namespace
+
+void write_disassembly(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
+                       const Layout& layout)
+{
+    const std::vector<FunctionCost> chosen = chosen_functions(profile, options, layout);
+    std::vector<FnId> fns;
+    for (const FunctionCost& f : chosen)
+        fns.push_back(f.fn);
+    const std::vector<PositionCosts> instrs = function_instr_costs(profile, fns);
+
+    // Each object is disassembled once, when its first function is listed.
+    std::map<ObjId, ObjectCode> objects;
+    CostLedger ledger = asm_ledger(profile, options);
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        const ObjId obj = profile.function(chosen[i].fn).obj;
+        auto it = objects.find(obj);
+        if (it == objects.end())
+            it = objects.emplace(obj, object_code(profile, options, obj)).first;
+        write_function(out, profile, options, layout, chosen[i], instrs[i], it->second, ledger);
+    }
+    if (chosen.empty())
+        print_line(out, "No function to list.\n");
+    const std::set<FnId> listed(fns.begin(), fns.end());
+    for (size_t row = 0; row < profile.instrs().size(); ++row)
+        if (listed.count(profile.instrs()[row].fn) == 0)
+            ledger.add(kNotChosen, profile.instr_cost(row));
+    ledger.write(out, layout);
+}
+
+} // namespace vgprof::cli

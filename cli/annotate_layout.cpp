@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Shared layout of `vgprof annotate` (see annotate_layout.hpp).
+#include "annotate_layout.hpp"
+
+#include "vgprof/annotate.hpp"
+#include "vgprof/error.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace vgprof::cli {
+
+namespace {
+
+ReportOptions view_of(const AnnotateOptions& options)
+{
+    ReportOptions view;
+    view.profile = options.profile;
+    view.events = options.events;
+    return view;
+}
+
+SourceSearch search_of(const AnnotateOptions& options)
+{
+    SourceSearch search;
+    for (const std::string& s : options.substitutions)
+        search.substitutions.push_back(parse_substitution(s, "--subst"));
+    search.dirs = options.source_dirs;
+    return search;
+}
+
+std::string without_leading_dot_slash(std::string path)
+{
+    while (path.rfind("./", 0) == 0)
+        path.erase(0, 2);
+    return path;
+}
+
+// `longer` is `tail` or ends with it after a '/' (or with a `tail` that
+// starts with '/').
+bool ends_with_path(const std::string& longer, const std::string& tail)
+{
+    if (longer.size() < tail.size() ||
+        longer.compare(longer.size() - tail.size(), tail.size(), tail) != 0)
+        return false;
+    return longer.size() == tail.size() || tail.front() == '/' ||
+           longer[longer.size() - tail.size() - 1] == '/';
+}
+
+// A SOURCE names a recorded path when either ends with the other: a
+// shortened path (src/app.c) or the file's place on this machine
+// (/home/me/tree/src/app.c for a profile's src/app.c).
+bool names(const std::string& path, const std::string& source)
+{
+    return ends_with_path(path, source) || ends_with_path(source, path);
+}
+
+// The files each SOURCE names (Layout::named). Throws vgprof::Error for a
+// SOURCE that names none.
+std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOptions& options,
+                                    const SourceSearch& search)
+{
+    std::vector<NamedFiles> named;
+    for (const std::string& given : options.sources) {
+        NamedFiles n{given, {}, find_source(given, SourceSearch{}).found};
+        const std::string source = without_leading_dot_slash(given);
+        for (size_t i = 0; i < profile.files().size(); ++i) {
+            const FileId file(static_cast<uint32_t>(i));
+            const std::string& path = profile.file_path(file);
+            if (path != "???" && !source.empty() &&
+                (names(path, source) ||
+                 names(apply_substitutions(path, search.substitutions), source)))
+                n.files.push_back(file);
+        }
+        if (n.files.empty())
+            throw Error(fmt::format("{}: \"{}\" names no source file of the profile (none is "
+                                    "that path, ends with it or is its end)",
+                                    options.profile, given));
+        named.push_back(std::move(n));
+    }
+    return named;
+}
+
+} // namespace
+
+Layout::Layout(const Profile& profile, const AnnotateOptions& options)
+    : view(view_of(options)),
+      shown(shown_events(profile, view)),
+      rank_event(shown.events.front()),
+      columns(profile, shown, {""}),
+      search(search_of(options)),
+      named(named_files(profile, options, search)),
+      num_events(profile.num_events())
+{
+}
+
+bool Layout::has_cost(const uint64_t* cost) const
+{
+    for (size_t e : shown.events)
+        if (cost[e] != 0)
+            return true;
+    return false;
+}
+
+std::string Layout::cells(const uint64_t* cost) const
+{
+    if (cost == nullptr)
+        return columns.dotted_cells(nullptr);
+    const std::vector<uint64_t> costs(cost, cost + num_events);
+    return columns.dotted_cells(&costs);
+}
+
+void write_annotation_header(std::ostream& out, const Profile& profile,
+                             const AnnotateOptions& options, const Layout& layout)
+{
+    const std::string& rank = profile.meta().events[layout.rank_event];
+    const char* const unit = options.disassembly ? (options.context == 1 ? "instruction" : "instructions")
+                                                 : (options.context == 1 ? "line" : "lines");
+    std::vector<std::string> more;
+    if (!options.sources.empty())
+        more.push_back(fmt::format("Sources named:    {}", fmt::join(options.sources, " ")));
+    if (options.sources.empty() || options.disassembly)
+        more.push_back(fmt::format("Threshold:        {}% of {} ({} listed by it)",
+                                   options.threshold, rank,
+                                   options.disassembly ? "functions" : "files"));
+    if (options.all)
+        more.push_back(fmt::format("Context:          whole {}",
+                                   options.disassembly ? "functions" : "files"));
+    else
+        more.push_back(fmt::format("Context:          {} {} around each costly one",
+                                   options.context, unit));
+    if (options.disassembly)
+        more.push_back("Listing:          instructions, disassembled by objdump");
+    else if (profile.heap() != nullptr)
+        more.push_back("Allocated:        the column before each source line: bytes allocated "
+                       "by the calls on it");
+    write_header(out, profile, layout.view, layout.shown, more);
+    write_totals(out, profile, layout.shown);
+}
+
+void write_listing(std::ostream& out, const Layout& layout, size_t count,
+                   const AnnotateOptions& options, const std::function<ListingRow(size_t)>& row,
+                   const std::function<std::string(size_t)>& marker)
+{
+    std::vector<Region> regions;
+    if (options.all) {
+        if (count != 0)
+            regions.push_back({0, count - 1});
+    } else {
+        std::vector<size_t> hot;
+        for (size_t i = 0; i < count; ++i) {
+            const uint64_t* cost = row(i).cost;
+            if (cost != nullptr && layout.has_cost(cost))
+                hot.push_back(i);
+        }
+        regions = hot_regions(hot, count, options.context);
+    }
+    for (const Region& region : regions) {
+        const std::string head = "-- " + marker(region.first) + " ";
+        print_line(out, head + std::string(head.size() < 80 ? 80 - head.size() : 0, '-'));
+        for (size_t i = region.first; i <= region.last; ++i) {
+            const ListingRow r = row(i);
+            print_line(out, layout.cells(r.cost) + "  " + std::string(r.text));
+        }
+    }
+}
+
+CostLedger::CostLedger(size_t num_events, std::vector<std::string> places)
+    : num_events_(num_events),
+      places_(std::move(places)),
+      sums_(places_.size(), std::vector<uint64_t>(num_events, 0))
+{
+}
+
+void CostLedger::add(size_t place, const uint64_t* cost)
+{
+    for (size_t e = 0; e < num_events_; ++e)
+        sums_[place][e] += cost[e];
+}
+
+void CostLedger::write(std::ostream& out, const Layout& layout) const
+{
+    print_line(out, rule());
+    print_line(out, "Where the program's costs are");
+    print_line(out, rule());
+    print_line(out, layout.columns.header());
+    for (size_t place = 0; place < places_.size(); ++place)
+        if (place == 0 || layout.has_cost(sums_[place].data()))
+            print_line(out, layout.cells(sums_[place].data()) + "  " + places_[place]);
+}
+
+} // namespace vgprof::cli

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `vgprof report --heap`: the heap summary with DHAT's labels, then the
+// allocation sites in the chosen order, each with what its blocks did, notes
+// on what stands out and the allocating stack. With --function, only the
+// sites that allocated under that function. Text for people, JSON for
+// scripts, from the same rows.
+#include "report_layout.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/query.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace vgprof::cli {
+
+namespace {
+
+struct HeapView {
+    const Heap* heap = nullptr;
+    HeapOrder order = HeapOrder::bytes;
+    std::optional<FnId> under;      // --function
+    std::vector<SiteId> shown;
+    size_t matching = 0;            // sites under --function (all without it)
+};
+
+HeapView view_of(const Profile& profile, const ReportOptions& options)
+{
+    HeapView v;
+    v.heap = profile.heap();
+    if (v.heap == nullptr)
+        throw Error(fmt::format("{}: the profile has no heap data (recorded with --heap=no, "
+                                "or by a vgprof older than format version 3)",
+                                options.profile));
+    const std::optional<HeapOrder> order = heap_order_named(options.heap_sort);
+    if (!order)
+        throw Error(fmt::format("unknown --heap-sort '{}' (expected one of: {})",
+                                options.heap_sort, heap_order_names()));
+    v.order = *order;
+    if (!options.function.empty()) {
+        try {
+            v.under = find_function(profile, options.function);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}: {}", options.profile, e.what()));
+        }
+    }
+    for (SiteId id : sites_in_order(*v.heap, v.order)) {
+        if (v.under && !site_is_under(*v.heap, v.heap->site(id), *v.under))
+            continue;
+        ++v.matching;
+        if (options.top == 0 || v.shown.size() < options.top)
+            v.shown.push_back(id);
+    }
+    return v;
+}
+
+std::string count_text(uint64_t n, const char* one, const char* many)
+{
+    return fmt::format("{} {}", format_thousands(n), n == 1 ? one : many);
+}
+
+std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks)
+{
+    return fmt::format("{} in {}", count_text(bytes, "byte", "bytes"),
+                       count_text(blocks, "block", "blocks"));
+}
+
+void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                const HeapView& v)
+{
+    const Heap& heap = *v.heap;
+    const HeapTotals& t = heap.totals;
+    print_line(out, rule());
+    print_line(out, fmt::format("Profile:          {}", options.profile));
+    print_line(out, fmt::format("Command:          {}", fmt::join(profile.meta().argv, " ")));
+    print_line(out, fmt::format("Heap:             allocation stacks of up to {} frames",
+                                heap.depth));
+    print_line(out, fmt::format("Sort order:       {}", options.heap_sort));
+    if (v.under)
+        print_line(out, fmt::format("Sites under:      {}", function_label(profile, *v.under)));
+    print_line(out, rule());
+    print_line(out, fmt::format("Total:     {}", bytes_in_blocks(t.bytes, t.blocks)));
+    print_line(out, fmt::format("At t-gmax: {}", bytes_in_blocks(t.peak_bytes, t.peak_blocks)));
+    print_line(out, fmt::format("At t-end:  {}", bytes_in_blocks(t.end_bytes, t.end_blocks)));
+    print_line(out, fmt::format("Reads:     {}", count_text(t.reads, "byte", "bytes")));
+    print_line(out, fmt::format("Writes:    {}", count_text(t.writes, "byte", "bytes")));
+    print_line(out, fmt::format("Time:      {} instructions; the peak at instruction {}",
+                                format_thousands(t.end_time), format_thousands(t.peak_time)));
+    print_line(out, rule());
+    print_line(out, fmt::format("Allocation sites by {}: {} of {} shown", options.heap_sort,
+                                v.shown.size(), v.matching));
+    print_line(out, rule());
+    size_t rank = 0;
+    for (SiteId id : v.shown) {
+        const HeapSite& s = heap.site(id);
+        out << '\n';
+        print_line(out, fmt::format("#{}: {} {}, {} {}, {:.1f} bytes each on average", ++rank,
+                                    count_text(s.bytes, "byte", "bytes"), percent(s.bytes, t.bytes),
+                                    count_text(s.blocks, "block", "blocks"),
+                                    percent(s.blocks, t.blocks),
+                                    s.blocks ? double(s.bytes) / double(s.blocks) : 0.0));
+        print_line(out, fmt::format("  lifetime:  {:.1f} instructions on average",
+                                    average_lifetime(s)));
+        print_line(out, fmt::format("  max live:  {}", bytes_in_blocks(s.max_bytes, s.max_blocks)));
+        print_line(out, fmt::format("  at t-gmax: {} {}", bytes_in_blocks(s.peak_bytes, s.peak_blocks),
+                                    percent(s.peak_bytes, t.peak_bytes)));
+        print_line(out, fmt::format("  at t-end:  {} {}", bytes_in_blocks(s.end_bytes, s.end_blocks),
+                                    percent(s.end_bytes, t.end_bytes)));
+        print_line(out, fmt::format("  reads:     {} ({:.2f} per byte allocated)",
+                                    count_text(s.reads, "byte", "bytes"),
+                                    s.bytes ? double(s.reads) / double(s.bytes) : 0.0));
+        print_line(out, fmt::format("  writes:    {} ({:.2f} per byte allocated)",
+                                    count_text(s.writes, "byte", "bytes"),
+                                    s.bytes ? double(s.writes) / double(s.bytes) : 0.0));
+        const std::vector<std::string> notes = site_notes(s);
+        if (!notes.empty())
+            print_line(out, fmt::format("  notes:     {}", fmt::join(notes, "; ")));
+        print_line(out, "  allocated at:");
+        for (FrameId f : s.frames)
+            print_line(out, "    " + frame_label(profile, heap.frame(f)));
+    }
+}
+
+void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                const HeapView& v)
+{
+    const Heap& heap = *v.heap;
+    const HeapTotals& t = heap.totals;
+    boost::json::array sites;
+    for (SiteId id : v.shown) {
+        const HeapSite& s = heap.site(id);
+        boost::json::array stack, notes;
+        for (FrameId f : s.frames) {
+            const HeapFrame& frame = heap.frame(f);
+            boost::json::object o = function_json(profile, frame.fn);
+            o["addr"] = frame.addr;
+            o["file"] = profile.file_path(frame.file);
+            o["line"] = frame.line;
+            stack.push_back(std::move(o));
+        }
+        for (std::string& n : site_notes(s))
+            notes.emplace_back(n);
+        sites.push_back(boost::json::object{
+            {"site", id.value},
+            {"bytes", s.bytes},
+            {"blocks", s.blocks},
+            {"average_lifetime", average_lifetime(s)},
+            {"max_bytes", s.max_bytes},
+            {"max_blocks", s.max_blocks},
+            {"peak_bytes", s.peak_bytes},
+            {"peak_blocks", s.peak_blocks},
+            {"end_bytes", s.end_bytes},
+            {"end_blocks", s.end_blocks},
+            {"reads", s.reads},
+            {"writes", s.writes},
+            {"access_density", access_density(s)},
+            {"notes", std::move(notes)},
+            {"stack", std::move(stack)}});
+    }
+    boost::json::object report = {
+        {"profile", options.profile},
+        {"command", boost::json::value_from(profile.meta().argv)},
+        {"order", options.heap_sort},
+        {"totals", boost::json::object{{"bytes", t.bytes},
+                                       {"blocks", t.blocks},
+                                       {"peak_bytes", t.peak_bytes},
+                                       {"peak_blocks", t.peak_blocks},
+                                       {"peak_time", t.peak_time},
+                                       {"end_bytes", t.end_bytes},
+                                       {"end_blocks", t.end_blocks},
+                                       {"end_time", t.end_time},
+                                       {"reads", t.reads},
+                                       {"writes", t.writes}}},
+        {"sites_matching", v.matching},
+        {"sites", std::move(sites)}};
+    if (v.under)
+        report["under"] = function_json(profile, *v.under);
+    out << boost::json::serialize(report) << '\n';
+}
+
+} // namespace
+
+void write_heap_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
+{
+    const HeapView view = view_of(profile, options);
+    if (options.format == "json")
+        write_json(out, profile, options, view);
+    else
+        write_text(out, profile, options, view);
+}
+
+} // namespace vgprof::cli

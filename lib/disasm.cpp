@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Disassembling object files with objdump and placing the profile's
+// instruction addresses in them.
+#include "vgprof/disasm.hpp"
+
+#include "vgprof/error.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <unordered_map>
+
+// configure finds objdump; a build without it still names the usual one.
+#ifndef VGPROF_OBJDUMP
+#define VGPROF_OBJDUMP "objdump"
+#endif
+
+namespace vgprof {
+
+std::optional<size_t> Disassembly::instruction_at(uint64_t addr) const
+{
+    const size_t i = first_at_or_after(addr);
+    if (i == instructions.size() || instructions[i].addr != addr)
+        return std::nullopt;
+    return i;
+}
+
+size_t Disassembly::first_at_or_after(uint64_t addr) const
+{
+    const auto it = std::lower_bound(
+        instructions.begin(), instructions.end(), addr,
+        [](const Instruction& instr, uint64_t a) { return instr.addr < a; });
+    return static_cast<size_t>(it - instructions.begin());
+}
+
+const Disassembly::Symbol* Disassembly::symbol_before(uint64_t addr) const
+{
+    const auto it = std::upper_bound(symbols.begin(), symbols.end(), addr,
+                                     [](uint64_t a, const Symbol& s) { return a < s.addr; });
+    return it == symbols.begin() ? nullptr : &*std::prev(it);
+}
+
+std::optional<uint64_t> Disassembly::next_symbol_after(uint64_t addr) const
+{
+    const auto it = std::upper_bound(symbols.begin(), symbols.end(), addr,
+                                     [](uint64_t a, const Symbol& s) { return a < s.addr; });
+    if (it == symbols.end())
+        return std::nullopt;
+    return it->addr;
+}
+
+namespace {
+
+// "memcpy@@GLIBC_2.14" -> "memcpy".
+std::string_view without_version(std::string_view name)
+{
+    return name.substr(0, name.find('@'));
+}
+
+} // namespace
+
+bool Disassembly::Symbol::names(std::string_view function) const
+{
+    const std::string_view label = name;
+    const bool plt = label.size() >= 4 && label.substr(label.size() - 4) == "@plt";
+    const bool derived =
+        label.find("+0x") != std::string_view::npos || label.find("-0x") != std::string_view::npos;
+    return !plt && !derived && without_version(label) == without_version(function);
+}
+
+namespace {
+
+bool parse_hex(std::string_view text, uint64_t& value)
+{
+    if (text.empty() || text.size() > 16)
+        return false;
+    value = 0;
+    for (char c : text) {
+        const int digit = c >= '0' && c <= '9'   ? c - '0'
+                          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                                 : -1;
+        if (digit < 0)
+            return false;
+        value = value * 16 + uint64_t(digit);
+    }
+    return true;
+}
+
+std::string_view trimmed(std::string_view text)
+{
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return {};
+    const size_t last = text.find_last_not_of(" \t");
+    return text.substr(first, last - first + 1);
+}
+
+// "0000000000001139 <main>:" adds a symbol; "    1139:\tpush   %rbp" an
+// instruction. Everything else objdump prints (the file format, section
+// headings, "..." for skipped zeros) is neither.
+void parse_line(std::string_view line, Disassembly& out)
+{
+    if (!line.empty() && line[0] != ' ') {
+        const size_t open = line.find(" <");
+        uint64_t addr;
+        if (open == std::string_view::npos || line.size() < open + 4 ||
+            line.substr(line.size() - 2) != ">:" || !parse_hex(line.substr(0, open), addr))
+            return;
+        out.symbols.push_back({addr, std::string(line.substr(open + 2, line.size() - open - 4))});
+        return;
+    }
+    const size_t colon = line.find(":\t");
+    uint64_t addr;
+    if (colon == std::string_view::npos || !parse_hex(trimmed(line.substr(0, colon)), addr))
+        return;
+    const std::string_view text = trimmed(line.substr(colon + 2));
+    if (!text.empty())
+        out.instructions.push_back({addr, std::string(text)});
+}
+
+struct Captured {
+    int status = -1;  // exit status; -1 when killed by a signal
+    std::string out, err;
+};
+
+// Runs argv (argv[0] a path) and collects what it writes on stdout and
+// stderr, reading both as they come so neither pipe fills up.
+Captured capture(const std::vector<std::string>& argv)
+{
+    int out_pipe[2], err_pipe[2];
+    if (::pipe2(out_pipe, O_CLOEXEC) != 0)
+        throw Error(argv[0] + ": cannot run: " + std::strerror(errno));
+    if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+        const int saved = errno;
+        ::close(out_pipe[0]);
+        ::close(out_pipe[1]);
+        throw Error(argv[0] + ": cannot run: " + std::strerror(saved));
+    }
+    std::vector<char*> args;
+    for (const std::string& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(out_pipe[1], 1);
+        ::dup2(err_pipe[1], 2);
+        ::execv(args[0], args.data());
+        const std::string message = argv[0] + ": " + std::strerror(errno) + "\n";
+        (void)!::write(2, message.data(), message.size());
+        ::_exit(127);
+    }
+    const int fork_errno = errno;
+    ::close(out_pipe[1]);
+    ::close(err_pipe[1]);
+    Captured c;
+    if (pid > 0) {
+        pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+        std::string* sinks[2] = {&c.out, &c.err};
+        char buffer[65536];
+        int open_pipes = 2;
+        while (open_pipes > 0) {
+            if (::poll(fds, 2, -1) < 0) {
+                if (errno == EINTR)
+                    continue;
+                break;
+            }
+            for (int i = 0; i < 2; ++i) {
+                if (fds[i].fd < 0 || fds[i].revents == 0)
+                    continue;
+                const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+                if (n > 0) {
+                    sinks[i]->append(buffer, size_t(n));
+                } else if (n == 0 || errno != EINTR) {
+                    fds[i].fd = -1;
+                    --open_pipes;
+                }
+            }
+        }
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        c.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+    ::close(out_pipe[0]);
+    ::close(err_pipe[0]);
+    if (pid < 0)
+        throw Error(argv[0] + ": cannot run: " + std::strerror(fork_errno));
+    return c;
+}
+
+std::string first_line(const std::string& text)
+{
+    return text.substr(0, text.find('\n'));
+}
+
+} // namespace
+
+Disassembly parse_objdump(std::string_view text)
+{
+    Disassembly out;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        parse_line(text.substr(start, end - start), out);
+        start = end + 1;
+    }
+    // objdump lists sections in file order, which need not be address order.
+    const auto by_addr = [](const auto& a, const auto& b) { return a.addr < b.addr; };
+    std::stable_sort(out.instructions.begin(), out.instructions.end(), by_addr);
+    std::stable_sort(out.symbols.begin(), out.symbols.end(), by_addr);
+    return out;
+}
+
+Disassembly disassemble(const std::string& path)
+{
+    const Captured c = capture({VGPROF_OBJDUMP, "-d", "--no-show-raw-insn", "-C", path});
+    if (c.status != 0) {
+        const std::string why = c.err.empty() ? "no message" : first_line(c.err);
+        throw Error(path + ": objdump failed (" + why + ")");
+    }
+    return parse_objdump(c.out);
+}
+
+std::optional<bool> linked_at_fixed_address(const std::string& path)
+{
+    // e_ident (16 bytes) then e_type, in the file's byte order.
+    unsigned char header[18];
+    std::ifstream in(path, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(header), sizeof header))
+        return std::nullopt;
+    if (std::memcmp(header, "\x7f" "ELF", 4) != 0)
+        return std::nullopt;
+    const bool little_endian = header[5] == 1;
+    const unsigned type = little_endian ? header[16] | header[17] << 8 : header[17] | header[16] << 8;
+    constexpr unsigned kExecutable = 2;  // ET_EXEC
+    return type == kExecutable;
+}
+
+std::optional<uint64_t> load_offset(const Profile& profile, ObjId obj, const Disassembly& code,
+                                    bool fixed)
+{
+    if (fixed)
+        return 0;
+    // The lowest executed address of each function of the object: its entry,
+    // unless the function was only ever entered part-way.
+    std::unordered_map<FnId, uint64_t> lowest;
+    std::vector<uint64_t> executed;
+    for (const InstrCost& instr : profile.instrs()) {
+        if (profile.function(instr.fn).obj != obj)
+            continue;
+        executed.push_back(instr.addr);
+        const auto [it, added] = lowest.try_emplace(instr.fn, instr.addr);
+        if (!added)
+            it->second = std::min(it->second, instr.addr);
+    }
+    std::unordered_multimap<std::string_view, const Disassembly::Symbol*> symbols;
+    for (const Disassembly::Symbol& s : code.symbols)
+        symbols.emplace(without_version(s.name), &s);
+    constexpr uint64_t kPage = 4096;
+    std::map<uint64_t, size_t> candidates;  // offset -> functions placing it
+    for (const auto& [fn, addr] : lowest) {
+        const std::string& name = profile.fn_name(fn);
+        const auto range = symbols.equal_range(without_version(name));
+        for (auto it = range.first; it != range.second; ++it) {
+            const Disassembly::Symbol& s = *it->second;
+            if (s.names(name) && addr >= s.addr && (addr - s.addr) % kPage == 0)
+                ++candidates[addr - s.addr];
+        }
+    }
+    std::optional<uint64_t> best;
+    size_t best_landed = 0, best_votes = 0;
+    for (const auto& [offset, votes] : candidates) {
+        size_t landed = 0;
+        for (uint64_t addr : executed)
+            landed += code.instruction_at(addr - offset).has_value();
+        if (!best || landed > best_landed || (landed == best_landed && votes > best_votes)) {
+            best = offset;
+            best_landed = landed;
+            best_votes = votes;
+        }
+    }
+    return best;
+}
+
+} // namespace vgprof

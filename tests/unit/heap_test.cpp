@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The heap section of a profile (format version 3): loading and checking
+// it, the questions vgprof/heap.hpp answers, and `vgprof report --heap`.
+//
+// The fixture, worked out by hand:
+//   site 0: allocated by work (app.c:5) called from main (app.c:20):
+//           1000 bytes in 10 blocks of 100, lifetimes 3000 (300 each:
+//           short-lived), 300 bytes in 3 blocks live at the peak, 100 in 1
+//           never freed, never read, 1000 bytes written; per offset: the
+//           first 50 bytes accessed twice, the other 50 never.
+//   site 1: allocated by main (app.c:22): one block of 2000 bytes, live
+//           90000 instructions, live at the peak, freed; 4000 bytes read,
+//           2000 written (3 accesses per byte).
+//   totals: 3000 bytes in 11 blocks; peak 2300 bytes in 4 blocks at 500;
+//           end 100 bytes in 1 block at 100000; 4000 read, 3000 written.
+#include "profile_text.hpp"
+
+#include "cli/commands.hpp"
+#include "vgprof/error.hpp"
+#include "vgprof/export_dhat.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/load.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+namespace vgprof {
+namespace {
+
+using test::ProfileText;
+
+const char* const kTotals =
+    R"({"bytes":3000,"blocks":11,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
+    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
+const char* const kFrames = "[[4198600,1,1,5],[4198700,0,1,20],[4198800,0,1,22]]";
+const char* const kSite0 = "[[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[50,2,50,0]]";
+const char* const kSite1 = "[[2],2000,1,90000,2000,1,2000,1,0,0,4000,2000,null]";
+const char* const kTimeline = R"({"width":4,"samples":[[100,400,4],[500,2300,4],[900,100,1]]})";
+const char* const kSnapshots =
+    R"([{"kind":"peak","time":500,"bytes":2300,"blocks":4,"sites":[[1,2000,1],[0,300,3]]},)"
+    R"({"kind":"end","time":100000,"bytes":100,"blocks":1,"sites":[[0,100,1]]}])";
+
+std::string heap_json(const std::string& totals = kTotals, const std::string& frames = kFrames,
+                      const std::string& sites = std::string("[") + kSite0 + "," + kSite1 + "]",
+                      const std::string& timeline = kTimeline,
+                      const std::string& snapshots = kSnapshots)
+{
+    return R"({"depth":12,"totals":)" + totals + R"(,"frames":)" + frames + R"(,"sites":)" +
+           sites + R"(,"timeline":)" + timeline + R"(,"snapshots":)" + snapshots + "}";
+}
+
+ProfileText with_heap(const std::string& heap = heap_json())
+{
+    ProfileText t;
+    t.set("vgprof", "3").set("heap", heap);
+    return t;
+}
+
+Profile load(const ProfileText& t) { return parse_profile(t.str(), "p.json"); }
+
+std::string load_error(const ProfileText& t)
+{
+    try {
+        load(t);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(loaded)";
+}
+
+TEST(HeapLoad, ReadsEveryTable)
+{
+    const Profile p = load(with_heap());
+    ASSERT_NE(p.heap(), nullptr);
+    const Heap& h = *p.heap();
+    EXPECT_EQ(h.depth, 12u);
+    EXPECT_EQ(h.totals.bytes, 3000u);
+    EXPECT_EQ(h.totals.peak_time, 500u);
+    EXPECT_EQ(h.totals.end_time, 100000u);
+    ASSERT_EQ(h.frames.size(), 3u);
+    EXPECT_EQ(h.frames[0].addr, 4198600u);
+    EXPECT_EQ(p.fn_name(h.frames[0].fn), "work");
+    EXPECT_EQ(h.frames[2].line, 22u);
+    ASSERT_EQ(h.sites.size(), 2u);
+    EXPECT_EQ(h.sites[0].frames, (std::vector<FrameId>{FrameId(0), FrameId(1)}));
+    EXPECT_EQ(h.sites[0].lifetimes, 3000u);
+    EXPECT_EQ(h.sites[0].end_blocks, 1u);
+    // [50,2,50,0]: 50 offsets accessed twice, then 50 never.
+    ASSERT_EQ(h.sites[0].accesses.size(), 100u);
+    EXPECT_EQ(h.sites[0].accesses[49], 2u);
+    EXPECT_EQ(h.sites[0].accesses[50], 0u);
+    EXPECT_TRUE(h.sites[1].accesses.empty());
+    EXPECT_EQ(h.sample_width, 4u);
+    ASSERT_EQ(h.samples.size(), 3u);
+    EXPECT_EQ(h.samples[1].bytes, 2300u);
+    ASSERT_EQ(h.snapshots.size(), 2u);
+    EXPECT_EQ(h.snapshots[0].kind, HeapSnapshot::Kind::peak);
+    EXPECT_EQ(h.snapshots[0].sites[0].site, SiteId(1));
+    EXPECT_EQ(h.snapshots[1].kind, HeapSnapshot::Kind::end);
+}
+
+TEST(HeapLoad, AbsentWithHeapNoAndIgnoredBeforeVersion3)
+{
+    EXPECT_EQ(load(ProfileText().set("vgprof", "3")).heap(), nullptr);
+    // Version 2 reserved the key: a reader ignores it.
+    EXPECT_EQ(load(ProfileText().set("heap", heap_json())).heap(), nullptr);
+}
+
+TEST(HeapLoad, BadHeapsAreReportedWithWhereAndWhat)
+{
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, "[[1,9,1,5]]"))),
+              "p.json: heap.frames[0][1]: fn id 9 out of range (2 functions)");
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[0,7],1,1,0,1,1,0,0,0,0,0,0,null]]"))),
+              "p.json: heap.sites[0][0][1]: heap frame id 7 out of range (3 frames)");
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[],1,1,0,1,1,0,0,0,0,0,0,null]]"))),
+              "p.json: heap.sites[0][0]: an allocation site needs at least one frame");
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[0],1,1,0]]"))),
+              "p.json: heap.sites[0]: expected 13 entries [frames, bytes, blocks, lifetimes, "
+              "max_bytes, max_blocks, peak_bytes, peak_blocks, end_bytes, end_blocks, reads, "
+              "writes, accesses], got 4");
+    // A site cannot have more live than its own highest.
+    EXPECT_EQ(load_error(with_heap(heap_json(
+                  kTotals, kFrames, std::string("[") + kSite0 + "," +
+                                        "[[2],2000,1,90000,2000,1,2001,1,0,0,4000,2000,null]]"))),
+              "p.json: heap.sites[1][6]: 2001 is more than the site's highest live bytes (2000)");
+    // The sites must add up to the totals.
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, std::string("[") + kSite0 + "]"))),
+              "p.json: heap.totals.bytes: bytes total is 3000 but the sites add up to 1000");
+    EXPECT_EQ(load_error(with_heap(heap_json(
+                  kTotals, kFrames,
+                  "[[[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[0,2]]," + std::string(kSite1) +
+                      "]"))),
+              "p.json: heap.sites[0][12][0]: a run of zero offsets");
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames,
+                                             std::string("[") + kSite0 + "," + kSite1 + "]",
+                                             R"({"width":4,"samples":[[500,1,1],[100,1,1]]})"))),
+              "p.json: heap.timeline.samples[1][0]: time 100 comes before the previous "
+              "sample's (500)");
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames,
+                                             std::string("[") + kSite0 + "," + kSite1 + "]",
+                                             R"({"width":4,"samples":[[500,2301,1]]})"))),
+              "p.json: heap.timeline.samples[0][1]: 2301 live bytes, more than the peak (2300)");
+    EXPECT_EQ(load_error(with_heap(heap_json(
+                  kTotals, kFrames, std::string("[") + kSite0 + "," + kSite1 + "]", kTimeline,
+                  R"([{"kind":"now","time":1,"bytes":1,"blocks":1,"sites":[]}])"))),
+              "p.json: heap.snapshots[0].kind: unknown snapshot kind \"now\" (expected "
+              "\"periodic\", \"peak\" or \"end\")");
+    EXPECT_EQ(load_error(with_heap(heap_json(
+                  kTotals, kFrames, std::string("[") + kSite0 + "," + kSite1 + "]", kTimeline,
+                  R"([{"kind":"end","time":1,"bytes":1,"blocks":1,"sites":[[2,1,1]]}])"))),
+              "p.json: heap.snapshots[0].sites[0][0]: heap site id 2 out of range (2 sites)");
+    EXPECT_EQ(load_error(with_heap(R"({"depth":12})")), "p.json: heap: missing required key \"totals\"");
+}
+
+TEST(HeapLoad, TooManyAccessOffsets)
+{
+    EXPECT_EQ(load_error(with_heap(heap_json(
+                  kTotals, kFrames,
+                  "[[[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[1000,2,25,0]]," +
+                      std::string(kSite1) + "]"))),
+              "p.json: heap.sites[0][12]: more than 1024 offsets (counts are kept only for "
+              "blocks of up to 1024 bytes)");
+}
+
+TEST(HeapQueries, OrdersPutTheLargestFirst)
+{
+    const Profile p = load(with_heap());
+    const Heap& h = *p.heap();
+    const auto first = [&](HeapOrder o) { return sites_in_order(h, o).front().value; };
+    EXPECT_EQ(first(HeapOrder::bytes), 1u);     // 2000 > 1000
+    EXPECT_EQ(first(HeapOrder::blocks), 0u);    // 10 > 1
+    EXPECT_EQ(first(HeapOrder::peak), 1u);      // 2000 > 300
+    EXPECT_EQ(first(HeapOrder::leaked), 0u);    // 100 > 0
+    EXPECT_EQ(first(HeapOrder::lifetime), 1u);  // 90000 > 300 each
+    EXPECT_EQ(first(HeapOrder::reads), 1u);
+    EXPECT_EQ(first(HeapOrder::density), 1u);   // 3 > 1 access per byte
+    EXPECT_DOUBLE_EQ(average_lifetime(h.sites[0]), 300.0);
+    EXPECT_DOUBLE_EQ(access_density(h.sites[1]), 3.0);
+    EXPECT_EQ(heap_order_named("leaked"), HeapOrder::leaked);
+    EXPECT_FALSE(heap_order_named("size"));
+}
+
+TEST(HeapQueries, NotesSayWhatStandsOut)
+{
+    const Profile p = load(with_heap());
+    const Heap& h = *p.heap();
+    EXPECT_EQ(site_notes(h.sites[0]),
+              (std::vector<std::string>{"short-lived", "never read",
+                                        "leaked: 100 bytes in 1 block never freed",
+                                        "50 of 100 bytes never accessed"}));
+    EXPECT_TRUE(site_notes(h.sites[1]).empty());
+}
+
+TEST(HeapQueries, SitesUnderAFunctionAndFrameLabels)
+{
+    const Profile p = load(with_heap());
+    const Heap& h = *p.heap();
+    const FnId main = FnId(0), work = FnId(1);
+    EXPECT_TRUE(site_is_under(h, h.sites[0], work));
+    EXPECT_TRUE(site_is_under(h, h.sites[0], main));
+    EXPECT_FALSE(site_is_under(h, h.sites[1], work));
+    EXPECT_EQ(frame_label(p, h.frames[0]), "work (/src/app.c:5)");
+}
+
+TEST(HeapQueries, BytesAllocatedPerLineGoToTheCallingLine)
+{
+    const Profile p = load(with_heap());
+    // No frame is in the allocator's library here: the first frame calls.
+    EXPECT_EQ(allocating_frame(p, p.heap()->sites[0]), FrameId(0));
+    const auto by_line = allocated_bytes_by_line(p);
+    ASSERT_EQ(by_line.size(), 2u);
+    EXPECT_EQ(by_line.at({FileId(1), 5}), 1000u);    // site 0, work app.c:5
+    EXPECT_EQ(by_line.at({FileId(1), 22}), 2000u);   // site 1, main app.c:22
+    EXPECT_TRUE(allocated_bytes_by_line(load(ProfileText().set("vgprof", "3"))).empty());
+}
+
+std::string heap_report(const Profile& p, cli::ReportOptions options)
+{
+    options.profile = "p.json";
+    options.heap = true;
+    std::ostringstream out;
+    cli::write_report(out, p, options);
+    return out.str();
+}
+
+TEST(HeapReport, TextShowsDhatSummaryThenSitesWithStacks)
+{
+    const Profile p = load(with_heap());
+    const std::string text = heap_report(p, {});
+    for (const char* line :
+         {"Total:     3,000 bytes in 11 blocks\n", "At t-gmax: 2,300 bytes in 4 blocks\n",
+          "At t-end:  100 bytes in 1 block\n", "Reads:     4,000 bytes\n",
+          "Writes:    3,000 bytes\n", "Allocation sites by bytes: 2 of 2 shown\n",
+          "#1: 2,000 bytes (66.7%), 1 block (9.1%), 2000.0 bytes each on average\n",
+          "  notes:     short-lived; never read; leaked: 100 bytes in 1 block never freed; 50 "
+          "of 100 bytes never accessed\n",
+          "  allocated at:\n    work (/src/app.c:5)\n    main (/src/app.c:20)\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << "\nin:\n" << text;
+    // Site 1 (bytes) before site 0.
+    EXPECT_LT(text.find("main (/src/app.c:22)"), text.find("work (/src/app.c:5)"));
+}
+
+TEST(HeapReport, FunctionKeepsTheSitesUnderItAndTopLimits)
+{
+    const Profile p = load(with_heap());
+    cli::ReportOptions under;
+    under.function = "work";
+    const std::string text = heap_report(p, under);
+    EXPECT_NE(text.find("Allocation sites by bytes: 1 of 1 shown"), std::string::npos) << text;
+    EXPECT_EQ(text.find("app.c:22"), std::string::npos) << text;
+
+    cli::ReportOptions top;
+    top.top = 1;
+    top.heap_sort = "leaked";
+    const std::string one = heap_report(p, top);
+    EXPECT_NE(one.find("Allocation sites by leaked: 1 of 2 shown"), std::string::npos) << one;
+    EXPECT_NE(one.find("work (/src/app.c:5)"), std::string::npos) << one;
+}
+
+TEST(HeapReport, JsonCarriesTheFigures)
+{
+    const Profile p = load(with_heap());
+    cli::ReportOptions options;
+    options.format = "json";
+    const boost::json::object r = boost::json::parse(heap_report(p, options)).as_object();
+    EXPECT_EQ(r.at("totals").at("peak_bytes").as_int64(), 2300);
+    const boost::json::array& sites = r.at("sites").as_array();
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_EQ(sites[0].at("site").as_int64(), 1);
+    EXPECT_EQ(sites[1].at("end_bytes").as_int64(), 100);
+    EXPECT_EQ(sites[1].at("stack").as_array()[0].at("name").as_string(), "work");
+    EXPECT_EQ(sites[1].at("notes").as_array().size(), 4u);
+}
+
+TEST(HeapReport, ErrorsNameTheProblem)
+{
+    const Profile plain = load(ProfileText().set("vgprof", "3"));
+    EXPECT_THROW(heap_report(plain, {}), Error);
+    try {
+        heap_report(plain, {});
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("has no heap data"), std::string::npos) << e.what();
+    }
+    cli::ReportOptions nobody;
+    nobody.function = "nobody";
+    EXPECT_THROW(heap_report(load(with_heap()), nobody), Error);
+}
+
+TEST(DhatExport, WritesDhatsHeapModeFile)
+{
+    const Profile p = load(with_heap());
+    std::ostringstream out;
+    write_dhat(out, p);
+    const boost::json::object d = boost::json::parse(out.str()).as_object();
+    EXPECT_EQ(d.at("dhatFileVersion").as_int64(), 2);
+    EXPECT_EQ(d.at("mode").as_string(), "heap");
+    EXPECT_EQ(d.at("cmd").as_string(), "./app -n 3");
+    EXPECT_EQ(d.at("pid").as_int64(), 4242);
+    EXPECT_EQ(d.at("te").as_int64(), 100000);
+    EXPECT_EQ(d.at("tg").as_int64(), 500);
+    const boost::json::array& ftbl = d.at("ftbl").as_array();
+    ASSERT_EQ(ftbl.size(), 4u);
+    EXPECT_EQ(ftbl[0].as_string(), "[root]");
+    EXPECT_EQ(ftbl[1].as_string(), "0x4010C8: work (app.c:5)");   // 4198600
+    const boost::json::array& pps = d.at("pps").as_array();
+    ASSERT_EQ(pps.size(), 2u);
+    const boost::json::object& pp = pps[0].as_object();
+    EXPECT_EQ(pp.at("tb").as_int64(), 1000);
+    EXPECT_EQ(pp.at("tl").as_int64(), 3000);
+    EXPECT_EQ(pp.at("gb").as_int64(), 300);
+    EXPECT_EQ(pp.at("eb").as_int64(), 100);
+    EXPECT_EQ(pp.at("wb").as_int64(), 1000);
+    EXPECT_EQ(boost::json::serialize(pp.at("acc")), "[-50,2,-50,0]");
+    EXPECT_EQ(boost::json::serialize(pp.at("fs")), "[1,2]");
+    EXPECT_FALSE(pps[1].as_object().contains("acc"));
+}
+
+TEST(DhatExport, RefusesAProfileWithoutHeap)
+{
+    std::ostringstream out;
+    EXPECT_THROW(write_dhat(out, load(ProfileText().set("vgprof", "3"))), Error);
+}
+
+} // namespace
+} // namespace vgprof

@@ -1,0 +1,864 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_heap.c: heap profiling.  The client's allocator is replaced (the
+   preload library vgpreload_vgprof-heap-<platform>.so sends malloc, new and
+   their kin here); every block is kept in an index by address, and every
+   allocation site (the allocating stack) gathers what its blocks did:
+   bytes and blocks allocated, lifetimes, what was live at the global peak
+   and at the end, bytes read and written inside its blocks and, for
+   blocks of up to 1024 bytes, how often each byte offset was accessed.
+
+   The figures follow DHAT's definitions so that the two can be compared
+   number by number: time is counted in instructions executed, a realloc
+   counts as one more block of the new size charged to the block's
+   original site (plus a read and a write of the bytes it copies), a
+   zero-sized request is a 1-byte block, a failing one is not counted.
+
+   Reads and writes reach here from the memory-access helpers of
+   vp_events.c (the cache simulation's, when it runs) through
+   VP_(heap_find), which answers most lookups from two small direct-mapped
+   caches: one of 4 KiB pages, each wholly inside one block or touching
+   none, and one of 16-byte granules, each overlapping one block or none.
+   Allocating and freeing clear the entries of the range they touch. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_wordfm.h"
+#include "vp_global.h"
+
+/* Blocks up to this size keep a per-byte access count, as DHAT's do. */
+#define ACC_LIMIT 1024
+
+ULong           VP_(heap_time);
+Addr            VP_(heap_lo) = 1, VP_(heap_hi) = 0;  /* empty range */
+VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
+VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
+
+/*------------------------------------------------------------*/
+/*--- Sites                                                ---*/
+/*------------------------------------------------------------*/
+
+/* One frame of an allocation stack: an address (the allocator's own
+   instruction for the first frame, the calling instruction for the
+   others) and where it is. */
+typedef struct _VP_Frame {
+   struct _VP_Frame* next;   /* hash chain; must come first */
+   UWord             addr;   /* hash key; must come second */
+   VP_Loc            loc;
+} VP_Frame;
+
+enum { XSIZE_UNKNOWN, XSIZE_EXACT, XSIZE_MIXED };
+
+typedef struct _VP_Site {
+   struct _VP_Site* next;    /* hash chain; must come first */
+   UWord            key;     /* hash of the stack; must come second */
+   UInt             n_ips;   /* as unwound: the identity of the site */
+   UInt             n_shown; /* frames written: up to main, as DHAT shows them */
+   Addr*            ips;
+   VP_Frame**       frames;  /* [n_shown] */
+   ULong tot_bytes, tot_blocks, lifetimes;
+   ULong cur_bytes, cur_blocks, max_bytes, max_blocks;
+   ULong gmax_bytes, gmax_blocks, gmax_epoch;
+   ULong reads, writes;      /* of the blocks retired so far */
+   UInt  xsize_state;        /* do all retired blocks have one size? */
+   SizeT xsize;
+   UInt* acc;                /* [xsize]: access counts of retired blocks */
+} VP_Site;
+
+static VgHashTable* sites;
+static VgHashTable* frames;
+static UInt         n_sites;
+
+/* Global figures, as DHAT's summary gives them. */
+static ULong tot_bytes, tot_blocks, cur_bytes, cur_blocks;
+static ULong gmax_bytes, gmax_blocks, gmax_time;
+
+/* Each time the live bytes leave a peak (equal to the greatest so far),
+   every site's live figures at that moment become its "at t-gmax"
+   figures.  Rather than visiting every site then, the epoch counts those
+   moments, and a site catches up before its live figures next change:
+   if an epoch has passed since it last changed, its figures then were
+   the ones at the peak. */
+static ULong peak_epoch;
+
+static void sync_peak(VP_Site* s)
+{
+   if (s->gmax_epoch != peak_epoch) {
+      s->gmax_bytes  = s->cur_bytes;
+      s->gmax_blocks = s->cur_blocks;
+      s->gmax_epoch  = peak_epoch;
+   }
+}
+
+static void leaving_peak(void)
+{
+   if (cur_bytes == gmax_bytes)
+      peak_epoch++;
+}
+
+static UWord hash_ips(const Addr* ips, UInt n)
+{
+   UWord h = n;
+   UInt  i;
+   for (i = 0; i < n; i++)
+      h = (h ^ ips[i]) * 0x100000001B3UL;
+   return h;
+}
+
+static VP_Site* probe_site;
+
+static Word cmp_site(const void* a, const void* b)
+{
+   const VP_Site* x = a;
+   const VP_Site* y = b;
+   UInt i;
+   if (x->n_ips != y->n_ips) return 1;
+   for (i = 0; i < x->n_ips; i++)
+      if (x->ips[i] != y->ips[i]) return 1;
+   return 0;
+}
+
+static VP_Frame* frame_at(Addr a)
+{
+   VP_Frame* f = VG_(HT_lookup)(frames, a);
+   if (f == NULL) {
+      f = VG_(malloc)("vp.heap.frame", sizeof(VP_Frame));
+      f->addr = a;
+      f->loc  = VP_(loc_of_instr)(a);
+      VG_(HT_add_node)(frames, f);
+   }
+   return f;
+}
+
+/* Frames below main are not shown (as Valgrind shows stacks), but they
+   still tell sites apart, as they do for DHAT. */
+static UInt frames_shown(const Addr* ips, UInt n)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   Int     i;
+   for (i = (Int)n - 1; i >= 0; i--) {
+      Vg_FnNameKind kind = VG_(get_fnname_kind_from_IP)(ep, ips[i]);
+      if (kind == Vg_FnNameMain)
+         return (UInt)i + 1;
+      if (kind == Vg_FnNameBelowMain)
+         n = (UInt)i + 1;
+   }
+   return n;
+}
+
+static VP_Site* site_of(ThreadId tid)
+{
+   Addr ips[VP_MAX_HEAP_DEPTH];
+   UInt n = VG_(get_StackTrace)(tid, ips, VP_(clo).heap_depth, NULL, NULL, 0);
+   UInt i;
+
+   probe_site->n_ips = n;
+   probe_site->ips   = ips;
+   probe_site->key   = hash_ips(ips, n);
+   VP_Site* s = VG_(HT_gen_lookup)(sites, probe_site, cmp_site);
+   if (s != NULL)
+      return s;
+
+   s = VG_(calloc)("vp.heap.site", 1, sizeof(VP_Site));
+   s->key     = probe_site->key;
+   s->n_ips   = n;
+   s->ips     = VG_(malloc)("vp.heap.ips", (n ? n : 1) * sizeof(Addr));
+   VG_(memcpy)(s->ips, ips, n * sizeof(Addr));
+   s->n_shown = frames_shown(ips, n);
+   s->frames  = VG_(malloc)("vp.heap.frames", (s->n_shown ? s->n_shown : 1) * sizeof(VP_Frame*));
+   for (i = 0; i < s->n_shown; i++)
+      s->frames[i] = frame_at(ips[i]);
+   s->gmax_epoch  = peak_epoch;
+   s->xsize_state = XSIZE_UNKNOWN;
+   VG_(HT_add_node)(sites, s);
+   n_sites++;
+   return s;
+}
+
+/*------------------------------------------------------------*/
+/*--- The block index                                      ---*/
+/*------------------------------------------------------------*/
+
+/* Live blocks by address.  Blocks never overlap, so two blocks compare
+   equal exactly when they overlap: a lookup with a 1-byte probe finds the
+   block holding an address. */
+static WordFM* blocks;
+
+static Word cmp_block(UWord a, UWord b)
+{
+   const VP_Block* x = (const VP_Block*)a;
+   const VP_Block* y = (const VP_Block*)b;
+   if (x->start + x->size <= y->start) return -1;
+   if (y->start + y->size <= x->start) return 1;
+   return 0;
+}
+
+static VP_Block* overlapping(Addr start, SizeT size)
+{
+   VP_Block probe;
+   UWord    key, val;
+   probe.start = start;
+   probe.size  = size;
+   return VG_(lookupFM)(blocks, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
+}
+
+/* Forgets what a cache of entries 1 << shift bytes wide (n of them) knows
+   of [start, start + size). */
+static void clear_entries(VP_GranuleEntry* cache, UWord n, UInt shift, Addr start, SizeT size)
+{
+   UWord e    = start >> shift;
+   UWord last = (start + size - 1) >> shift;
+   if (last - e >= n) {
+      VG_(memset)(cache, 0, n * sizeof(VP_GranuleEntry));
+      return;
+   }
+   for (; e <= last; e++)
+      cache[e & (n - 1)].tag = 0;
+}
+
+static void clear_caches(Addr start, SizeT size)
+{
+   clear_entries(VP_(pages), VP_PAGE_CACHE, VP_PAGE_SHIFT, start, size);
+   clear_entries(VP_(granules), VP_GRANULE_CACHE, VP_GRANULE_SHIFT, start, size);
+}
+
+/* Fills the page entry of a when its page lies wholly in one block or
+   touches none; returns whether it did. */
+static Bool cache_page(Addr a)
+{
+   UWord     p  = a >> VP_PAGE_SHIFT;
+   Addr      lo = p << VP_PAGE_SHIFT;
+   SizeT     n  = (SizeT)1 << VP_PAGE_SHIFT;
+   VP_Block* b  = overlapping(lo, n);
+   if (b != NULL && !(b->start <= lo && lo + n - b->start <= b->size))
+      return False;
+   VP_(pages)[p & (VP_PAGE_CACHE - 1)].tag = p;
+   VP_(pages)[p & (VP_PAGE_CACHE - 1)].blk = b;
+   return True;
+}
+
+VP_Block* VP_(heap_find_slow)(Addr a)
+{
+   if (cache_page(a))
+      return VP_(pages)[(a >> VP_PAGE_SHIFT) & (VP_PAGE_CACHE - 1)].blk;
+   UWord     g     = a >> VP_GRANULE_SHIFT;
+   Addr      lo    = g << VP_GRANULE_SHIFT;
+   Addr      hi    = lo + (1 << VP_GRANULE_SHIFT);
+   VP_Block* b     = overlapping(lo, hi - lo);
+   Bool      alone = True;
+
+   if (b != NULL) {
+      /* Cacheable only if no other block shares the granule. */
+      if (b->start > lo && overlapping(lo, b->start - lo)) alone = False;
+      if (b->start + b->size < hi && overlapping(b->start + b->size, hi - (b->start + b->size)))
+         alone = False;
+   }
+   if (alone) {
+      VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
+      e->tag = g;
+      e->blk = b;
+   }
+   if (b != NULL && a - b->start < b->size)
+      return b;
+   return alone ? NULL : overlapping(a, 1);
+}
+
+static void add_block(VP_Block* b)
+{
+   Bool present = VG_(addToFM)(blocks, (UWord)b, 0);
+   tl_assert(!present);
+   if (b->start < VP_(heap_lo) || VP_(heap_lo) > VP_(heap_hi)) VP_(heap_lo) = b->start;
+   if (b->start + b->size > VP_(heap_hi)) VP_(heap_hi) = b->start + b->size;
+   clear_caches(b->start, b->size);
+}
+
+static void remove_block(VP_Block* b)
+{
+   UWord key, val;
+   Bool  found = VG_(delFromFM)(blocks, &key, &val, (UWord)b);
+   tl_assert(found && key == (UWord)b);
+   clear_caches(b->start, b->size);
+}
+
+/*------------------------------------------------------------*/
+/*--- The timeline                                         ---*/
+/*------------------------------------------------------------*/
+
+/* Live bytes over time, as the highest point of each interval: the
+   intervals start one instruction wide and double whenever the samples
+   fill the buffer, so a run of any length keeps at most TL_MAX samples.
+   The global peak is the highest point of its interval, so it is always
+   kept. */
+#define TL_MAX 2048
+typedef struct { ULong time, bytes, blocks; } Sample;
+static Sample tl[TL_MAX];
+static UInt   tl_used;
+static ULong  tl_width = 1;
+
+static void tl_halve(void)
+{
+   UInt i, k = 0;
+   tl_width *= 2;
+   for (i = 0; i < tl_used; i++) {
+      if (k > 0 && tl[k - 1].time / tl_width == tl[i].time / tl_width) {
+         if (tl[i].bytes >= tl[k - 1].bytes) tl[k - 1] = tl[i];
+      } else {
+         tl[k++] = tl[i];
+      }
+   }
+   tl_used = k;
+}
+
+static void tl_record(void)
+{
+   ULong now = VP_(heap_time);
+   if (tl_used > 0 && tl[tl_used - 1].time / tl_width == now / tl_width) {
+      Sample* s = &tl[tl_used - 1];
+      if (cur_bytes >= s->bytes) {
+         s->time = now; s->bytes = cur_bytes; s->blocks = cur_blocks;
+      }
+      return;
+   }
+   while (tl_used == TL_MAX)
+      tl_halve();
+   tl[tl_used].time   = now;
+   tl[tl_used].bytes  = cur_bytes;
+   tl[tl_used].blocks = cur_blocks;
+   tl_used++;
+}
+
+/* Snapshots of the largest sites, taken every snap_width instructions;
+   when SNAP_MAX are held, every other one goes and the width doubles. */
+#define SNAP_MAX  16
+#define SNAP_TOP  VP_SNAP_ROWS
+typedef struct { VP_Site* site; ULong bytes, blocks; } SnapRow;
+typedef struct {
+   ULong   time, bytes, blocks;
+   UInt    n_rows;
+   SnapRow rows[SNAP_TOP];
+} Snapshot;
+static Snapshot snaps[SNAP_MAX];
+static UInt     snaps_used;
+static ULong    snap_width = 1 << 20;
+static ULong    snap_next  = 1 << 20;
+
+/* Keeps rows[] the n largest by bytes (ties: the earlier site first,
+   by the order of their stacks, so identical runs agree). */
+static Int cmp_ips(const VP_Site* x, const VP_Site* y)
+{
+   UInt i, n = x->n_ips < y->n_ips ? x->n_ips : y->n_ips;
+   for (i = 0; i < n; i++)
+      if (x->ips[i] != y->ips[i]) return x->ips[i] < y->ips[i] ? -1 : 1;
+   return x->n_ips < y->n_ips ? -1 : x->n_ips > y->n_ips ? 1 : 0;
+}
+
+static Bool row_before(const SnapRow* a, const SnapRow* b)
+{
+   if (a->bytes != b->bytes) return a->bytes > b->bytes;
+   return cmp_ips(a->site, b->site) < 0;
+}
+
+static void top_insert(SnapRow* rows, UInt* n, SnapRow r)
+{
+   Int i;
+   if (*n == SNAP_TOP && !row_before(&r, &rows[SNAP_TOP - 1]))
+      return;
+   if (*n < SNAP_TOP) (*n)++;
+   for (i = (Int)*n - 1; i > 0 && row_before(&r, &rows[i - 1]); i--)
+      rows[i] = rows[i - 1];
+   rows[i] = r;
+}
+
+static void take_snapshot(Snapshot* sn)
+{
+   VP_Site* s;
+   sn->time   = VP_(heap_time);
+   sn->bytes  = cur_bytes;
+   sn->blocks = cur_blocks;
+   sn->n_rows = 0;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL)
+      if (s->cur_bytes > 0) {
+         SnapRow r = { s, s->cur_bytes, s->cur_blocks };
+         top_insert(sn->rows, &sn->n_rows, r);
+      }
+}
+
+static void snap_maybe(void)
+{
+   UInt i;
+   if (VP_(heap_time) < snap_next)
+      return;
+   if (snaps_used == SNAP_MAX) {
+      for (i = 0; i < SNAP_MAX / 2; i++) snaps[i] = snaps[2 * i + 1];
+      snaps_used = SNAP_MAX / 2;
+      snap_width *= 2;
+   }
+   take_snapshot(&snaps[snaps_used++]);
+   snap_next = (VP_(heap_time) / snap_width + 1) * snap_width;
+}
+
+/*------------------------------------------------------------*/
+/*--- Allocation and freeing                               ---*/
+/*------------------------------------------------------------*/
+
+static void new_peak_check(VP_Site* s)
+{
+   /* ">=": of equal peaks the latest counts, as for DHAT. */
+   if (cur_bytes >= gmax_bytes) {
+      gmax_bytes  = cur_bytes;
+      gmax_blocks = cur_blocks;
+      gmax_time   = VP_(heap_time);
+   }
+   if (s->cur_bytes > s->max_bytes
+       || (s->cur_bytes == s->max_bytes && s->cur_blocks > s->max_blocks)) {
+      s->max_bytes  = s->cur_bytes;
+      s->max_blocks = s->cur_blocks;
+   }
+}
+
+static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
+{
+   if ((SSizeT)size < 0)
+      return NULL;
+   if (size == 0)
+      size = 1;   /* a zero-sized block would be invisible to the index */
+   void* p = VG_(cli_malloc)(align, size);
+   if (p == NULL)
+      return NULL;
+   if (zeroed)
+      VG_(memset)(p, 0, size);
+
+   VP_Site*  s = site_of(tid);
+   VP_Block* b = VG_(malloc)("vp.heap.block", sizeof(VP_Block));
+   b->start  = (Addr)p;
+   b->size   = size;
+   b->site   = s;
+   b->born   = VP_(heap_time);
+   b->reads  = b->writes = 0;
+   b->acc    = size <= ACC_LIMIT ? VG_(calloc)("vp.heap.acc", size, sizeof(UShort)) : NULL;
+   add_block(b);
+
+   sync_peak(s);
+   tot_bytes += size; tot_blocks++;
+   cur_bytes += size; cur_blocks++;
+   s->tot_bytes += size; s->tot_blocks++;
+   s->cur_bytes += size; s->cur_blocks++;
+   new_peak_check(s);
+   tl_record();
+   snap_maybe();
+   return p;
+}
+
+/* What a block leaves to its site when it is freed, or (into a copy of
+   the site, at a dump) when the run ends with it live. */
+static void retire_into(VP_Site* s, const VP_Block* b, ULong now)
+{
+   s->lifetimes += now - b->born;
+   s->reads     += b->reads;
+   s->writes    += b->writes;
+   switch (s->xsize_state) {
+      case XSIZE_UNKNOWN:
+         s->xsize_state = XSIZE_EXACT;
+         s->xsize = b->size;
+         if (b->acc)
+            s->acc = VG_(calloc)("vp.heap.siteacc", b->size, sizeof(UInt));
+         break;
+      case XSIZE_EXACT:
+         if (b->size != s->xsize) {
+            s->xsize_state = XSIZE_MIXED;
+            if (s->acc) VG_(free)(s->acc);
+            s->acc = NULL;
+         }
+         break;
+      default:
+         break;
+   }
+   if (s->xsize_state == XSIZE_EXACT && s->acc && b->acc) {
+      SizeT i;
+      for (i = 0; i < s->xsize; i++)
+         if (s->acc[i] <= 0xFFFE0000u)   /* saturate rather than wrap */
+            s->acc[i] += b->acc[i];
+   }
+}
+
+static VP_Block* block_at(void* p)
+{
+   VP_Block* b = p ? overlapping((Addr)p, 1) : NULL;
+   return b && b->start == (Addr)p ? b : NULL;
+}
+
+static void die_block(void* p)
+{
+   VP_Block* b = block_at(p);
+   VG_(cli_free)(p);
+   if (b == NULL)
+      return;   /* not a block of ours: freeing it is the client's bug */
+   VP_Site* s = b->site;
+   leaving_peak();
+   sync_peak(s);
+   cur_bytes -= b->size; cur_blocks--;
+   s->cur_bytes -= b->size; s->cur_blocks--;
+   retire_into(s, b, VP_(heap_time));
+   remove_block(b);
+   if (b->acc) VG_(free)(b->acc);
+   VG_(free)(b);
+   tl_record();
+   snap_maybe();
+}
+
+static void* renew_block(ThreadId tid, void* p_old, SizeT new_size)
+{
+   VP_Block* b = block_at(p_old);
+   if (b == NULL)
+      return NULL;
+   VP_Site* s = b->site;
+   void*    p_new;
+
+   if (new_size > b->size) {
+      p_new = VG_(cli_malloc)(VG_(clo_alignment), new_size);
+      if (p_new == NULL)
+         return NULL;   /* the old block stays as it was */
+      VG_(memcpy)(p_new, p_old, b->size);
+      VG_(cli_free)(p_old);
+   } else {
+      p_new = p_old;
+   }
+   /* The copy realloc makes (or, shrinking in place, would make) is a
+      read and a write of what it keeps; the access counts per byte are
+      dropped, as the block's shape changed. */
+   SizeT kept = new_size < b->size ? new_size : b->size;
+   b->reads  += kept;
+   b->writes += kept;
+   if (b->acc) { VG_(free)(b->acc); b->acc = NULL; }
+
+   if (new_size < b->size)
+      leaving_peak();
+   sync_peak(s);
+   remove_block(b);
+   cur_bytes   += new_size; cur_bytes   -= b->size;
+   s->cur_bytes += new_size; s->cur_bytes -= b->size;
+   tot_bytes   += new_size; tot_blocks++;
+   s->tot_bytes += new_size; s->tot_blocks++;
+   b->start = (Addr)p_new;
+   b->size  = new_size;
+   add_block(b);
+   new_peak_check(s);
+   tl_record();
+   snap_maybe();
+   return p_new;
+}
+
+static void* vp_malloc(ThreadId tid, SizeT n)
+{
+   return new_block(tid, n, VG_(clo_alignment), False);
+}
+
+static void* vp_new_aligned(ThreadId tid, SizeT n, SizeT align)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* vp_memalign(ThreadId tid, SizeT align, SizeT n)
+{
+   return new_block(tid, n, align, False);
+}
+
+static void* vp_calloc(ThreadId tid, SizeT m, SizeT n)
+{
+   /* The preload library has already refused a product that overflows. */
+   return new_block(tid, m * n, VG_(clo_alignment), True);
+}
+
+static void vp_free(ThreadId tid, void* p)                    { die_block(p); }
+static void vp_free_aligned(ThreadId tid, void* p, SizeT a)   { die_block(p); }
+
+static void* vp_realloc(ThreadId tid, void* p, SizeT n)
+{
+   if (p == NULL)
+      return vp_malloc(tid, n);
+   if (n == 0) {
+      die_block(p);
+      return NULL;
+   }
+   return renew_block(tid, p, n);
+}
+
+static SizeT vp_usable_size(ThreadId tid, void* p)
+{
+   VP_Block* b = block_at(p);
+   return b ? b->size : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Accesses the kernel makes for the client             ---*/
+/*------------------------------------------------------------*/
+
+/* A system call reading or writing client memory touches the block the
+   range starts in, as an instruction's access does. */
+static void noninsn_read(CorePart part, ThreadId tid, const HChar* s, Addr a, SizeT n)
+{
+   if (part == Vg_CoreSysCall)
+      VP_(heap_access)(a, n, False);
+}
+
+static void noninsn_read_asciiz(CorePart part, ThreadId tid, const HChar* s, Addr str)
+{
+   if (part == Vg_CoreSysCall)
+      VP_(heap_access)(str, VG_(strlen)((const HChar*)str) + 1, False);
+}
+
+static void noninsn_write(CorePart part, ThreadId tid, Addr a, SizeT n)
+{
+   if (part == Vg_CoreSysCall || part == Vg_CoreClientReq)
+      VP_(heap_access)(a, n, True);
+}
+
+/*------------------------------------------------------------*/
+/*--- Set-up                                               ---*/
+/*------------------------------------------------------------*/
+
+void VP_(heap_pre_clo_init)(void)
+{
+   /* Called whatever the options say: replacement must be declared
+      before they are read.  With --heap=no the preload library is not
+      loaded (VP_(heap_post_clo_init)), so the client's own allocator
+      runs and none of these is ever called. */
+   VG_(needs_malloc_replacement)(vp_malloc, vp_malloc, vp_new_aligned,
+                                 vp_malloc, vp_new_aligned, vp_memalign,
+                                 vp_calloc, vp_free, vp_free, vp_free_aligned,
+                                 vp_free, vp_free_aligned, vp_realloc,
+                                 vp_usable_size, 0);
+}
+
+/* Not in the tool headers, but exported by libcoregrind: the client's
+   environment, already on its stack when the options are read, and the
+   directory of Valgrind's tools and preload libraries. */
+extern HChar**      VG_(client_envp);
+extern const HChar* VG_(libdir);
+
+/* The preload library is not named vgpreload_vgprof-<platform>.so, the
+   name Valgrind looks for (and would load whatever the options say),
+   because its path would then be in LD_PRELOAD with --heap=no too: the
+   client's environment, and with it every address on its initial stack,
+   would differ from a cachegrind or callgrind run's, and so would the
+   instructions the dynamic linker executes on those strings.  Instead,
+   with --heap=yes, it is added here, before the client runs: a new
+   LD_PRELOAD string in client memory, the tool's library right after
+   Valgrind's core one. */
+static void add_preload(void)
+{
+   HChar** env;
+   for (env = VG_(client_envp); env && *env; env++) {
+      const HChar* var = *env;
+      if (VG_(strncmp)(var, "LD_PRELOAD=", 11) != 0)
+         continue;
+      const HChar* rest = var + 11;
+      const HChar* colon = VG_(strchr)(rest, ':');
+      SizeT  first = colon ? (SizeT)(colon - rest) : VG_(strlen)(rest);
+      SizeT  n = VG_(strlen)(var) + VG_(strlen)(VG_(libdir)) + 64;
+      HChar* s = VG_(cli_malloc)(VG_(clo_alignment), n);
+      tl_assert(s != NULL);
+      VG_(memcpy)(s, var, 11 + first);
+      VG_(sprintf)(s + 11 + first, ":%s/vgpreload_vgprof-heap-%s.so%s", VG_(libdir),
+                   VP_PLATFORM, colon ? colon : "");
+      *env = s;
+      return;
+   }
+}
+
+void VP_(heap_post_clo_init)(void)
+{
+   if (!VP_(clo).heap)
+      return;
+   add_preload();
+   /* Run glibc's and libstdc++'s clean-up at exit, as DHAT does, so the
+      buffers they keep for the whole run (stdio's, the exception pool)
+      are not reported as never freed. */
+   VG_(needs_libc_freeres)();
+   VG_(needs_cxx_freeres)();
+   sites      = VG_(HT_construct)("vp.heap.sites");
+   frames     = VG_(HT_construct)("vp.heap.frames");
+   blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), cmp_block);
+   probe_site = VG_(calloc)("vp.heap.probe", 1, sizeof(VP_Site));
+   VG_(track_pre_mem_read)(noninsn_read);
+   VG_(track_pre_mem_read_asciiz)(noninsn_read_asciiz);
+   VG_(track_post_mem_write)(noninsn_write);
+}
+
+/*------------------------------------------------------------*/
+/*--- What the writer reads                                ---*/
+/*------------------------------------------------------------*/
+
+/* The sites as they stand if the run ended now: copies, with each live
+   block retired into its site's copy (in address order, as the
+   per-offset counts depend on the order), so a dump in mid-run leaves
+   the live state untouched. */
+typedef struct {
+   VP_Site  s;          /* the copy; s.acc is owned by the copy */
+   VP_Site* orig;
+} SiteOut;
+
+static SiteOut* outs;
+static UInt     n_outs;
+
+static Int cmp_site_out(const void* a, const void* b)
+{
+   return cmp_ips(((const SiteOut*)a)->orig, ((const SiteOut*)b)->orig);
+}
+
+static SiteOut* out_of(VP_Site* s)
+{
+   UInt lo = 0, hi = n_outs;
+   while (lo < hi) {
+      UInt mid = (lo + hi) / 2;
+      Int  c   = cmp_ips(outs[mid].orig, s);
+      if (c == 0) return &outs[mid];
+      if (c < 0) lo = mid + 1; else hi = mid;
+   }
+   tl_assert(0);
+   return NULL;
+}
+
+void VP_(heap_prepare_dump)(void)
+{
+   VP_Site* s;
+   UWord    key, val;
+   UInt     i = 0;
+
+   tl_assert(VP_(clo).heap);
+   outs   = VG_(malloc)("vp.heap.outs", (n_sites ? n_sites : 1) * sizeof(SiteOut));
+   n_outs = n_sites;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL) {
+      /* Catch up with a peak left since the site last changed, and with
+         the peak the run may end at. */
+      sync_peak(s);
+      outs[i].s = *s;
+      if (cur_bytes == gmax_bytes) {
+         /* The run ends at a peak: the live figures are the peak's. */
+         outs[i].s.gmax_bytes  = s->cur_bytes;
+         outs[i].s.gmax_blocks = s->cur_blocks;
+      }
+      outs[i].orig = s;
+      if (s->acc) {
+         outs[i].s.acc = VG_(malloc)("vp.heap.accout", s->xsize * sizeof(UInt));
+         VG_(memcpy)(outs[i].s.acc, s->acc, s->xsize * sizeof(UInt));
+      }
+      i++;
+   }
+   VG_(ssort)(outs, n_outs, sizeof(SiteOut), cmp_site_out);
+   VG_(initIterFM)(blocks);
+   while (VG_(nextIterFM)(blocks, &key, &val)) {
+      const VP_Block* b = (const VP_Block*)key;
+      retire_into(&out_of(b->site)->s, b, VP_(heap_time));
+   }
+   VG_(doneIterFM)(blocks);
+}
+
+void VP_(heap_finish_dump)(void)
+{
+   UInt i;
+   for (i = 0; i < n_outs; i++)
+      if (outs[i].s.acc) VG_(free)(outs[i].s.acc);
+   VG_(free)(outs);
+   outs = NULL;
+   n_outs = 0;
+}
+
+UInt VP_(heap_n_sites)(void) { return n_outs; }
+
+void VP_(heap_site)(UInt i, VP_HeapSite* out)
+{
+   const VP_Site* s = &outs[i].s;
+   out->n_frames    = s->n_shown;
+   out->tot_bytes   = s->tot_bytes;   out->tot_blocks  = s->tot_blocks;
+   out->lifetimes   = s->lifetimes;
+   out->max_bytes   = s->max_bytes;   out->max_blocks  = s->max_blocks;
+   out->gmax_bytes  = s->gmax_bytes;  out->gmax_blocks = s->gmax_blocks;
+   out->end_bytes   = s->cur_bytes;   out->end_blocks  = s->cur_blocks;
+   out->reads       = s->reads;       out->writes      = s->writes;
+   out->acc_size    = s->xsize_state == XSIZE_EXACT && s->acc ? s->xsize : 0;
+   out->acc         = s->acc;
+}
+
+void VP_(heap_frame)(UInt site, UInt i, Addr* addr, VP_Loc* loc)
+{
+   const VP_Frame* f = outs[site].s.frames[i];
+   *addr = f->addr;
+   *loc  = f->loc;
+}
+
+/* The site's output number, for snapshot rows. */
+static UInt out_number(VP_Site* s) { return (UInt)(out_of(s) - outs); }
+
+void VP_(heap_totals)(VP_HeapTotals* t)
+{
+   UInt i;
+   t->tot_bytes   = tot_bytes;   t->tot_blocks  = tot_blocks;
+   t->gmax_bytes  = gmax_bytes;  t->gmax_blocks = gmax_blocks;
+   t->gmax_time   = gmax_time;
+   t->end_bytes   = cur_bytes;   t->end_blocks  = cur_blocks;
+   t->end_time    = VP_(heap_time);
+   t->reads = t->writes = 0;
+   for (i = 0; i < n_outs; i++) {
+      t->reads  += outs[i].s.reads;
+      t->writes += outs[i].s.writes;
+   }
+}
+
+UInt VP_(heap_n_samples)(void) { return tl_used; }
+
+void VP_(heap_sample)(UInt i, ULong* time, ULong* bytes, ULong* blocks)
+{
+   *time = tl[i].time; *bytes = tl[i].bytes; *blocks = tl[i].blocks;
+}
+
+/* Snapshots: the periodic ones, then the peak's and the end's, built
+   from the sites' figures at those moments. */
+UInt VP_(heap_n_snapshots)(void) { return snaps_used; }
+
+void VP_(heap_snapshot)(UInt i, VP_HeapSnapshot* out)
+{
+   const Snapshot* sn = &snaps[i];
+   UInt r;
+   out->time = sn->time; out->bytes = sn->bytes; out->blocks = sn->blocks;
+   out->n_rows = sn->n_rows;
+   for (r = 0; r < sn->n_rows; r++) {
+      out->site[r]   = out_number(sn->rows[r].site);
+      out->rbytes[r] = sn->rows[r].bytes;
+      out->rblocks[r] = sn->rows[r].blocks;
+   }
+}
+
+/* The largest sites at the peak (at_peak) or at the end. */
+void VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out)
+{
+   SnapRow rows[SNAP_TOP];
+   UInt    n = 0, i;
+   for (i = 0; i < n_outs; i++) {
+      const VP_Site* s = &outs[i].s;
+      SnapRow r = { outs[i].orig, at_peak ? s->gmax_bytes : s->cur_bytes,
+                    at_peak ? s->gmax_blocks : s->cur_blocks };
+      if (r.bytes > 0) top_insert(rows, &n, r);
+   }
+   out->time   = at_peak ? gmax_time : VP_(heap_time);
+   out->bytes  = at_peak ? gmax_bytes : cur_bytes;
+   out->blocks = at_peak ? gmax_blocks : cur_blocks;
+   out->n_rows = n;
+   for (i = 0; i < n; i++) {
+      out->site[i]    = out_number(rows[i].site);
+      out->rbytes[i]  = rows[i].bytes;
+      out->rblocks[i] = rows[i].blocks;
+   }
+}
+
+ULong VP_(heap_sample_width)(void) { return tl_width; }
