@@ -109,6 +109,13 @@ void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact
     }
 }
 
+void right_aligned(const std::string& text)
+{
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                         std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x));
+    ImGui::TextUnformatted(text.c_str());
+}
+
 void function_tooltip(const ViewContext& ctx, FnId fn)
 {
     const Profile& p = ctx.doc.profile();

@@ -40,6 +40,9 @@ void cost_cell(uint64_t value, uint64_t total, bool compact = false);
 // base and new values in the tooltip.
 void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact = false);
 
+// `text` at the right of the current table cell, as numbers stand.
+void right_aligned(const std::string& text);
+
 // A tooltip naming `fn` with its file, object and its costs of every event.
 void function_tooltip(const ViewContext& ctx, FnId fn);
 

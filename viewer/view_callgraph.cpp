@@ -38,13 +38,11 @@ std::string cost_line(const ViewContext& ctx, FnId fn)
 bool on_selected_stack(const ViewContext& ctx, FnId fn)
 {
     const Selection& sel = ctx.selection.current();
-    if (sel.kind != Selection::Kind::site || !ctx.doc.heap())
+    const Heap* heap = ctx.doc.heap();
+    if (sel.kind != Selection::Kind::site || !heap || sel.site >= heap->sites.size())
         return false;
-    const auto& sites = ctx.doc.heap()->sites;
-    if (sel.site >= sites.size())
-        return false;
-    for (const HeapFrame& f : sites[sel.site].stack)
-        if (f.fn == fn)
+    for (FrameId f : heap->sites[sel.site].frames)
+        if (heap->frame(f).fn == fn)
             return true;
     return false;
 }

@@ -6,6 +6,7 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "vgprof/heap.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace vgprof::viewer {
 namespace {
 
 // Site table columns, as HeapSite's figures.
-const char* const kSiteColumns[] = {"Bytes", "Blocks", "Max live", "Mean lifetime",
+const char* const kSiteColumns[] = {"Bytes", "Blocks", "Max live", "At peak", "Mean lifetime",
                                     "Reads", "Writes", "Leaked"};
 
 uint64_t site_value(const HeapSite& s, int column)
@@ -24,21 +25,46 @@ uint64_t site_value(const HeapSite& s, int column)
     switch (column) {
     case 0: return s.bytes;
     case 1: return s.blocks;
-    case 2: return s.max_live_bytes;
-    case 3: return s.mean_lifetime();
-    case 4: return s.reads;
-    case 5: return s.writes;
-    default: return s.leaked_bytes;
+    case 2: return s.max_bytes;
+    case 3: return s.peak_bytes;
+    case 4: return uint64_t(average_lifetime(s));
+    case 5: return s.reads;
+    case 6: return s.writes;
+    default: return s.end_bytes;
     }
 }
 
+// The functions that asked for the memory, innermost first: the allocating
+// frame with its line, and two of its callers ("count_word:32 < main").
 std::string site_name(const ViewContext& ctx, const HeapSite& s)
 {
     const Profile& p = ctx.doc.profile();
+    const Heap& heap = *ctx.doc.heap();
+    const std::optional<FrameId> first = allocating_frame(p, s);
+    if (!first)  // every frame is in the allocator
+        return frame_label(p, heap.frame(s.frames.front()));
     std::string name;
-    for (size_t i = 0; i < s.stack.size() && i < 3; ++i)
-        name += (i ? " < " : "") + p.fn_name(s.stack[i].fn);
-    return name.empty() ? "???" : name;
+    int shown = 0;
+    bool started = false;
+    for (FrameId f : s.frames) {
+        started = started || f == *first;
+        if (!started || shown == 3)
+            continue;
+        name += (shown++ ? " < " : "") + p.fn_name(heap.frame(f).fn);
+        // The allocating call's line tells apart two sites of one function.
+        if (f == *first && heap.frame(f).line > 0)
+            name += ":" + std::to_string(heap.frame(f).line);
+    }
+    return name;
+}
+
+// Diff mode: the largest change of a site's bytes, for the colors.
+int64_t largest_site_change(const ViewContext& ctx, const Heap& heap)
+{
+    int64_t largest = 0;
+    for (size_t i = 0; i < heap.sites.size(); ++i)
+        largest = std::max(largest, std::abs(ctx.diff->site_bytes_delta(SiteId(uint32_t(i)))));
+    return largest;
 }
 
 } // namespace
@@ -49,7 +75,7 @@ void HeapView::draw(ViewContext& ctx)
         centred_message("This profile has no heap data.");
         return;
     }
-    const HeapData& heap = *ctx.doc.heap();
+    const Heap& heap = *ctx.doc.heap();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float sites_width = std::max(avail.x * 0.4f, ImGui::GetFontSize() * 22);
     ImGui::BeginChild("timeline", ImVec2(avail.x - sites_width, 0), true);
@@ -61,22 +87,24 @@ void HeapView::draw(ViewContext& ctx)
     ImGui::EndChild();
 }
 
-void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size)
+void HeapView::draw_timeline(ViewContext& ctx, const Heap& heap, ImVec2 size)
 {
     if (!window_)
-        window_.emplace(heap.end_time);
+        window_.emplace(heap.totals.end_time);
     TimeWindow& w = *window_;
     const float font = ImGui::GetFontSize();
-    const std::optional<HeapSample> top = peak(heap.samples);
+    const HeapTotals& totals = heap.totals;
     ImGui::Text("Live heap, instructions %s to %s", format_thousands(w.begin()).c_str(),
                 format_thousands(w.end()).c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("Whole run"))
         w.reset();
-    if (top)
-        ImGui::TextDisabled("peak: %s bytes in %s blocks at instruction %s",
-                            format_thousands(top->live_bytes).c_str(),
-                            format_thousands(top->live_blocks).c_str(), format_thousands(top->time).c_str());
+    ImGui::TextDisabled("peak: %s bytes in %s blocks at instruction %s; at the end: %s bytes in %s blocks",
+                        format_thousands(totals.peak_bytes).c_str(),
+                        format_thousands(totals.peak_blocks).c_str(),
+                        format_thousands(totals.peak_time).c_str(),
+                        format_thousands(totals.end_bytes).c_str(),
+                        format_thousands(totals.end_blocks).c_str());
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 plot(std::max(10.0f, size.x - font), std::max(10.0f, size.y - font * 4.5f));
@@ -86,9 +114,14 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
     draw->AddRectFilled(origin, ImVec2(origin.x + plot.x, origin.y + plot.y), IM_COL32(250, 250, 252, 255));
 
     const auto buckets = downsample(heap.samples, w.begin(), w.end(), size_t(plot.x));
+    // Diff mode: the base's live bytes too, as a line on the same scale.
+    const Heap* base = ctx.diff ? ctx.diff->base().heap() : nullptr;
+    const auto base_buckets =
+        base ? downsample(base->samples, w.begin(), w.end(), size_t(plot.x)) : std::vector<TimelineBucket>();
     uint64_t most = 1;
-    for (const TimelineBucket& b : buckets)
-        most = std::max(most, b.max_bytes);
+    for (const auto* list : {&buckets, &base_buckets})
+        for (const TimelineBucket& b : *list)
+            most = std::max(most, b.max_bytes);
     uint64_t most_blocks = 1;
     for (const TimelineBucket& b : buckets)
         most_blocks = std::max(most_blocks, b.max_blocks);
@@ -104,11 +137,15 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
         draw->AddLine(ImVec2(x, y_of(buckets[i].max_blocks, most_blocks)),
                       ImVec2(x + 1, y_of(buckets[i].max_blocks, most_blocks)), IM_COL32(220, 120, 30, 255), 2);
     }
+    for (size_t i = 1; i < base_buckets.size(); ++i)
+        draw->AddLine(ImVec2(origin.x + float(i - 1), y_of(base_buckets[i - 1].max_bytes, most)),
+                      ImVec2(origin.x + float(i), y_of(base_buckets[i].max_bytes, most)),
+                      IM_COL32(40, 40, 40, 255), 2);
     const auto x_of = [&](uint64_t t) {
         return origin.x + float(double(t - std::min(t, w.begin())) / double(w.span())) * plot.x;
     };
-    if (top && top->time >= w.begin() && top->time <= w.end()) {
-        const float x = x_of(top->time);
+    if (totals.peak_time >= w.begin() && totals.peak_time <= w.end()) {
+        const float x = x_of(totals.peak_time);
         draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + plot.y), IM_COL32(200, 30, 30, 255), 2);
         draw->AddText(ImVec2(x + 4, origin.y + 2), IM_COL32(200, 30, 30, 255), "peak");
     }
@@ -121,7 +158,9 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
     const std::string scale = short_count(most) + " bytes, " + short_count(most_blocks) + " blocks";
     draw->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(40, 40, 40, 255), scale.c_str());
     draw->AddText(ImVec2(origin.x + 4, origin.y + plot.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  "bytes (blue), blocks (orange); wheel: zoom, right-drag: pan, drag: select a range");
+                  base ? "bytes (blue; the base's: black), blocks (orange); wheel: zoom, right-drag: pan, "
+                         "drag: select a range"
+                       : "bytes (blue), blocks (orange); wheel: zoom, right-drag: pan, drag: select a range");
 
     if (!hovered)
         return;
@@ -147,20 +186,23 @@ void HeapView::draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size
     const HeapSample live = live_at(heap.samples, t);
     ImGui::BeginTooltip();
     ImGui::Text("at %s: %s bytes in %s blocks", format_thousands(t).c_str(),
-                format_thousands(live.live_bytes).c_str(), format_thousands(live.live_blocks).c_str());
+                format_thousands(live.bytes).c_str(), format_thousands(live.blocks).c_str());
     if (const HeapSnapshot* snap = snapshot_at(heap, t)) {
         ImGui::Separator();
         ImGui::TextDisabled("largest sites at %s:", format_thousands(snap->time).c_str());
         for (size_t i = 0; i < snap->sites.size() && i < 5; ++i)
-            ImGui::Text("%s  %s", format_thousands(snap->sites[i].second).c_str(),
-                        site_name(ctx, heap.sites[snap->sites[i].first]).c_str());
+            ImGui::Text("%s bytes  %s", format_thousands(snap->sites[i].bytes).c_str(),
+                        site_name(ctx, heap.site(snap->sites[i].site)).c_str());
     }
     ImGui::EndTooltip();
 }
 
-void HeapView::draw_sites(ViewContext& ctx, const HeapData& heap)
+void HeapView::draw_sites(ViewContext& ctx, const Heap& heap)
 {
-    const int columns = 1 + int(std::size(kSiteColumns));
+    // Diff mode: the change of each site's bytes, against the base's site
+    // with the same stack.
+    const bool diff = ctx.diff && ctx.diff->base().heap();
+    const int columns = 1 + int(std::size(kSiteColumns)) + (diff ? 1 : 0);
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg |
                                   ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
@@ -168,45 +210,72 @@ void HeapView::draw_sites(ViewContext& ctx, const HeapData& heap)
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("Site", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 11);
+    // Column ids: a figure's index in kSiteColumns, or kChange.
+    constexpr ImGuiID kChange = 100;
+    if (diff)
+        ImGui::TableSetupColumn("Bytes +/-", ImGuiTableColumnFlags_PreferSortDescending, 0, kChange);
     for (size_t c = 0; c < std::size(kSiteColumns); ++c)
         ImGui::TableSetupColumn(kSiteColumns[c], ImGuiTableColumnFlags_PreferSortDescending |
-                                                     (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0));
+                                                     (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0),
+                                0, ImGuiID(c));
     ImGui::TableHeadersRow();
     if (site_order_.size() != heap.sites.size()) {
         site_order_.resize(heap.sites.size());
         for (size_t i = 0; i < site_order_.size(); ++i)
-            site_order_[i] = uint32_t(i);
+            site_order_[i] = SiteId(uint32_t(i));
     }
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
         if (specs->SpecsCount > 0) {
-            sort_column_ = specs->Specs[0].ColumnIndex - 1;
+            const bool by_change = specs->Specs[0].ColumnUserID == kChange;
+            sort_column_ = int(specs->Specs[0].ColumnUserID);
             sort_descending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
-            std::stable_sort(site_order_.begin(), site_order_.end(), [&](uint32_t a, uint32_t b) {
-                const uint64_t va = site_value(heap.sites[a], sort_column_);
-                const uint64_t vb = site_value(heap.sites[b], sort_column_);
+            std::stable_sort(site_order_.begin(), site_order_.end(), [&](SiteId a, SiteId b) {
+                if (by_change) {
+                    const int64_t da = ctx.diff->site_bytes_delta(a), db = ctx.diff->site_bytes_delta(b);
+                    return sort_descending_ ? da > db : da < db;
+                }
+                const uint64_t va = site_value(heap.site(a), sort_column_);
+                const uint64_t vb = site_value(heap.site(b), sort_column_);
                 return sort_descending_ ? va > vb : va < vb;
             });
         }
         specs->SpecsDirty = false;
     }
     const Selection& sel = ctx.selection.current();
+    const int64_t largest_change = diff ? largest_site_change(ctx, heap) : 0;
     ImGuiListClipper clipper;
     clipper.Begin(int(site_order_.size()));
     while (clipper.Step())
         for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-            const uint32_t i = site_order_[size_t(r)];
-            const HeapSite& s = heap.sites[i];
+            const SiteId id = site_order_[size_t(r)];
+            const uint32_t i = id.value;
+            const HeapSite& s = heap.site(id);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::PushID(r);
             const bool selected = sel.kind == Selection::Kind::site && sel.site == i;
-            if (ImGui::Selectable(site_name(ctx, s).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
+            if (ImGui::Selectable(site_name(ctx, s).c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) {
+                // The site's function is the one that called the allocator.
+                const std::optional<FrameId> f = allocating_frame(ctx.doc.profile(), s);
                 ctx.selection.select(Selection::heap_site(
-                    i, s.stack.empty() ? std::nullopt : std::optional<FnId>(s.stack.front().fn)));
+                    i, f ? std::optional<FnId>(heap.frame(*f).fn) : std::nullopt));
+            }
+            if (ImGui::IsItemHovered()) {
+                ImGui::BeginTooltip();
+                for (FrameId f : s.frames)
+                    ImGui::TextUnformatted(frame_label(ctx.doc.profile(), heap.frame(f)).c_str());
+                for (const std::string& note : site_notes(s))
+                    ImGui::TextDisabled("%s", note.c_str());
+                ImGui::EndTooltip();
+            }
             ImGui::PopID();
+            if (diff) {
+                ImGui::TableNextColumn();
+                delta_cell(ctx.diff->site_bytes_delta(id), s.bytes, largest_change);
+            }
             for (int c = 0; c < int(std::size(kSiteColumns)); ++c) {
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(format_thousands(site_value(s, c)).c_str());
+                right_aligned(format_thousands(site_value(s, c)));
             }
         }
     ImGui::EndTable();

@@ -56,8 +56,12 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
         return;
     }
     file_ = annotate_source(ctx.doc, *file, texts_[path], fn, ctx.event, ctx.diff);
-    if (ctx.doc.heap())
-        allocated_ = allocated_bytes_by_line(*ctx.doc.heap(), *file);
+    for (const auto& [where, bytes] : ctx.doc.allocated_by_line())
+        if (where.first == *file) {
+            if (allocated_.size() <= where.second)
+                allocated_.resize(where.second + 1, 0);
+            allocated_[where.second] += bytes;
+        }
     scroll_to_hottest_ = true;
 }
 
@@ -185,16 +189,13 @@ void SourceView::draw(ViewContext& ctx)
                     if (line.delta[e] != 0)
                         delta_cell(line.delta[e], line.cost[e], max_delta);
                 } else if (line.cost[e] > 0) {
-                    const std::string text = format_thousands(line.cost[e]);
-                    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x -
-                                         ImGui::CalcTextSize(text.c_str()).x);
-                    ImGui::TextUnformatted(text.c_str());
+                    right_aligned(format_thousands(line.cost[e]));
                 }
             }
             if (heap) {
                 ImGui::TableNextColumn();
                 if (line.number < allocated_.size() && allocated_[line.number] > 0)
-                    ImGui::TextUnformatted(format_thousands(allocated_[line.number]).c_str());
+                    right_aligned(format_thousands(allocated_[line.number]));
             }
             ImGui::TableNextColumn();
             ImGui::PushFont(ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr);

@@ -12,6 +12,7 @@
 #include "flame_graph.hpp"
 #include "function_table.hpp"
 #include "graph_layout.hpp"
+#include "heap_timeline.hpp"
 #include "heatmap.hpp"
 #include "selection.hpp"
 #include "source_lines.hpp"
@@ -155,7 +156,7 @@ private:
     };
     std::optional<Key> built_;
     std::optional<SourceFile> file_;
-    std::vector<uint64_t> allocated_;  // bytes per line, when the profile has heap data
+    std::vector<uint64_t> allocated_;  // bytes per line number, when the profile has heap data
     std::string error_;
     std::vector<bool> shown_events_;
     bool scroll_to_hottest_ = false;
@@ -166,12 +167,12 @@ public:
     void draw(ViewContext& ctx);
 
 private:
-    void draw_timeline(ViewContext& ctx, const HeapData& heap, ImVec2 size);
-    void draw_sites(ViewContext& ctx, const HeapData& heap);
+    void draw_timeline(ViewContext& ctx, const Heap& heap, ImVec2 size);
+    void draw_sites(ViewContext& ctx, const Heap& heap);
 
     std::optional<TimeWindow> window_;
     std::optional<uint64_t> drag_from_;
-    std::vector<uint32_t> site_order_;
+    std::vector<SiteId> site_order_;
     int sort_column_ = 0;
     bool sort_descending_ = true;
 };

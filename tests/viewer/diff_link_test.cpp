@@ -85,5 +85,42 @@ TEST(DiffLink, SourceLinesCarryTheirChange)
     EXPECT_EQ(f.lines[30].delta[0], 0);
 }
 
+// app_profile_with_heap with site 0 (helper < compute) allocating 6000
+// bytes instead of 4000, or with site 1's stack at another line.
+ProfileText heap_changed(const std::string& site0, const std::string& site1, uint64_t bytes)
+{
+    ProfileText t = app_profile_with_heap();
+    const std::string heap = R"({"depth":12,"totals":{"bytes":)" + std::to_string(bytes) +
+                             R"(,"blocks":5,"peak_bytes":4000,"peak_blocks":4,"peak_time":900,)"
+                             R"("end_bytes":500,"end_blocks":1,"end_time":2100,"reads":8000,"writes":4500},)"
+                             R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,22]],"sites":[)" +
+                             site0 + "," + site1 +
+                             R"(],"timeline":{"width":100,"samples":[[900,4000,4]]},"snapshots":[]})";
+    return t.set("heap", heap);
+}
+
+TEST(DiffLink, HeapSitesMatchByTheirWholeStack)
+{
+    const auto base = document_of(app_profile_with_heap());
+    // Site 0 grew by 2000 bytes; site 1's caller now calls from app.c:22.
+    const auto now = document_of(
+        heap_changed("[[0,1],6000,4,4000,4000,4,4000,4,0,0,8000,4000,null]",
+                     "[[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]", 6500));
+    const DiffLink d(*base, *now);
+    EXPECT_EQ(d.base_site(SiteId(0)), SiteId(0));
+    EXPECT_EQ(d.site_bytes_delta(SiteId(0)), 2000);
+    EXPECT_FALSE(d.base_site(SiteId(1)));
+    EXPECT_EQ(d.site_bytes_delta(SiteId(1)), 500);
+}
+
+TEST(DiffLink, NoSitesMatchWithoutHeapDataOnBothSides)
+{
+    const auto base = document_of(app_profile());
+    const auto now = document_of(app_profile_with_heap());
+    const DiffLink d(*base, *now);
+    EXPECT_FALSE(d.base_site(SiteId(0)));
+    EXPECT_EQ(d.site_bytes_delta(SiteId(0)), 4000);
+}
+
 } // namespace
 } // namespace vgprof::viewer

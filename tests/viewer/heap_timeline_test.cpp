@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The heap timeline's downsampling and navigation. Live memory is a step
-// function of instruction time: samples at 0 (0 bytes), 100 (1000), 150
-// (4000, the peak), 160 (500) and 400 (0).
+// The heap timeline's downsampling and navigation. Live memory read as a
+// step function of instruction time: samples at 0 (0 bytes), 100 (1000),
+// 150 (4000, the peak), 160 (500) and 400 (0).
 #include "heap_timeline.hpp"
 
 #include <gtest/gtest.h>
@@ -61,19 +61,21 @@ TEST(HeapTimeline, NoBucketsForAnEmptyWindow)
     EXPECT_EQ(b[1].max_bytes, 0u);
 }
 
-TEST(HeapTimeline, PeakAndValueAtAMoment)
+TEST(HeapTimeline, ValueAtAMoment)
 {
-    EXPECT_EQ(peak(steps())->time, 150u);
-    EXPECT_FALSE(peak({}));
-    EXPECT_EQ(live_at(steps(), 159).live_bytes, 4000u);
-    EXPECT_EQ(live_at(steps(), 160).live_bytes, 500u);
-    EXPECT_EQ(live_at({{10, 7, 1}}, 5).live_bytes, 0u);
+    EXPECT_EQ(live_at(steps(), 159).bytes, 4000u);
+    EXPECT_EQ(live_at(steps(), 160).bytes, 500u);
+    EXPECT_EQ(live_at(steps(), 160).blocks, 1u);
+    EXPECT_EQ(live_at({{10, 7, 1}}, 5).bytes, 0u);
 }
 
 TEST(HeapTimeline, TheSnapshotInForceIsTheLastBefore)
 {
-    HeapData heap;
-    heap.snapshots = {{100, {{0, 1000}}}, {150, {{1, 3000}, {0, 1000}}}};
+    Heap heap;
+    heap.snapshots.resize(2);
+    heap.snapshots[0].time = 100;
+    heap.snapshots[1].time = 150;
+    heap.snapshots[1].sites.resize(2);
     EXPECT_EQ(snapshot_at(heap, 99), nullptr);
     EXPECT_EQ(snapshot_at(heap, 120)->time, 100u);
     EXPECT_EQ(snapshot_at(heap, 150)->sites.size(), 2u);
@@ -110,29 +112,6 @@ TEST(TimeWindow, NeverNarrowerThanSixteenInstructions)
     EXPECT_EQ(w.span(), 16u);
     EXPECT_LE(w.begin(), 500u);
     EXPECT_GE(w.end(), 500u);
-}
-
-TEST(HeapSite, BytesGoToTheInnermostLineOfTheFile)
-{
-    HeapData heap;
-    // Site 0: allocated at app.c:12 (file 1) called from app.c:30; site 1
-    // through a library frame (file 2) first, then app.c:12 again.
-    heap.sites.push_back({{{FnId(1), FileId(1), 12}, {FnId(0), FileId(1), 30}}, 100, 1});
-    heap.sites.push_back({{{FnId(5), FileId(2), 7}, {FnId(1), FileId(1), 12}}, 40, 2});
-    const auto bytes = allocated_bytes_by_line(heap, FileId(1));
-    ASSERT_EQ(bytes.size(), 13u);
-    EXPECT_EQ(bytes[12], 140u);
-    EXPECT_EQ(allocated_bytes_by_line(heap, FileId(2))[7], 40u);
-    EXPECT_TRUE(allocated_bytes_by_line(heap, FileId(3)).empty());
-}
-
-TEST(HeapSite, MeanLifetime)
-{
-    HeapSite s;
-    s.blocks = 4;
-    s.total_lifetime = 1000;
-    EXPECT_EQ(s.mean_lifetime(), 250u);
-    EXPECT_EQ(HeapSite().mean_lifetime(), 0u);
 }
 
 } // namespace

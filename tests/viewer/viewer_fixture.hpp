@@ -53,6 +53,29 @@ inline ProfileText app_profile_slower()
     return t;
 }
 
+// As app_profile, with heap data (format version 3). helper allocates, at
+// app.c:41; its callers' calls are at app.c:31 (compute) and app.c:21
+// (parse).
+//   site 0, helper < compute: 4000 bytes in 4 blocks, all live at the peak
+//           (instruction 900), freed; 8000 bytes read, 4000 written.
+//   site 1, helper < parse: 500 bytes in 1 block, never freed.
+inline ProfileText app_profile_with_heap()
+{
+    ProfileText t = app_profile();
+    t.set("vgprof", "3")
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"bytes":4500,"blocks":5,"peak_bytes":4000,"peak_blocks":4,)"
+                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
+                     R"("reads":8000,"writes":4500},)"
+                     R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,21]],)"
+                     R"("sites":[[[0,1],4000,4,4000,4000,4,4000,4,0,0,8000,4000,null],)"
+                     R"([[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]],)"
+                     R"("timeline":{"width":100,"samples":[[300,1000,1],[900,4000,4],[1500,500,1]]},)"
+                     R"("snapshots":[{"kind":"peak","time":900,"bytes":4000,"blocks":4,"sites":[[0,4000,4]]},)"
+                     R"({"kind":"end","time":2100,"bytes":500,"blocks":1,"sites":[[1,500,1]]}]})");
+    return t;
+}
+
 // A cache-simulated profile of main and work, no call graph. Events: Ir
 // I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw.
 inline ProfileText cache_profile()

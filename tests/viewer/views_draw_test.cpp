@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The views drawn by Dear ImGui without a window (a context with a font
 // atlas and a display size is all drawing needs): every view draws from the
-// "app" fixture, in diff mode and, for the heap views, from heap data made
-// here; clicks and drags made by moving the simulated mouse change the
-// shared selection as the views promise.
+// "app" fixture, in diff mode and, for the heap views, with its heap data;
+// clicks and drags made by moving the simulated mouse change the shared
+// selection as the views promise.
 #include "views.hpp"
 
 #include "viewer_fixture.hpp"
@@ -65,22 +65,6 @@ protected:
     }
 };
 
-// Heap data of the fixture's program: helper allocates (called from
-// compute), 4000 bytes live at the peak.
-HeapData app_heap()
-{
-    HeapData heap;
-    heap.samples = {{0, 0, 0}, {300, 1000, 1}, {900, 4000, 3}, {1500, 500, 1}, {2000, 0, 0}};
-    heap.end_time = 2100;
-    HeapSite s;
-    s.stack = {{FnId(kHelper), FileId(1), 41}, {FnId(kCompute), FileId(1), 31}};
-    s.bytes = 4500;
-    s.blocks = 4;
-    heap.sites.push_back(s);
-    heap.snapshots = {{900, {{0, 4000}}}};
-    return heap;
-}
-
 TEST_F(Headless, EveryViewDrawsTheProfile)
 {
     const auto doc = document_of(app_profile());
@@ -140,9 +124,8 @@ public:
         std::remove(path_.c_str());
         rmdir(dir_.c_str());
     }
-    ProfileText profile() const
+    ProfileText profile(ProfileText text = app_profile()) const
     {
-        ProfileText text = app_profile();
         text.set("strs", R"(["???",")" + path_ + R"(","/usr/bin/app","compute","helper","main","parse"])");
         return text;
     }
@@ -155,7 +138,8 @@ TEST_F(Headless, SourceViewDrawsTheFileAndTheBytesAllocatedPerLine)
 {
     const WithSource source_file;
     const auto doc = document_of(source_file.profile());
-    const Document with_heap(Profile(doc->profile()), "app.json", app_heap());
+    const auto heap_doc = document_of(source_file.profile(app_profile_with_heap()));
+    const Document& with_heap = *heap_doc;
     const auto drawn = [&](const Document& d) {
         SelectionHistory selection;
         selection.select(Selection::function(FnId(kHelper)));
@@ -173,7 +157,7 @@ TEST_F(Headless, SourceViewDrawsTheFileAndTheBytesAllocatedPerLine)
     };
     const int without = drawn(*doc);
     EXPECT_GT(without, 2000);  // 45 lines of text and costs
-    // The Allocated column: a header and 4,500 at line 41.
+    // The Allocated column: a header, and 4,500 bytes at line 41.
     EXPECT_GT(drawn(with_heap), without);
 }
 
@@ -194,8 +178,8 @@ TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
 
 TEST_F(Headless, HeapViewsDrawAndSelect)
 {
-    const auto plain = document_of(app_profile());
-    Document doc(Profile(plain->profile()), "app.json", app_heap());
+    const auto heap_doc = document_of(app_profile_with_heap());
+    const Document& doc = *heap_doc;
     SelectionHistory selection;
     ViewContext ctx{doc, nullptr, selection, 0};
     HeapView heap;
@@ -218,10 +202,11 @@ TEST_F(Headless, HeapViewsDrawAndSelect)
     ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
     EXPECT_LT(selection.current().t0, selection.current().t1);
 
-    // Clicking the site's row (the right part) selects the site and its
-    // innermost function.
+    // Clicking the first row of the site table (the right part, its Site
+    // column, whose header does not sort; the largest site first) selects
+    // that site and the function that called the allocator.
     for (float y = 20; y < 200 && selection.current().kind != Selection::Kind::site; y += 4)
-        click(draw, 1000, y);
+        click(draw, 800, y);
     ASSERT_EQ(selection.current().kind, Selection::Kind::site);
     EXPECT_EQ(selection.current().site, 0u);
     EXPECT_EQ(selection.current().fn, FnId(kHelper));

@@ -52,6 +52,20 @@ struct ChildFinder {
     }
 };
 
+// A site's stack as text: each frame's function key, file and line.
+std::string stack_key(const Profile& p, const HeapSite& site)
+{
+    const Heap& heap = *p.heap();
+    std::string key;
+    for (FrameId id : site.frames) {
+        const HeapFrame& f = heap.frame(id);
+        const auto [name, object, file] = key_of(p, f.fn);
+        key += name + '\x1f' + object + '\x1f' + file + '\x1f' + p.file_path(f.file) + ':' +
+               std::to_string(f.line) + '\x1e';
+    }
+    return key;
+}
+
 } // namespace
 
 int64_t signed_delta(uint64_t now, uint64_t base)
@@ -101,6 +115,29 @@ DiffLink::DiffLink(const Document& base, const Document& now)
 
     for (const std::string& event : n.meta().events)
         base_event_.push_back(b.event_index(event));
+
+    if (n.heap() && b.heap()) {
+        std::map<std::string, SiteId> base_sites;
+        for (size_t i = 0; i < b.heap()->sites.size(); ++i)
+            base_sites.emplace(stack_key(b, b.heap()->sites[i]), SiteId(uint32_t(i)));
+        for (const HeapSite& site : n.heap()->sites) {
+            const auto it = base_sites.find(stack_key(n, site));
+            base_site_.push_back(it == base_sites.end() ? std::nullopt
+                                                        : std::optional<SiteId>(it->second));
+        }
+    }
+}
+
+std::optional<SiteId> DiffLink::base_site(SiteId site) const
+{
+    return site.index() < base_site_.size() ? base_site_[site.index()] : std::nullopt;
+}
+
+int64_t DiffLink::site_bytes_delta(SiteId site) const
+{
+    const uint64_t now = now_->heap()->site(site).bytes;
+    const auto base = base_site(site);
+    return signed_delta(now, base ? base_->heap()->site(*base).bytes : 0);
 }
 
 int64_t DiffLink::self_delta(FnId fn, size_t event) const

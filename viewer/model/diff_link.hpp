@@ -32,6 +32,14 @@ public:
     // The base profile's node with the same call path (from its root) as
     // `node` of the new one.
     std::optional<PathId> base_path(PathId node) const { return base_path_[node.index()]; }
+    // The base's allocation site with the same stack as `site` of the new
+    // profile: every frame the same function, source file and line. Both
+    // profiles need heap data.
+    std::optional<SiteId> base_site(SiteId site) const;
+    // The change of a site's allocated bytes; a site only the new profile
+    // has counts from 0.
+    int64_t site_bytes_delta(SiteId site) const;
+
     // The position in the base's cost arrays of the new profile's `event`.
     std::optional<size_t> base_event(size_t event) const { return base_event_[event]; }
 
@@ -55,6 +63,7 @@ private:
     const Document* now_;
     std::vector<std::optional<FnId>> base_fn_;
     std::vector<std::optional<PathId>> base_path_;
+    std::vector<std::optional<SiteId>> base_site_;
     std::vector<std::optional<size_t>> base_event_;
     size_t only_in_base_ = 0;
 };

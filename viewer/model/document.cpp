@@ -2,13 +2,14 @@
 // Builds the viewer's indexes of a loaded profile.
 #include "document.hpp"
 
+#include "vgprof/heap.hpp"
+
 #include <utility>
 
 namespace vgprof::viewer {
 
-Document::Document(Profile profile, std::string path, std::optional<HeapData> heap)
-    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_)),
-      heap_(std::move(heap))
+Document::Document(Profile profile, std::string path)
+    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_))
 {
     const Profile& p = profile_;
     const size_t fns = p.functions().size();
@@ -30,6 +31,8 @@ Document::Document(Profile profile, std::string path, std::optional<HeapData> he
     for (const uint32_t* r = path_children_.begin_of(root_key); r != path_children_.end_of(root_key);
          ++r)
         path_roots_.push_back(PathId(*r));
+    if (p.heap())
+        allocated_by_line_ = allocated_bytes_by_line(p);
 }
 
 uint64_t Document::inclusive(FnId fn, size_t event) const

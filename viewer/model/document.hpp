@@ -6,13 +6,13 @@
 #ifndef VGPROF_VIEWER_DOCUMENT_HPP
 #define VGPROF_VIEWER_DOCUMENT_HPP
 
-#include "heap_timeline.hpp"
 
 #include "vgprof/profile.hpp"
 #include "vgprof/query.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,10 +49,7 @@ RowIndex group_rows(size_t n, size_t keys, KeyOf key_of)
 
 class Document {
 public:
-    // `heap`: the profile's heap data as the heap views read it. The
-    // profile format does not carry heap data yet, so the loader has none
-    // to give.
-    Document(Profile profile, std::string path, std::optional<HeapData> heap = std::nullopt);
+    Document(Profile profile, std::string path);
 
     const Profile& profile() const { return profile_; }
     const std::string& path() const { return path_; }
@@ -77,8 +74,15 @@ public:
     const RowIndex& path_children() const { return path_children_; }
     const std::vector<PathId>& path_roots() const { return path_roots_; }
 
-    // The heap profile: allocation sites and live memory over time.
-    const std::optional<HeapData>& heap() const { return heap_; }
+    // The heap profile (allocation sites, live memory over time), or
+    // nullptr for a profile recorded without it.
+    const Heap* heap() const { return profile_.heap(); }
+    // Bytes allocated by the calls on each source line (file, line), as
+    // vgprof annotate counts them; empty without heap data.
+    const std::map<std::pair<FileId, uint32_t>, uint64_t>& allocated_by_line() const
+    {
+        return allocated_by_line_;
+    }
 
     // The command line of the profiled program, joined by spaces.
     std::string command() const;
@@ -89,7 +93,7 @@ private:
     std::vector<FunctionCost> costs_;
     RowIndex calls_out_, calls_in_, lines_of_fn_, lines_of_file_, path_children_;
     std::vector<PathId> path_roots_;
-    std::optional<HeapData> heap_;
+    std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_by_line_;
 };
 
 } // namespace vgprof::viewer

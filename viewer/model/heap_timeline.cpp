@@ -18,10 +18,10 @@ size_t last_at_or_before(const std::vector<HeapSample>& samples, uint64_t time)
 
 void widen(TimelineBucket& b, const HeapSample& s)
 {
-    b.min_bytes = std::min(b.min_bytes, s.live_bytes);
-    b.max_bytes = std::max(b.max_bytes, s.live_bytes);
-    b.min_blocks = std::min(b.min_blocks, s.live_blocks);
-    b.max_blocks = std::max(b.max_blocks, s.live_blocks);
+    b.min_bytes = std::min(b.min_bytes, s.bytes);
+    b.max_bytes = std::max(b.max_bytes, s.bytes);
+    b.min_blocks = std::min(b.min_blocks, s.blocks);
+    b.max_blocks = std::max(b.max_blocks, s.blocks);
 }
 
 } // namespace
@@ -45,24 +45,14 @@ std::vector<TimelineBucket> downsample(const std::vector<HeapSample>& samples, u
         // The value in force at the bucket's start, then every change in it.
         while (next < samples.size() && samples[next].time <= b.t0)
             carried = samples[next++];
-        b.min_bytes = b.max_bytes = carried.live_bytes;
-        b.min_blocks = b.max_blocks = carried.live_blocks;
+        b.min_bytes = b.max_bytes = carried.bytes;
+        b.min_blocks = b.max_blocks = carried.blocks;
         while (next < samples.size() && samples[next].time < b.t1) {
             widen(b, samples[next]);
             carried = samples[next++];
         }
     }
     return out;
-}
-
-std::optional<HeapSample> peak(const std::vector<HeapSample>& samples)
-{
-    if (samples.empty())
-        return std::nullopt;
-    return *std::max_element(samples.begin(), samples.end(),
-                             [](const HeapSample& a, const HeapSample& b) {
-                                 return a.live_bytes < b.live_bytes;
-                             });
 }
 
 HeapSample live_at(const std::vector<HeapSample>& samples, uint64_t time)
@@ -73,26 +63,12 @@ HeapSample live_at(const std::vector<HeapSample>& samples, uint64_t time)
     return samples[i];
 }
 
-const HeapSnapshot* snapshot_at(const HeapData& heap, uint64_t time)
+const HeapSnapshot* snapshot_at(const Heap& heap, uint64_t time)
 {
     const auto& snaps = heap.snapshots;
     const auto after = std::upper_bound(snaps.begin(), snaps.end(), time,
                                         [](uint64_t t, const HeapSnapshot& s) { return t < s.time; });
     return after == snaps.begin() ? nullptr : &*(after - 1);
-}
-
-std::vector<uint64_t> allocated_bytes_by_line(const HeapData& heap, FileId file)
-{
-    std::vector<uint64_t> bytes;
-    for (const HeapSite& site : heap.sites)
-        for (const HeapFrame& frame : site.stack)
-            if (frame.file == file && frame.line > 0) {
-                if (bytes.size() <= frame.line)
-                    bytes.resize(frame.line + 1, 0);
-                bytes[frame.line] += site.bytes;
-                break;
-            }
-    return bytes;
 }
 
 TimeWindow::TimeWindow(uint64_t end) : limit_(std::max<uint64_t>(end, 1)), t0_(0), t1_(limit_) {}

@@ -22,12 +22,12 @@ Selection Selection::source_line(FnId fn, FileId file, uint32_t line)
     return s;
 }
 
-Selection Selection::heap_site(uint32_t site, std::optional<FnId> innermost)
+Selection Selection::heap_site(uint32_t site, std::optional<FnId> allocating)
 {
     Selection s;
     s.kind = Kind::site;
     s.site = site;
-    s.fn = innermost;
+    s.fn = allocating;
     return s;
 }
 

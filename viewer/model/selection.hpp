@@ -19,16 +19,16 @@ struct Selection {
     enum class Kind { none, function, line, site, time_range };
     Kind kind = Kind::none;
     // The function selected, the function of the line selected, or the
-    // innermost function of the site's stack; nullopt when none is.
+    // function that called the allocator for the site; nullopt when none is.
     std::optional<FnId> fn;
     FileId file;                  // line: its file
     uint32_t line = 0;            // line: its number
-    uint32_t site = 0;            // site: index into HeapData::sites
+    uint32_t site = 0;            // site: index into Heap::sites
     uint64_t t0 = 0, t1 = 0;      // time_range: [t0, t1) in instructions
 
     static Selection function(FnId fn);
     static Selection source_line(FnId fn, FileId file, uint32_t line);
-    static Selection heap_site(uint32_t site, std::optional<FnId> innermost);
+    static Selection heap_site(uint32_t site, std::optional<FnId> allocating);
     static Selection time_range(uint64_t t0, uint64_t t1);
 
     friend bool operator==(const Selection& a, const Selection& b);
