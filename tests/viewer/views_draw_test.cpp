@@ -210,6 +210,11 @@ TEST_F(Headless, HeapViewsDrawAndSelect)
     ASSERT_EQ(selection.current().kind, Selection::Kind::site);
     EXPECT_EQ(selection.current().site, 0u);
     EXPECT_EQ(selection.current().fn, FnId(kHelper));
+
+    // The call graph centres on that function and marks the site's stack.
+    CallGraphView graph;
+    for (int i = 0; i < 2; ++i)
+        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
 }
 
 } // namespace
