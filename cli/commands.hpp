@@ -30,6 +30,15 @@ struct Command {
     std::function<int()> run;
 };
 
+// Runs `write` on the file `output` through a temporary file renamed into
+// place (vgprof/output_file.hpp), or on standard output when `output` is
+// "-". Throws vgprof::Error naming the file when it cannot be written.
+void write_output(const std::string& output, const std::function<void(std::ostream&)>& write);
+
+// Registers the required option -o/--output OUT of such a command, stored
+// in `output`; `what` names what is written ("the merged profile").
+void add_output_option(CLI::App& cmd, std::string& output, const std::string& what);
+
 // --- vgprof report -------------------------------------------------------
 
 struct ReportOptions {
@@ -121,6 +130,42 @@ struct AnnotateOptions {
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options);
 
 Command add_annotate_command(CLI::App& app);
+
+// --- vgprof export -------------------------------------------------------
+
+struct ExportOptions {
+    std::string format;                 // callgrind, collapsed or dhat
+    std::string output;                 // a path, or "-" for standard output
+    std::vector<std::string> profiles;  // paths; two for a differential export
+    // Collapsed stacks: the event counted (default Ir) and whether each stack
+    // begins with its thread. Given with a format they do not apply to, they
+    // are an error, so they are kept apart from their defaults.
+    std::optional<std::string> event;
+    bool threads = false;
+};
+
+// Throws vgprof::Error when options do not fit options.format: more
+// profiles than it takes, or --event or --threads given to a format they do
+// not apply to. Checked before any profile is read.
+void check_export_options(const ExportOptions& options);
+
+// Writes `profiles` (read from options.profiles, in that order) in
+// options.format. Throws vgprof::Error, before writing anything, when a
+// profile lacks what the format needs (collapsed stacks: a call graph, the
+// event, per-thread graphs with options.threads).
+void write_export(std::ostream& out, const std::vector<Profile>& profiles,
+                  const ExportOptions& options);
+
+Command add_export_command(CLI::App& app);
+
+// --- vgprof merge --------------------------------------------------------
+
+struct MergeOptions {
+    std::vector<std::string> profiles;  // paths, in the order merged
+    std::string output;                 // a path, or "-" for standard output
+};
+
+Command add_merge_command(CLI::App& app);
 
 } // namespace vgprof::cli
 

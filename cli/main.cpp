@@ -23,7 +23,8 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     app.failure_message(CLI::FailureMessage::help);
     const std::vector<Command> commands = {add_report_command(app), add_diff_command(app),
-                                           add_annotate_command(app)};
+                                           add_annotate_command(app),
+                                           add_export_command(app), add_merge_command(app)};
 
     try {
         app.parse(argc, argv);

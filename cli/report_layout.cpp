@@ -167,6 +167,10 @@ void write_header(std::ostream& out, const Profile& profile, const ReportOptions
     print_line(out, rule());
     print_line(out, fmt::format("Profile:          {}", options.profile));
     print_line(out, fmt::format("Command:          {}", fmt::join(meta.argv, " ")));
+    // A merged profile's command is its first run's; say that it sums more.
+    if (!meta.merged.empty())
+        print_line(out, fmt::format("Runs merged:      {} (the command is the first one's)",
+                                    meta.merged.size()));
     print_line(out, fmt::format("Events recorded:  {}", fmt::join(meta.events, " ")));
     print_line(out, fmt::format("Events shown:     {}", fmt::join(event_names(profile, shown), " ")));
     for (const std::string& line : simulation_header(meta))

@@ -49,47 +49,14 @@ std::string joined(const std::vector<std::string>& words)
     return text;
 }
 
-std::string geometry_text(const char* name, const std::optional<CacheGeometry>& g)
-{
-    if (!g)
-        return "";
-    return std::string(name) + " " + std::to_string(g->size) + "," + std::to_string(g->assoc) +
-           "," + std::to_string(g->line_size) + " ";
-}
-
-std::string cache_text(const std::optional<CacheConfig>& cache)
-{
-    if (!cache)
-        return "nothing simulated";
-    std::string text = geometry_text("I1", cache->i1) + geometry_text("D1", cache->d1) +
-                       geometry_text("LL", cache->ll);
-    text += cache->branches ? "branches" : "no branches";
-    return text;
-}
-
-bool same_geometry(const std::optional<CacheGeometry>& a, const std::optional<CacheGeometry>& b)
-{
-    if (!a || !b)
-        return !a && !b;
-    return a->size == b->size && a->assoc == b->assoc && a->line_size == b->line_size;
-}
-
-bool same_cache(const std::optional<CacheConfig>& a, const std::optional<CacheConfig>& b)
-{
-    if (!a || !b)
-        return !a && !b;
-    return same_geometry(a->i1, b->i1) && same_geometry(a->d1, b->d1) &&
-           same_geometry(a->ll, b->ll) && a->branches == b->branches;
-}
-
 std::vector<std::string> comparison_warnings(const Profile& base, const Profile& now)
 {
     const Meta& b = base.meta();
     const Meta& n = now.meta();
     std::vector<std::string> warnings;
-    if (!same_cache(b.cache, n.cache))
+    if (!same_simulation(b.cache, n.cache))
         warnings.push_back("the profiles simulated different caches (base: " +
-                           cache_text(b.cache) + "; new: " + cache_text(n.cache) +
+                           simulation_text(b.cache) + "; new: " + simulation_text(n.cache) +
                            "); miss counts do not compare");
     const std::string base_program = b.argv.empty() ? "" : b.argv[0];
     const std::string new_program = n.argv.empty() ? "" : n.argv[0];

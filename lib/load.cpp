@@ -188,7 +188,10 @@ private:
     void load_cache(const json::object& o, const Where& at);
     CacheGeometry cache_geometry_at(const json::value& v, const Where& at) const;
     void check_simulated_events(const Where& cache, const Where& events) const;
-    void load_dump(const json::value& v, const Where& at);
+    std::optional<int64_t> exit_code_at(const json::value& v, const Where& at) const;
+    void load_dump(const json::value& v, const Where& at, std::optional<int64_t>& number,
+                   std::string& label) const;
+    void load_merged(const json::value& v, const Where& at);
     void load_run(const json::value& v, const Where& at);
     void load_strs(const json::value& v, const Where& at);
     void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
@@ -357,7 +360,7 @@ void Loader::load_meta(const json::value& v, const Where& at)
                 valgrind = at.member("valgrind"), argv = at.member("argv"),
                 options = at.member("options"), events = at.member("events"),
                 cache = at.member("cache"), totals = at.member("totals"),
-                exit = at.member("exit"), code = exit.member("code"), run = at.member("run");
+                exit = at.member("exit"), merged = at.member("merged"), run = at.member("run");
 
     m.tool = string_at(required(o, "tool", at), tool);
     if (m.tool != "vgprof")
@@ -387,16 +390,29 @@ void Loader::load_meta(const json::value& v, const Where& at)
                          " (one per event), got ", totals_array.size()));
     append_costs(totals_array, 0, totals, m.totals);
 
-    // null: a profile dumped while the client was still running.
-    const json::value& exit_value = required(o, "exit", at);
-    if (!exit_value.is_null()) {
-        const json::object& exit_object = object_at(exit_value, exit);
-        if (const json::value* c = exit_object.if_contains("code"))
-            m.exit_code = int_at(*c, code);
-    }
+    m.exit_code = exit_code_at(required(o, "exit", at), exit);
     if (const json::value* d = o.if_contains("dump"))
-        load_dump(*d, at.member("dump"));
+        load_dump(*d, at.member("dump"), m.dump_number, m.dump_label);
+    if (const json::value* runs = o.if_contains("merged")) {
+        if (m.version < 4)
+            fail(merged, cat("not part of format version ", m.version,
+                             " (merged profiles are version 4)"));
+        load_merged(*runs, merged);
+    }
     load_run(required(o, "run", at), run);
+}
+
+// meta.exit: {"code":N}, or null for a profile dumped while the client was
+// still running.
+std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& at) const
+{
+    if (v.is_null())
+        return std::nullopt;
+    const json::object& o = object_at(v, at);
+    const Where code = at.member("code");
+    if (const json::value* c = o.if_contains("code"))
+        return int_at(*c, code);
+    return std::nullopt;
 }
 
 // meta.cache: {"I1":[size,assoc,line],"D1":[…],"LL":[…],"branches":bool},
@@ -470,12 +486,49 @@ void Loader::check_simulated_events(const Where& cache, const Where& events) con
         check(kBranchEvents, "branches were simulated");
 }
 
-void Loader::load_dump(const json::value& v, const Where& at)
+void Loader::load_dump(const json::value& v, const Where& at, std::optional<int64_t>& number,
+                       std::string& label) const
 {
     const json::object& o = object_at(v, at);
+    number = int_at(required(o, "number", at), at.member("number"));
+    label = string_at(required(o, "label", at), at.member("label"));
+}
+
+// meta.merged: each run a merged profile adds up. Their totals must add up
+// to the profile's, or the list would not say what was merged.
+void Loader::load_merged(const json::value& v, const Where& at)
+{
+    const json::array& a = array_at(v, at);
+    if (a.empty())
+        fail(at, "expected at least one run, got an empty array");
     Meta& m = p_.meta_;
-    m.dump_number = int_at(required(o, "number", at), at.member("number"));
-    m.dump_label = string_at(required(o, "label", at), at.member("label"));
+    const size_t events = m.events.size();
+    std::vector<CheckedSum> sums(events);
+    m.merged.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i), argv = item.member("argv"),
+                    options = item.member("options"), totals = item.member("totals"),
+                    exit = item.member("exit");
+        const json::object& o = object_at(a[i], item);
+        MergedRun run;
+        run.argv = strings_at(required(o, "argv", item), argv);
+        run.options = strings_at(required(o, "options", item), options);
+        const json::array& totals_array = array_at(required(o, "totals", item), totals);
+        if (totals_array.size() != events)
+            fail(totals, cat("expected ", count_of(events, "entry", "entries"),
+                             " (one per event), got ", totals_array.size()));
+        append_costs(totals_array, 0, totals, run.totals);
+        for (size_t e = 0; e < events; ++e)
+            sums[e].add(run.totals[e]);
+        run.exit_code = exit_code_at(required(o, "exit", item), exit);
+        if (const json::value* d = o.if_contains("dump"))
+            load_dump(*d, item.member("dump"), run.dump_number, run.dump_label);
+        m.merged.push_back(std::move(run));
+    }
+    for (size_t e = 0; e < events; ++e)
+        if (sums[e].overflow || sums[e].value != m.totals[e])
+            fail(at, cat("the runs' ", m.events[e], " totals add up to ", sums[e].str(),
+                         " but meta.totals[", e, "] is ", m.totals[e]));
 }
 
 // The run section holds only facts that vary between runs; each is optional

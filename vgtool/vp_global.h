@@ -238,9 +238,9 @@ extern ULong VP_(heap_time);
    granule entry (16 bytes) holds the only block that overlaps the granule,
    or NULL when none does: it serves pages shared by small blocks. */
 #define VP_PAGE_SHIFT    12
-#define VP_PAGE_CACHE    (1 << 12)
+#define VP_PAGE_CACHE    (1 << 11)
 #define VP_GRANULE_SHIFT 4
-#define VP_GRANULE_CACHE (1 << 15)
+#define VP_GRANULE_CACHE (1 << 12)
 typedef struct { UWord tag; VP_Block* blk; } VP_GranuleEntry;
 extern VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];

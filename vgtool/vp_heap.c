@@ -499,9 +499,12 @@ static VP_Block* block_at(void* p)
 static void die_block(void* p)
 {
    VP_Block* b = block_at(p);
-   VG_(cli_free)(p);
+   /* Every block the client holds is one of ours: anything else (NULL, an
+      address inside a block, one freed already) is the client's bug, and
+      handing it to the arena would corrupt it. */
    if (b == NULL)
-      return;   /* not a block of ours: freeing it is the client's bug */
+      return;
+   VG_(cli_free)(p);
    VP_Site* s = b->site;
    leaving_peak();
    sync_peak(s);

@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 3;
+inline constexpr int kNewestVersion = 4;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -34,6 +34,17 @@ struct CacheConfig {
     bool branches = false;
 };
 
+// One entry of meta.merged (format version 4): a run whose costs a merged
+// profile adds up, described by the facts of its own profile's meta that
+// do not vary between identical runs.
+struct MergedRun {
+    std::vector<std::string> argv, options;
+    std::vector<uint64_t> totals;        // one per event of the merged profile
+    std::optional<int64_t> exit_code;    // none: the run's profile was a dump
+    std::optional<int64_t> dump_number;  // the run's meta.dump, if any
+    std::string dump_label;
+};
+
 // The profile's `meta` section.
 struct Meta {
     std::string tool, tool_version, valgrind;
@@ -43,6 +54,9 @@ struct Meta {
     std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run)
     std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
     std::string dump_label;              // meta.dump.label
+    // meta.merged: the runs a profile written by `vgprof merge` adds up, in
+    // the order given; empty for the profile of one run.
+    std::vector<MergedRun> merged;
     // meta.run: the facts that vary between identical runs.
     std::optional<int64_t> pid, ppid, elapsed_ms;
     int version = 0;                     // the top-level "vgprof" key
@@ -161,7 +175,7 @@ struct Heap {
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
-namespace detail { class Loader; }
+namespace detail { class Loader; class Merger; }
 
 // A call graph: call edges and each function's inclusive cost. The whole
 // program has one (Profile::call_graph()) and, recorded with
@@ -178,8 +192,17 @@ public:
     const uint64_t* fn_inclusive(FnId fn) const;
     size_t num_events() const { return num_events_; }
 
+    // The functions with an inclusive row, ascending, and the num_events()
+    // costs of the row of inclusive_fns()[row].
+    const std::vector<FnId>& inclusive_fns() const { return inclusive_fns_; }
+    const uint64_t* inclusive_cost(size_t row) const
+    {
+        return &inclusive_costs_[row * num_events_];
+    }
+
 private:
     friend class detail::Loader;
+    friend class detail::Merger;
 
     size_t num_events_ = 0;
     std::vector<CallEdge> calls_;
@@ -268,6 +291,7 @@ public:
 
 private:
     friend class detail::Loader;
+    friend class detail::Merger;
 
     Meta meta_;
     std::vector<std::string> strs_;

@@ -132,6 +132,15 @@ std::vector<MissRate> summary_miss_rates(const Profile& profile);
 // Bim over Bi ("D1mr/Dr"). nullopt for any other event.
 std::optional<MissRate> event_miss_rate(const Profile& profile, size_t event);
 
+// Whether two profiles simulated the same caches and branch predictors
+// (meta.cache), without which their miss counts do not compare.
+bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<CacheConfig>& b);
+
+// "I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64 branches": what meta.cache
+// says was simulated, each cache as size,associativity,line size, then
+// "branches" or "no branches"; "nothing simulated" for none.
+std::string simulation_text(const std::optional<CacheConfig>& cache);
+
 // --- finding and naming functions ---------------------------------------------
 
 // The function a person means by `name`: the one named exactly `name`, else

@@ -38,6 +38,8 @@ std::string vglib_dir()     { return env("VGPROF_TEST_VGLIB"); }
 std::string progs_dir()     { return env("VGPROF_TEST_PROGS"); }
 std::string cli_path()      { return env("VGPROF_TEST_CLI"); }
 std::string valgrind_path() { return env("VGPROF_TEST_VALGRIND"); }
+std::string callgrind_annotate_path() { return env("VGPROF_TEST_CALLGRIND_ANNOTATE"); }
+std::string cg_merge_path() { return env("VGPROF_TEST_CG_MERGE"); }
 
 TempDir::TempDir()
 {

@@ -19,6 +19,8 @@ std::string vglib_dir();     // VALGRIND_LIB with vgprof and the reference tools
 std::string progs_dir();     // the test programs
 std::string cli_path();      // the vgprof command
 std::string valgrind_path(); // the valgrind launcher
+std::string callgrind_annotate_path();
+std::string cg_merge_path();
 
 // A fresh directory for one test, removed when the object goes.
 class TempDir {

@@ -10,13 +10,13 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness.hpp"
-#include "vgprof/export_dhat.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -332,6 +332,24 @@ TEST(Heap, TimelinePeakIsTheGlobalPeak)
    EXPECT_EQ(peaks, 1u);
 }
 
+// Misuse of the allocator is ignored rather than passed on (DHAT hands an
+// invalid free to Valgrind's arena, which aborts), and a 1 GiB block is
+// counted like any other.
+TEST(Heap, InvalidFreesAreIgnoredAndHugeBlocksCounted)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_bad"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const vgprof::HeapTotals& t = p.heap()->totals;
+   EXPECT_EQ(t.bytes, 100u + (1u << 30));
+   EXPECT_EQ(t.blocks, 2u);
+   EXPECT_EQ(t.peak_bytes, 1u << 30);
+   EXPECT_EQ(t.end_bytes, 0u);
+   EXPECT_EQ(t.writes, 2u);
+}
+
 TEST(Heap, HeapNoLeavesTheAllocatorAndWritesNoHeap)
 {
    TempDir dir;
@@ -412,8 +430,9 @@ TEST_F(HeapBasicRecorded, ReportShowsDhatSummaryAndLeaks)
 TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
 {
    TempDir& dir = *dir_;
-   std::ostringstream exported;
-   vgprof::write_dhat(exported, vgprof::load_profile(dir / "vp.json"));
+   auto r = run({cli_path(), "export", "--format", "dhat", "-o", "exported.json", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
 
    const auto sums = [](const std::string& text) {
       std::map<std::string, uint64_t> sum;
@@ -424,7 +443,18 @@ TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
       sum["pps"] = doc.at("pps").as_array().size();
       return sum;
    };
-   EXPECT_EQ(sums(exported.str()), sums(read_file(dir / "dh.json")));
+   EXPECT_EQ(sums(read_file(dir / "exported.json")), sums(read_file(dir / "dh.json")));
+
+   // Without heap data there is nothing to export: exit 2, no file.
+   auto plain = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=plain.json"},
+                         {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(plain.exit_code, 0) << plain.err;
+   auto none = run({cli_path(), "export", "--format", "dhat", "-o", "none.json", "plain.json"},
+                   dir.path());
+   EXPECT_EQ(none.exit_code, 2);
+   EXPECT_NE(none.err.find("plain.json: the profile has no heap data"), std::string::npos)
+       << none.err;
+   EXPECT_FALSE(std::ifstream(dir / "none.json").good());
 }
 
 // `vgprof annotate` on a profile with heap data puts before each source

@@ -413,14 +413,14 @@ TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
               "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 3); upgrade vgprof");
+              "(newest: 4); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 3); upgrade vgprof");
+              "understands (newest: 4); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)

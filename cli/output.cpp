@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Where the commands that write files (export, merge) put what they write.
+#include "commands.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/output_file.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+namespace vgprof::cli {
+
+void write_output(const std::string& output, const std::function<void(std::ostream&)>& write)
+{
+    if (output != "-") {
+        write_file_atomically(output, write);
+        return;
+    }
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout)
+        throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
+}
+
+void add_output_option(CLI::App& cmd, std::string& output, const std::string& what)
+{
+    cmd.add_option("-o,--output", output, "where to write " + what + " (\"-\": standard output)")
+        ->type_name("OUT")
+        ->required();
+}
+
+} // namespace vgprof::cli

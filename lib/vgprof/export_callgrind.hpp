@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A profile in the callgrind format (Valgrind's "Callgrind Format
+// Specification", version 1), which KCachegrind, QCachegrind and
+// callgrind_annotate read.
+#ifndef VGPROF_EXPORT_CALLGRIND_HPP
+#define VGPROF_EXPORT_CALLGRIND_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <iosfwd>
+
+namespace vgprof {
+
+// Writes `profile` as a callgrind file of one part, positions `line`, with
+// every recorded event: per function (ob=, fl=, fn=), its self cost per
+// source line (fi=/fe= where its code comes from another file), and per
+// call edge (cob=, cfi=, cfn=, calls=COUNT ENTRYLINE) the call site's line
+// and the calls' inclusive costs. Names are compressed ("fn=(3) main" the
+// first time, "fn=(3)" after). The header carries cmd:, pid: (when the
+// profile has it), the simulated caches as desc: lines, summary: and, at the
+// end, totals:, both meta.totals. A profile without a call graph gives a
+// file without calls, as cachegrind's are.
+void write_callgrind(std::ostream& out, const Profile& profile);
+
+} // namespace vgprof
+
+#endif

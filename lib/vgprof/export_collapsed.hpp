@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Collapsed stacks ("main;work;memset 1500", one stack a line), the input of
+// flame graph tools (flamegraph.pl, inferno, speedscope), built from the
+// profile's exact call-path tree rather than guessed from caller/callee
+// pairs; and their differential form ("stack before after", as
+// difffolded.pl writes it) for differential flame graphs.
+#ifndef VGPROF_EXPORT_COLLAPSED_HPP
+#define VGPROF_EXPORT_COLLAPSED_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+
+namespace vgprof {
+
+struct CollapsedOptions {
+    std::string event = "Ir";  // whose self costs are counted
+    // Begin each stack with its thread ("thread 2;worker;compute"); needs a
+    // profile with per-thread graphs (--separate-threads=yes).
+    bool threads = false;
+};
+
+// Each distinct stack and its cost: for every node of the call-path tree
+// with a self cost of options.event, the names of the functions from its
+// root to it joined by ';' (the [truncated] node as "[truncated]"), and that
+// self cost. Nodes of no cost are left out; stacks that read the same (two
+// threads' roots, two functions of one name) are added together. The map
+// orders them by their text. A ';' in a function's name, which would read
+// as two frames, becomes ':', and a line break a space. Throws
+// vgprof::Error naming `name` (the profile's path) when the profile has no
+// call graph, no such event, or, with options.threads, no per-thread graphs.
+std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const std::string& name,
+                                                 const CollapsedOptions& options);
+
+// "stack cost" lines, in the map's order.
+void write_collapsed(std::ostream& out, const std::map<std::string, uint64_t>& stacks);
+
+// "stack before after" lines for every stack of either map, in text order,
+// 0 where a map lacks the stack.
+void write_collapsed_diff(std::ostream& out, const std::map<std::string, uint64_t>& before,
+                          const std::map<std::string, uint64_t>& after);
+
+} // namespace vgprof
+
+#endif
