@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Loading on a background thread: a good profile arrives indexed, a bad or
+// missing one ends as a one-line error naming the file, never a crash.
+#include "file_browser.hpp"
+#include "frame_stats.hpp"
+#include "profile_loader.hpp"
+
+#include "viewer_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace vgprof::viewer {
+namespace {
+
+using namespace vgprof::test;
+
+class TempDir {
+public:
+    TempDir()
+    {
+        char name[] = "/tmp/viewer-test-XXXXXX";
+        path_ = mkdtemp(name);
+    }
+    ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+    std::string write(const std::string& name, const std::string& text) const
+    {
+        std::ofstream(path_ + "/" + name) << text;
+        return path_ + "/" + name;
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+TEST(ProfileLoader, LoadsAProfileOnItsThread)
+{
+    TempDir dir;
+    const std::string path = dir.write("app.json", app_profile().str());
+    ProfileLoader loader;
+    loader.start({path});
+    loader.wait();
+    ASSERT_EQ(loader.state(), ProfileLoader::State::done) << loader.error();
+    auto loaded = loader.take();
+    ASSERT_TRUE(loaded && loaded->now);
+    EXPECT_FALSE(loaded->diff);
+    EXPECT_EQ(loaded->now->inclusive(FnId(kCompute), 0), 1500u);
+    EXPECT_FALSE(loader.take());
+}
+
+TEST(ProfileLoader, TwoProfilesAreABaseAndANewOne)
+{
+    TempDir dir;
+    const std::string base = dir.write("base.json", app_profile().str());
+    const std::string now = dir.write("now.json", app_profile_slower().str());
+    ProfileLoader loader;
+    loader.start({base, now});
+    loader.wait();
+    ASSERT_EQ(loader.state(), ProfileLoader::State::done) << loader.error();
+    auto loaded = loader.take();
+    ASSERT_TRUE(loaded->diff);
+    EXPECT_EQ(loaded->now->path(), now);
+    EXPECT_EQ(loaded->diff->total_delta(0), 300);
+}
+
+TEST(ProfileLoader, AMissingFileIsAnErrorNamingIt)
+{
+    ProfileLoader loader;
+    loader.start({"/nonexistent/p.json"});
+    loader.wait();
+    EXPECT_EQ(loader.state(), ProfileLoader::State::failed);
+    EXPECT_EQ(loader.error(), "/nonexistent/p.json: cannot open: No such file or directory");
+}
+
+TEST(ProfileLoader, ABadProfileIsTheLibrarysErrorForIt)
+{
+    TempDir dir;
+    const std::string path = dir.write("bad.json", "{\"vgprof\":2,\"meta\":");
+    ProfileLoader loader;
+    loader.start({path});
+    loader.wait();
+    EXPECT_EQ(loader.state(), ProfileLoader::State::failed);
+    EXPECT_EQ(loader.error().rfind(path + ":", 0), 0u) << loader.error();
+    // And it can load again afterwards.
+    loader.start({dir.write("good.json", app_profile().str())});
+    loader.wait();
+    EXPECT_EQ(loader.state(), ProfileLoader::State::done);
+}
+
+TEST(ProfileLoader, ADirectoryIsNotAProfile)
+{
+    TempDir dir;
+    ProfileLoader loader;
+    loader.start({dir.path()});
+    loader.wait();
+    EXPECT_EQ(loader.error(), dir.path() + ": cannot read: it is a directory");
+}
+
+TEST(FileBrowser, ListsDirectoriesFirstThenProfiles)
+{
+    TempDir dir;
+    dir.write("b.json", "");
+    dir.write("a.json", "");
+    dir.write("notes.txt", "");
+    dir.write(".hidden.json", "");
+    ASSERT_EQ(::mkdir((dir.path() + "/sub").c_str(), 0700), 0);
+    const Listing l = list_directory(dir.path(), false);
+    EXPECT_TRUE(l.error.empty());
+    std::vector<std::string> names;
+    for (const DirEntry& e : l.entries)
+        names.push_back(e.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"..", "sub", "a.json", "b.json"}));
+    EXPECT_EQ(list_directory(dir.path(), true).entries.size(), 5u);
+    EXPECT_EQ(enter(l.dir, "sub"), l.dir + "/sub");
+    EXPECT_EQ(enter(l.dir + "/sub", ".."), l.dir);
+    EXPECT_FALSE(list_directory(dir.path() + "/none", false).error.empty());
+}
+
+TEST(FrameStats, MedianAndWorst)
+{
+    const FrameStats odd = frame_stats({5, 1, 9});
+    EXPECT_DOUBLE_EQ(odd.median_ms, 5);
+    EXPECT_DOUBLE_EQ(odd.worst_ms, 9);
+    EXPECT_DOUBLE_EQ(frame_stats({4, 1, 2, 3}).median_ms, 2.5);
+    EXPECT_EQ(frame_stats({}).frames, 0u);
+}
+
+} // namespace
+} // namespace vgprof::viewer

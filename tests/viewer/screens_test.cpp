@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// vgprof-viewer in a real window (under Xvfb, see screens.sh): a profile of
+// the matmul test program, recorded with cache and branch simulation and
+// the heap, is opened with multiply_ijk selected and each view is written
+// out with --screenshot. Each picture must have content, and the selected function's
+// name must be drawn in the toolbar and inside the view itself, where the
+// view shows the selection. The name is looked for as a picture of the text
+// in the viewer's font (text_finder.hpp); a made-up name of the same length
+// must not be found, so the check can tell.
+#include "text_finder.hpp"
+
+#include "../tool/harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace vgtest;
+
+namespace {
+
+constexpr int kWidth = 1280, kHeight = 800;
+constexpr float kFontPixels = 15;  // the viewer's font size at scale 1
+const char* const kSelected = "multiply_ijk";
+const char* const kNotThere = "qzvbwx_kjfpy";
+// A match this good is the text (the views' names score 0.87 to 0.94); a
+// made-up name of the same length scores below 0.7 on these pictures.
+constexpr double kFound = 0.80;
+
+std::string env(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (!v)
+        throw std::runtime_error(std::string(name) + " is not set (run through make check)");
+    return v;
+}
+
+std::string font() { return env("VGPROF_TEST_FONT_DIR") + "/DejaVuSans.ttf"; }
+
+class ViewerScreens : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        dir_ = new TempDir;
+        const RunResult r = run_tool("vgprof",
+                                     {"--cache-sim=yes", "--branch-sim=yes", "--heap=yes",
+                                      "--vgprof-out-file=" + (*dir_ / "matmul.json")},
+                                     {progs_dir() + "/matmul"}, dir_->path());
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    static void TearDownTestSuite()
+    {
+        delete dir_;
+        dir_ = nullptr;
+    }
+
+    // Runs the viewer on `profile` with extra arguments; returns its result.
+    static RunResult viewer(const std::vector<std::string>& args)
+    {
+        std::vector<std::string> argv{env("VGPROF_TEST_VIEWER")};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return run(argv, dir_->path());
+    }
+
+    // A screenshot of `view` with multiply_ijk selected.
+    static std::string screenshot(const std::string& view)
+    {
+        const std::string png = *dir_ / (view + ".png");
+        const RunResult r = viewer({*dir_ / "matmul.json", "--screenshot", png, "--view", view,
+                                    "--select", kSelected, "--size",
+                                    std::to_string(kWidth) + "x" + std::to_string(kHeight)});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return png;
+    }
+
+    static TempDir* dir_;
+};
+
+TempDir* ViewerScreens::dir_ = nullptr;
+
+// The toolbar line under the menu: "Selected: multiply_ijk (...)".
+const Rect kToolbar{0, 20, kWidth, 55};
+// Below the tabs, right of the function list: where each view draws.
+const Rect kViewArea{kWidth / 4, 75, kWidth, kHeight - 30};
+// The whole area under the tabs (the Functions tab has no side list).
+const Rect kBody{0, 75, kWidth, kHeight - 30};
+
+void expect_drawn(const std::string& png, Rect where, const std::string& what)
+{
+    const ColorStats colors = color_stats(png);
+    EXPECT_GT(colors.colors, 50u) << png << " looks blank";
+    EXPECT_LT(colors.commonest_share, 0.9) << png << " is mostly one color";
+    const Grey image = load_png_luminance(png);
+    ASSERT_EQ(image.width, kWidth);
+    ASSERT_EQ(image.height, kHeight);
+    EXPECT_GE(best_text_match(image, kToolbar, kSelected, font(), kFontPixels), kFound)
+        << png << ": the selection is not named in the toolbar";
+    EXPECT_GE(best_text_match(image, where, what, font(), kFontPixels), kFound)
+        << png << ": \"" << what << "\" is not drawn in the view";
+    EXPECT_LT(best_text_match(image, where, kNotThere, font(), kFontPixels), kFound - 0.08)
+        << png << ": a name that is nowhere was found";
+}
+
+TEST_F(ViewerScreens, FunctionsTableShowsTheSelectedRow)
+{
+    expect_drawn(screenshot("functions"), kBody, kSelected);
+}
+
+TEST_F(ViewerScreens, CallGraphIsCentredOnTheSelectedFunction)
+{
+    // The centre box is in the middle of the canvas.
+    const Rect centre{kWidth / 4, kHeight / 4, kWidth, kHeight * 3 / 4};
+    expect_drawn(screenshot("callgraph"), centre, kSelected);
+}
+
+TEST_F(ViewerScreens, FlameGraphNamesTheSelectedFunctionsBox)
+{
+    expect_drawn(screenshot("flamegraph"), kViewArea, kSelected);
+}
+
+TEST_F(ViewerScreens, HeatmapListsTheSelectedFunction)
+{
+    expect_drawn(screenshot("heatmap"), kViewArea, kSelected);
+}
+
+TEST_F(ViewerScreens, SourceShowsTheFunctionsFile)
+{
+    // The header names the function; the code shows its definition.
+    expect_drawn(screenshot("source"), kViewArea, kSelected);
+}
+
+TEST_F(ViewerScreens, HeapShowsTheTimeline)
+{
+    // matmul allocates one block, stdout's buffer, when it prints.
+    expect_drawn(screenshot("heap"), kViewArea, "Live heap, instructions");
+}
+
+TEST_F(ViewerScreens, ABadProfileShowsTheErrorInTheWindow)
+{
+    const std::string bad = *dir_ / "bad.json";
+    write_file(bad, "{\"vgprof\":2,\"meta\":[");
+    const std::string png = *dir_ / "bad.png";
+    const RunResult r = viewer({bad, "--screenshot", png, "--size",
+                                std::to_string(kWidth) + "x" + std::to_string(kHeight)});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err.rfind("vgprof-viewer: " + bad + ":", 0), 0u) << r.err;
+    const Grey image = load_png_luminance(png);
+    EXPECT_GE(best_text_match(image, kBody, "The profile could not be opened:", font(), kFontPixels), kFound);
+}
+
+TEST_F(ViewerScreens, AnUnknownFunctionIsABadCommandLine)
+{
+    const std::string png = *dir_ / "none.png";
+    const RunResult r = viewer({*dir_ / "matmul.json", "--screenshot", png, "--select", "no_such_function"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no function is named \"no_such_function\""), std::string::npos) << r.err;
+}
+
+} // namespace

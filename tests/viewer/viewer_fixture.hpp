@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Profiles for the viewer's model tests, small enough that every expected
+// figure below is worked out by hand from them.
+//
+// "app": main calls parse once (app.c:11) and compute once (app.c:12);
+// parse calls helper twice (app.c:21), compute calls it five times
+// (app.c:31). Self Ir: main 100, parse 300, compute 400 + 600 (lines 31
+// and 32), helper 200 under parse and 500 under compute. So inclusive Ir:
+// helper 700, parse 500, compute 1500, main 2100 (the total).
+#ifndef VGPROF_TESTS_VIEWER_FIXTURE_HPP
+#define VGPROF_TESTS_VIEWER_FIXTURE_HPP
+
+#include "../unit/profile_text.hpp"
+
+#include "document.hpp"
+#include "vgprof/load.hpp"
+
+#include <memory>
+#include <string>
+
+namespace vgprof::test {
+
+enum AppFn : uint32_t { kMain = 0, kParse = 1, kCompute = 2, kHelper = 3 };
+
+inline ProfileText app_profile()
+{
+    ProfileText t;
+    t.set("strs", R"(["???","/src/app.c","/usr/bin/app","compute","helper","main","parse"])")
+        .set("objs", "[2]")
+        .set("files", "[0,1]")
+        .set("fns", "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40]]")
+        .set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,600],[3,1,41,700]]")
+        .drop("instrs")
+        .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
+        .set("inclusive", "[[0,2100],[1,500],[2,1500],[3,700]]")
+        .set("paths", "[[null,0,0,100,2100],[0,1,1,300,500],[1,3,2,200,200],"
+                      "[0,2,1,1000,1500],[3,3,5,500,500]]")
+        .set_meta("totals", "[2100]");
+    return t;
+}
+
+// As app_profile, after a change that made compute's line 32 cost 900
+// instead of 600: compute +300 self and inclusive, main +300 inclusive.
+inline ProfileText app_profile_slower()
+{
+    ProfileText t = app_profile();
+    t.set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,900],[3,1,41,700]]")
+        .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1800],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
+        .set("inclusive", "[[0,2400],[1,500],[2,1800],[3,700]]")
+        .set("paths", "[[null,0,0,100,2400],[0,1,1,300,500],[1,3,2,200,200],"
+                      "[0,2,1,1300,1800],[3,3,5,500,500]]")
+        .set_meta("totals", "[2400]");
+    return t;
+}
+
+// As app_profile, with heap data (format version 3). helper allocates, at
+// app.c:41; its callers' calls are at app.c:31 (compute) and app.c:21
+// (parse).
+//   site 0, helper < compute: 4000 bytes in 4 blocks, all live at the peak
+//           (instruction 900), freed; 8000 bytes read, 4000 written.
+//   site 1, helper < parse: 500 bytes in 1 block, never freed.
+inline ProfileText app_profile_with_heap()
+{
+    ProfileText t = app_profile();
+    t.set("vgprof", "3")
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"bytes":4500,"blocks":5,"peak_bytes":4000,"peak_blocks":4,)"
+                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
+                     R"("reads":8000,"writes":4500},)"
+                     R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,21]],)"
+                     R"("sites":[[[0,1],4000,4,4000,4000,4,4000,4,0,0,8000,4000,null],)"
+                     R"([[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]],)"
+                     R"("timeline":{"width":100,"samples":[[300,1000,1],[900,4000,4],[1500,500,1]]},)"
+                     R"("snapshots":[{"kind":"peak","time":900,"bytes":4000,"blocks":4,"sites":[[0,4000,4]]},)"
+                     R"({"kind":"end","time":2100,"bytes":500,"blocks":1,"sites":[[1,500,1]]}]})");
+    return t;
+}
+
+// A cache-simulated profile of main and work, no call graph. Events: Ir
+// I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw.
+inline ProfileText cache_profile()
+{
+    ProfileText t;
+    t.drop_call_graph()
+        .drop("instrs")
+        .set_meta("events", R"(["Ir","I1mr","ILmr","Dr","D1mr","DLmr","Dw","D1mw","DLmw"])")
+        .set_meta("cache", R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[8388608,16,64],"branches":false})")
+        .set("lines", "[[0,1,11,1000,10,5,400,40,4,100,1,0],"
+                      "[1,1,4,5000,2,1,2000,500,100,1000,50,25]]")
+        .set_meta("totals", "[6000,12,6,2400,540,104,1100,51,25]");
+    return t;
+}
+
+inline std::unique_ptr<viewer::Document> document_of(const ProfileText& text,
+                                                     const std::string& name = "app.json")
+{
+    return std::make_unique<viewer::Document>(parse_profile(text.str(), name), name);
+}
+
+} // namespace vgprof::test
+
+#endif

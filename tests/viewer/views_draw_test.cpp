@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The views drawn by Dear ImGui without a window (a context with a font
+// atlas and a display size is all drawing needs): every view draws from the
+// "app" fixture, in diff mode and, for the heap views, with its heap data;
+// clicks and drags made by moving the simulated mouse change the shared
+// selection as the views promise.
+#include "views.hpp"
+
+#include "viewer_fixture.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <unistd.h>
+
+namespace vgprof::viewer {
+namespace {
+
+using namespace vgprof::test;
+
+class Headless : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1280, 800);
+        io.DeltaTime = 1.0f / 60;
+        io.Fonts->AddFontDefault();
+        unsigned char* pixels;
+        int w, h;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // One frame with `draw` in a window filling the display; returns the
+    // vertices drawn.
+    int frame(const std::function<void()>& draw)
+    {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+        ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
+        draw();
+        ImGui::End();
+        ImGui::Render();
+        return ImGui::GetDrawData()->TotalVtxCount;
+    }
+
+    // A mouse press and release at (x, y), a frame each, then one more.
+    void click(const std::function<void()>& draw, float x, float y)
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = ImVec2(x, y);
+        frame(draw);
+        io.MouseDown[0] = true;
+        frame(draw);
+        io.MouseDown[0] = false;
+        frame(draw);
+        frame(draw);
+    }
+};
+
+TEST_F(Headless, EveryViewDrawsTheProfile)
+{
+    const auto doc = document_of(app_profile());
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kCompute)));
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    FunctionsView table(*doc, nullptr, false), list(*doc, nullptr, true);
+    CallGraphView graph;
+    FlameGraphView flame;
+    HeatmapView heat;
+    SourceView source;
+    HeapView heap;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_GT(frame([&] { table.draw(ctx); }), 400);
+        EXPECT_GT(frame([&] { list.draw(ctx); }), 200);
+        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
+        EXPECT_GT(frame([&] { flame.draw(ctx); }), 200);
+        EXPECT_GT(frame([&] { heat.draw(ctx); }), 50);    // says there is no simulation
+        EXPECT_GT(frame([&] { source.draw(ctx); }), 50);  // says /src/app.c cannot be opened
+        EXPECT_GT(frame([&] { heap.draw(ctx); }), 50);    // says there is no heap data
+    }
+}
+
+TEST_F(Headless, DiffModeDrawsEveryView)
+{
+    const auto base = document_of(app_profile());
+    const auto now = document_of(app_profile_slower());
+    const DiffLink diff(*base, *now);
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kCompute)));
+    ViewContext ctx{*now, &diff, selection, 0};
+    FunctionsView table(*now, &diff, false);
+    CallGraphView graph;
+    FlameGraphView flame;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_GT(frame([&] { table.draw(ctx); }), 400);
+        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
+        EXPECT_GT(frame([&] { flame.draw(ctx); }), 200);
+    }
+}
+
+// The "app" fixture with its source file written out, 45 lines, so the
+// Source view can read it.
+class WithSource {
+public:
+    WithSource()
+    {
+        char dir[] = "/tmp/viewer-source-XXXXXX";
+        dir_ = mkdtemp(dir);
+        path_ = dir_ + "/app.c";
+        std::ofstream out(path_);
+        for (int i = 1; i <= 45; ++i)
+            out << "int line" << i << ";\n";
+    }
+    ~WithSource()
+    {
+        std::remove(path_.c_str());
+        rmdir(dir_.c_str());
+    }
+    ProfileText profile(ProfileText text = app_profile()) const
+    {
+        text.set("strs", R"(["???",")" + path_ + R"(","/usr/bin/app","compute","helper","main","parse"])");
+        return text;
+    }
+
+private:
+    std::string dir_, path_;
+};
+
+TEST_F(Headless, SourceViewDrawsTheFileAndTheBytesAllocatedPerLine)
+{
+    const WithSource source_file;
+    const auto doc = document_of(source_file.profile());
+    const auto heap_doc = document_of(source_file.profile(app_profile_with_heap()));
+    const Document& with_heap = *heap_doc;
+    const auto drawn = [&](const Document& d) {
+        SelectionHistory selection;
+        selection.select(Selection::function(FnId(kHelper)));
+        ViewContext ctx{d, nullptr, selection, 0};
+        SourceView source;
+        int vertices = 0;
+        // A table of its own for each document, as a new window would have.
+        for (int i = 0; i < 3; ++i)
+            vertices = frame([&] {
+                ImGui::PushID(&d);
+                source.draw(ctx);
+                ImGui::PopID();
+            });
+        return vertices;
+    };
+    const int without = drawn(*doc);
+    EXPECT_GT(without, 2000);  // 45 lines of text and costs
+    // The Allocated column: a header, and 4,500 bytes at line 41.
+    EXPECT_GT(drawn(with_heap), without);
+}
+
+TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
+{
+    const auto doc = document_of(app_profile());
+    SelectionHistory selection;
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    FlameGraphView flame;
+    const auto draw = [&] { flame.draw(ctx); };
+    frame(draw);
+    // Down the left edge: "all" first (no function), then main's box.
+    for (float y = 10; y < 200 && selection.current().kind == Selection::Kind::none; y += 4)
+        click(draw, 40, y);
+    ASSERT_EQ(selection.current().kind, Selection::Kind::function);
+    EXPECT_EQ(selection.current().fn, FnId(kMain));
+}
+
+TEST_F(Headless, HeapViewsDrawAndSelect)
+{
+    const auto heap_doc = document_of(app_profile_with_heap());
+    const Document& doc = *heap_doc;
+    SelectionHistory selection;
+    ViewContext ctx{doc, nullptr, selection, 0};
+    HeapView heap;
+    const auto draw = [&] { heap.draw(ctx); };
+    for (int i = 0; i < 3; ++i)
+        EXPECT_GT(frame(draw), 500);
+
+    // A drag across the timeline (the left part of the view) selects the
+    // time range it covered.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(100, 300);
+    frame(draw);
+    io.MouseDown[0] = true;
+    frame(draw);
+    io.MousePos = ImVec2(400, 300);
+    frame(draw);
+    frame(draw);
+    io.MouseDown[0] = false;
+    frame(draw);
+    ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
+    EXPECT_LT(selection.current().t0, selection.current().t1);
+
+    // Clicking the first row of the site table (the right part, its Site
+    // column, whose header does not sort; the largest site first) selects
+    // that site and the function that called the allocator.
+    for (float y = 20; y < 200 && selection.current().kind != Selection::Kind::site; y += 4)
+        click(draw, 800, y);
+    ASSERT_EQ(selection.current().kind, Selection::Kind::site);
+    EXPECT_EQ(selection.current().site, 0u);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
+
+    // The call graph centres on that function and marks the site's stack.
+    CallGraphView graph;
+    for (int i = 0; i < 2; ++i)
+        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
+}
+
+} // namespace
+} // namespace vgprof::viewer

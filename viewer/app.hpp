@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The viewer's window: SDL2 and Dear ImGui set up as in Dear ImGui's SDL2
+// examples, the main loop, the layout around the views (menu, toolbar, tabs,
+// status bar, Open dialog), the keyboard and mouse shortcuts, and the two
+// unattended modes: --screenshot and --bench-frames.
+#ifndef VGPROF_VIEWER_APP_HPP
+#define VGPROF_VIEWER_APP_HPP
+
+#include "file_browser.hpp"
+#include "profile_loader.hpp"
+#include "views.hpp"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct SDL_Window;
+struct SDL_Renderer;
+union SDL_Event;
+
+namespace vgprof::viewer {
+
+struct AppOptions {
+    std::vector<std::string> profiles;  // none, one, or a base and a new one
+    std::string screenshot;             // write this PNG and exit
+    std::optional<ViewId> view;         // the view shown first
+    std::string select;                 // the function selected first
+    std::string event;                  // the event chosen first
+    int width = 1400, height = 900;     // window size in pixels
+    std::optional<float> scale;         // UI scale; default from the display's DPI
+    size_t bench_frames = 0;            // > 0: time this many frames per view and exit
+};
+
+// One profile (or pair) in the window: the documents, the selection and
+// the views, which live as long as the profile is open.
+struct Session {
+    std::unique_ptr<Loaded> loaded;
+    SelectionHistory selection;
+    size_t event = 0;
+    FunctionsView table;      // the Functions tab
+    FunctionsView side_list;  // beside the other views
+    CallGraphView callgraph;
+    FlameGraphView flamegraph;
+    HeatmapView heatmap;
+    SourceView source;
+    HeapView heap;
+
+    explicit Session(std::unique_ptr<Loaded> l)
+        : loaded(std::move(l)),
+          table(*loaded->now, loaded->diff.get(), false),
+          side_list(*loaded->now, loaded->diff.get(), true)
+    {
+    }
+
+    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event}; }
+};
+
+class App {
+public:
+    explicit App(AppOptions options);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Runs until the window closes (or the screenshot or benchmark is
+    // done); returns the exit status.
+    int run();
+
+private:
+    int run_loop();
+    bool init();
+    void load(std::vector<std::string> paths);
+    void take_loaded();
+    void handle(const SDL_Event& event);
+    void frame();
+    void render(bool present);
+
+    void draw_menu();
+    void draw_toolbar();
+    void draw_body();
+    void draw_status();
+    void draw_load_state();
+    void draw_open_dialog();
+    void show(ViewId view);
+
+    int screenshot_loop();
+    int bench_loop();
+    bool capture(const std::string& path);
+
+    AppOptions options_;
+    std::chrono::steady_clock::time_point started_;
+    float scale_ = 1;
+    SDL_Window* window_ = nullptr;
+    SDL_Renderer* renderer_ = nullptr;
+    bool imgui_ready_ = false;
+    bool quit_ = false;
+
+    ProfileLoader loader_;
+    std::vector<std::string> loading_;     // the paths being loaded
+    std::unique_ptr<Session> session_;
+    std::string error_;                    // shown in the window
+    bool failed_load_ = false;             // error_ is a profile that did not load
+
+    ViewId active_ = ViewId::callgraph;
+    bool switch_tab_ = false;
+    std::vector<std::string> dropped_;     // files dropped since the last frame
+
+    bool open_dialog_ = false;
+    bool compare_ = false;                 // the dialog opens for diff mode
+    Listing listing_;
+    char open_path_[1024] = "";
+};
+
+} // namespace vgprof::viewer
+
+#endif

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// vgprof-viewer: the desktop viewer of vgprof profiles. main() parses the
+// command line and runs the window; everything else is in App and the views.
+#include "app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+namespace {
+
+// "1280x800" -> width and height; false when malformed.
+bool parse_size(const std::string& text, int& width, int& height)
+{
+    char x = 0;
+    char rest = 0;
+    return std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) == 3 && x == 'x' &&
+           width >= 200 && height >= 150 && width <= 16384 && height <= 16384;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace vgprof::viewer;
+    CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call graph, flame "
+                 "graph, cache-miss heatmap, source and heap. With two profiles, shows how the "
+                 "second differs from the first.",
+                 "vgprof-viewer"};
+    cli.set_version_flag("--version", "vgprof-viewer " PACKAGE_VERSION);
+    AppOptions options;
+    std::string view, size;
+    cli.add_option("PROFILE", options.profiles, "a profile; with two, the base then the new one")
+        ->expected(0, 2);
+    cli.add_option("--screenshot", options.screenshot,
+                   "draw the window, write it to this PNG file and exit");
+    cli.add_option("--view", view, "the view shown first")
+        ->check(CLI::IsMember({"functions", "callgraph", "flamegraph", "heatmap", "source", "heap"}));
+    cli.add_option("--select", options.select, "the function selected first (a name or part of one)");
+    cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
+    cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
+    cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
+        ->check(CLI::Range(0.5f, 4.0f));
+    cli.add_option("--bench-frames", options.bench_frames,
+                   "time this many frames of each view, print the median and worst, and exit")
+        ->check(CLI::PositiveNumber);
+    cli.failure_message(CLI::FailureMessage::help);
+    try {
+        cli.parse(argc, argv);
+        if (!size.empty() && !parse_size(size, options.width, options.height))
+            throw CLI::ValidationError("--size", "expected WIDTHxHEIGHT (at least 200x150), got " + size);
+        if (!options.screenshot.empty() && options.profiles.empty())
+            throw CLI::ValidationError("--screenshot", "needs a PROFILE");
+        if (options.bench_frames > 0 && options.profiles.empty())
+            throw CLI::ValidationError("--bench-frames", "needs a PROFILE");
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e) == 0 ? 0 : 2;
+    }
+    if (!view.empty())
+        options.view = view_from_key(view);
+    App app(std::move(options));
+    return app.run();
+}

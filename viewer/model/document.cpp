@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Builds the viewer's indexes of a loaded profile.
+#include "document.hpp"
+
+#include "vgprof/heap.hpp"
+
+#include <utility>
+
+namespace vgprof::viewer {
+
+Document::Document(Profile profile, std::string path)
+    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_))
+{
+    const Profile& p = profile_;
+    const size_t fns = p.functions().size();
+    const auto& calls = p.calls();
+    calls_out_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].caller.index(); });
+    calls_in_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].callee.index(); });
+    const auto& lines = p.lines();
+    lines_of_fn_ = group_rows(lines.size(), fns, [&](size_t r) { return lines[r].fn.index(); });
+    lines_of_file_ = group_rows(lines.size(), p.files().size(),
+                                [&](size_t r) { return lines[r].file.index(); });
+
+    // Roots go under an extra key, one past the last node, so that one
+    // pass groups both.
+    const auto& paths = p.paths();
+    const size_t root_key = paths.size();
+    path_children_ = group_rows(paths.size(), paths.size() + 1, [&](size_t r) {
+        return paths[r].parent ? paths[r].parent->index() : root_key;
+    });
+    for (const uint32_t* r = path_children_.begin_of(root_key); r != path_children_.end_of(root_key);
+         ++r)
+        path_roots_.push_back(PathId(*r));
+    if (p.heap())
+        allocated_by_line_ = allocated_bytes_by_line(p);
+}
+
+uint64_t Document::inclusive(FnId fn, size_t event) const
+{
+    const FunctionCost& c = costs_[fn.index()];
+    return c.inclusive.empty() ? c.self[event] : c.inclusive[event];
+}
+
+std::string Document::command() const
+{
+    std::string text;
+    for (const std::string& arg : profile_.meta().argv)
+        text += (text.empty() ? "" : " ") + arg;
+    return text;
+}
+
+} // namespace vgprof::viewer

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The load thread: read with progress, parse, index, link.
+#include "profile_loader.hpp"
+
+#include "vgprof/error.hpp"
+#include "vgprof/load.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <new>
+
+namespace vgprof::viewer {
+
+std::string read_file_text(const std::string& path,
+                              const std::function<void(uint64_t, uint64_t)>& progress)
+{
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file)
+        throw Error(path + ": cannot open: " + std::strerror(errno));
+    struct stat st;
+    uint64_t size = 0;
+    if (fstat(fileno(file.get()), &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            throw Error(path + ": cannot read: it is a directory");
+        if (S_ISREG(st.st_mode))
+            size = uint64_t(st.st_size);
+    }
+    std::string text;
+    text.reserve(size);
+    std::vector<char> buffer(1 << 20);
+    size_t n;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
+        text.append(buffer.data(), n);
+        progress(text.size(), size);
+    }
+    if (std::ferror(file.get()))
+        throw Error(path + ": cannot read: " + std::strerror(errno));
+    return text;
+}
+
+ProfileLoader::~ProfileLoader() { wait(); }
+
+void ProfileLoader::wait()
+{
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void ProfileLoader::start(std::vector<std::string> paths)
+{
+    if (state_ == State::loading)
+        return;
+    wait();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_.clear();
+        loaded_.reset();
+    }
+    set_stage("starting", 0);
+    state_ = State::loading;
+    thread_ = std::thread(&ProfileLoader::run, this, std::move(paths));
+}
+
+std::string ProfileLoader::stage() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stage_;
+}
+
+std::string ProfileLoader::error() const
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_;
+}
+
+std::unique_ptr<Loaded> ProfileLoader::take()
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::move(loaded_);
+}
+
+void ProfileLoader::set_stage(std::string stage, double fraction)
+{
+    std::lock_guard<std::mutex> lock(mutex_);
+    stage_ = std::move(stage);
+    fraction_ = fraction;
+}
+
+void ProfileLoader::run(std::vector<std::string> paths)
+{
+    auto loaded = std::make_unique<Loaded>();
+    try {
+        std::vector<std::unique_ptr<Document>> docs;
+        for (const std::string& path : paths) {
+            std::string text = read_file_text(path, [&](uint64_t done, uint64_t size) {
+                set_stage("reading " + path, size ? double(done) / double(size) : -1);
+            });
+            set_stage("parsing " + path, -1);
+            Profile profile = parse_profile(text, path);
+            std::string().swap(text);
+            set_stage("indexing " + path, -1);
+            docs.push_back(std::make_unique<Document>(std::move(profile), path));
+        }
+        if (docs.size() == 2) {
+            set_stage("matching the two profiles", -1);
+            loaded->base = std::move(docs[0]);
+            loaded->now = std::move(docs[1]);
+            loaded->diff = std::make_unique<DiffLink>(*loaded->base, *loaded->now);
+        } else {
+            loaded->now = std::move(docs.at(0));
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        loaded_ = std::move(loaded);
+        state_ = State::done;
+    } catch (const Error& e) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_ = e.what();
+        state_ = State::failed;
+    } catch (const std::bad_alloc&) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_ = paths.back() + ": out of memory while loading the profile";
+        state_ = State::failed;
+    } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        error_ = "cannot load the profile: " + std::string(e.what());
+        state_ = State::failed;
+    }
+}
+
+} // namespace vgprof::viewer

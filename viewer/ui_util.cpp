@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Shared drawing helpers.
+#include "ui_util.hpp"
+
+#include "vgprof/query.hpp"
+
+#include <SDL.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace vgprof::viewer {
+
+ImU32 to_imgui(Rgb c, int alpha) { return IM_COL32(c.r, c.g, c.b, alpha); }
+
+std::string short_count(uint64_t n)
+{
+    char text[32];
+    if (n < 1000)
+        std::snprintf(text, sizeof text, "%" PRIu64, n);
+    else if (n < 1000000)
+        std::snprintf(text, sizeof text, "%.1fk", double(n) / 1e3);
+    else if (n < 1000000000)
+        std::snprintf(text, sizeof text, "%.2fM", double(n) / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.2fG", double(n) / 1e9);
+    return text;
+}
+
+std::string signed_count(int64_t n)
+{
+    if (n == 0)
+        return "0";
+    const uint64_t magnitude = n < 0 ? uint64_t(0) - uint64_t(n) : uint64_t(n);
+    return (n < 0 ? "-" : "+") + format_thousands(magnitude);
+}
+
+std::string signed_short(int64_t n)
+{
+    if (n == 0)
+        return "0";
+    const uint64_t magnitude = n < 0 ? uint64_t(0) - uint64_t(n) : uint64_t(n);
+    return (n < 0 ? "-" : "+") + short_count(magnitude);
+}
+
+std::string percent(uint64_t part, uint64_t total)
+{
+    if (total == 0)
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * double(part) / double(total));
+    return text;
+}
+
+Rgb delta_rgb(int64_t delta, int64_t max_magnitude)
+{
+    return diverging_color(signed_log_position(double(delta), double(max_magnitude)));
+}
+
+ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
+{
+    return to_imgui(delta_rgb(delta, max_magnitude), alpha);
+}
+
+void cost_cell(uint64_t value, uint64_t total, bool compact)
+{
+    const std::string number = format_thousands(value);
+    const std::string share = percent(value, total);
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = ImGui::GetTextLineHeight();
+    if (total > 0 && value > 0) {
+        const float w = std::max(1.0f, width * float(double(value) / double(total)));
+        ImGui::GetWindowDrawList()->AddRectFilled(pos, ImVec2(pos.x + w, pos.y + height),
+                                                  IM_COL32(230, 140, 60, 80));
+    }
+    if (compact) {
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                             std::max(0.0f, width - ImGui::CalcTextSize(share.c_str()).x));
+        ImGui::TextUnformatted(share.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", number.c_str());
+        return;
+    }
+    const std::string text = number + "  " + share;
+    const float text_width = ImGui::CalcTextSize(text.c_str()).x;
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, width - text_width));
+    ImGui::TextUnformatted(number.c_str());
+    ImGui::SameLine(0, ImGui::CalcTextSize("  ").x);
+    ImGui::TextDisabled("%s", share.c_str());
+}
+
+void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact)
+{
+    const std::string text = compact ? signed_short(delta) : signed_count(delta);
+    const float width = ImGui::GetContentRegionAvail().x;
+    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const float height = ImGui::GetTextLineHeight();
+    if (delta != 0)
+        ImGui::GetWindowDrawList()->AddRectFilled(pos, ImVec2(pos.x + width, pos.y + height),
+                                                  delta_color(delta, max_magnitude, 110));
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                         std::max(0.0f, width - ImGui::CalcTextSize(text.c_str()).x));
+    ImGui::TextUnformatted(text.c_str());
+    if (ImGui::IsItemHovered()) {
+        const uint64_t base = uint64_t(int64_t(now) - delta);
+        ImGui::SetTooltip("%s -> %s", format_thousands(base).c_str(), format_thousands(now).c_str());
+    }
+}
+
+void right_aligned(const std::string& text)
+{
+    ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                         std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x));
+    ImGui::TextUnformatted(text.c_str());
+}
+
+void function_tooltip(const ViewContext& ctx, FnId fn)
+{
+    const Profile& p = ctx.doc.profile();
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::TextUnformatted(p.fn_name(fn).c_str());
+    ImGui::PopTextWrapPos();
+    const Function& f = p.function(fn);
+    if (p.file_path(f.file) != "???")
+        ImGui::TextDisabled("%s:%u", p.file_path(f.file).c_str(), f.line);
+    ImGui::TextDisabled("%s", p.obj_path(f.obj).c_str());
+    ImGui::Separator();
+    if (ImGui::BeginTable("costs", ctx.diff ? 5 : 3, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("event");
+        ImGui::TableSetupColumn("self");
+        ImGui::TableSetupColumn("inclusive");
+        if (ctx.diff) {
+            ImGui::TableSetupColumn("self change");
+            ImGui::TableSetupColumn("incl. change");
+        }
+        ImGui::TableHeadersRow();
+        for (size_t e = 0; e < ctx.doc.num_events(); ++e) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(p.meta().events[e].c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s (%s)", format_thousands(ctx.doc.self(fn, e)).c_str(),
+                        percent(ctx.doc.self(fn, e), ctx.doc.total(e)).c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s (%s)", format_thousands(ctx.doc.inclusive(fn, e)).c_str(),
+                        percent(ctx.doc.inclusive(fn, e), ctx.doc.total(e)).c_str());
+            if (ctx.diff) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(signed_count(ctx.diff->self_delta(fn, e)).c_str());
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(signed_count(ctx.diff->inclusive_delta(fn, e)).c_str());
+            }
+        }
+        ImGui::EndTable();
+    }
+    ImGui::EndTooltip();
+}
+
+std::string fit_text(const std::string& text, float width)
+{
+    if (ImGui::CalcTextSize(text.c_str()).x <= width)
+        return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    // Binary search on the length that fits with the dots.
+    size_t lo = 0, hi = text.size();
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        if (ImGui::CalcTextSize(text.c_str(), text.c_str() + mid).x + dots <= width)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo == 0 ? std::string() : text.substr(0, lo) + "...";
+}
+
+bool key_pressed(int scancode)
+{
+    return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(scancode);
+}
+
+void centred_message(const char* text)
+{
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float wrap = std::min(avail.x - 20, ImGui::GetFontSize() * 36);
+    const ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, wrap);
+    ImGui::SetCursorPos(ImVec2(ImGui::GetCursorPosX() + std::max(0.0f, (avail.x - size.x) / 2),
+                               ImGui::GetCursorPosY() + std::max(0.0f, (avail.y - size.y) / 2)));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+}
+
+} // namespace vgprof::viewer

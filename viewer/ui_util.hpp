@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Drawing helpers the views share: numbers as people read them, colors of
+// the scales as ImGui colors, a table cell with an inline bar, tooltips
+// describing a function.
+#ifndef VGPROF_VIEWER_UI_UTIL_HPP
+#define VGPROF_VIEWER_UI_UTIL_HPP
+
+#include "color_scale.hpp"
+#include "views.hpp"
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+
+namespace vgprof::viewer {
+
+ImU32 to_imgui(Rgb c, int alpha = 255);
+
+// 1234567 -> "1.23M", 20775 -> "20.8k"; numbers below 1000 as they are.
+std::string short_count(uint64_t n);
+// "+1,234" / "-56" / "0".
+std::string signed_count(int64_t n);
+// As short_count with a sign: "+1.2M", "-56", "0".
+std::string signed_short(int64_t n);
+// 12.345 -> "12.3%"; "-" for a zero total.
+std::string percent(uint64_t part, uint64_t total);
+
+// The color of a change: red for more, blue for less, on a log scale of
+// the largest change's size (so small changes still show beside a large
+// one).
+Rgb delta_rgb(int64_t delta, int64_t max_magnitude);
+ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha = 255);
+
+// A table cell showing `value` and `percent of total` (only the percentage
+// when `compact`), right-aligned, with a bar as wide as the fraction behind
+// the text.
+void cost_cell(uint64_t value, uint64_t total, bool compact = false);
+// A diff table cell: the change (short when `compact`), colored, with the
+// base and new values in the tooltip.
+void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact = false);
+
+// `text` at the right of the current table cell, as numbers stand.
+void right_aligned(const std::string& text);
+
+// A tooltip naming `fn` with its file, object and its costs of every event.
+void function_tooltip(const ViewContext& ctx, FnId fn);
+
+// `text` cut to fit `width` pixels, ending in "..." when cut.
+std::string fit_text(const std::string& text, float width);
+
+// Whether a key went down this frame while no text field has the keyboard.
+bool key_pressed(int scancode);
+
+// Text centred in the current window's remaining space, for empty views.
+void centred_message(const char* text);
+
+} // namespace vgprof::viewer
+
+#endif

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// What frames the views: the menu, the toolbar (history, event, the
+// selection), the tabs with the function list beside them, the status bar
+// (the command and totals), the loading and error screens and the Open
+// dialog.
+#include "app.hpp"
+#include "ui_util.hpp"
+
+#include "vgprof/query.hpp"
+
+#include <SDL.h>
+
+#include <cstring>
+#include <unistd.h>
+
+namespace vgprof::viewer {
+
+namespace {
+
+// An arrow button walking the selection history, greyed out when there is
+// nowhere to go.
+bool history_button(const char* id, ImGuiDir dir, bool enabled, const char* tip)
+{
+    ImGui::BeginDisabled(!enabled);
+    const bool pressed = ImGui::ArrowButton(id, dir);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", tip);
+    return pressed;
+}
+
+} // namespace
+
+void App::draw_menu()
+{
+    if (!ImGui::BeginMenuBar())
+        return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open...", "Ctrl+O"))
+            open_dialog_ = true;
+        if (ImGui::MenuItem("Quit", "Ctrl+Q"))
+            quit_ = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Go", session_ != nullptr)) {
+        if (ImGui::MenuItem("Back", "Alt+Left", false, session_->selection.can_go_back()))
+            session_->selection.back();
+        if (ImGui::MenuItem("Forward", "Alt+Right", false, session_->selection.can_go_forward()))
+            session_->selection.forward();
+        ImGui::Separator();
+        for (size_t i = 0; i < std::size(kAllViews); ++i) {
+            const std::string shortcut = "Ctrl+" + std::to_string(i + 1);
+            if (ImGui::MenuItem(view_title(kAllViews[i]), shortcut.c_str(), active_ == kAllViews[i]))
+                show(kAllViews[i]);
+        }
+        ImGui::EndMenu();
+    }
+    ImGui::EndMenuBar();
+}
+
+void App::draw_toolbar()
+{
+    Session& s = *session_;
+    const Document& doc = *s.loaded->now;
+    const Profile& p = doc.profile();
+    if (history_button("back", ImGuiDir_Left, s.selection.can_go_back(),
+                       "Back (Alt+Left, mouse back button)"))
+        s.selection.back();
+    ImGui::SameLine();
+    if (history_button("forward", ImGuiDir_Right, s.selection.can_go_forward(),
+                       "Forward (Alt+Right, mouse forward button)"))
+        s.selection.forward();
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Event");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    if (ImGui::BeginCombo("##event", p.meta().events[s.event].c_str())) {
+        for (size_t e = 0; e < p.num_events(); ++e)
+            if (ImGui::Selectable(p.meta().events[e].c_str(), e == s.event))
+                s.event = e;
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    const Selection& sel = s.selection.current();
+    std::string what = "nothing";
+    switch (sel.kind) {
+    case Selection::Kind::none: break;
+    case Selection::Kind::function: what = function_label(p, *sel.fn); break;
+    case Selection::Kind::line:
+        what = p.file_path(sel.file) + ":" + std::to_string(sel.line) + " in " + p.fn_name(*sel.fn);
+        break;
+    case Selection::Kind::site: what = "allocation site " + std::to_string(sel.site); break;
+    case Selection::Kind::time_range:
+        what = "instructions " + format_thousands(sel.t0) + " to " + format_thousands(sel.t1);
+        break;
+    }
+    ImGui::Text("Selected: %s", what.c_str());
+    if (!error_.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", error_.c_str());
+    }
+}
+
+void App::draw_body()
+{
+    Session& s = *session_;
+    ViewContext ctx = s.context();
+    if (!ImGui::BeginTabBar("views"))
+        return;
+    std::optional<ViewId> now_active;
+    for (ViewId v : kAllViews) {
+        const ImGuiTabItemFlags flags = switch_tab_ && v == active_ ? ImGuiTabItemFlags_SetSelected : 0;
+        if (!ImGui::BeginTabItem(view_title(v), nullptr, flags))
+            continue;
+        now_active = v;
+        if (v == ViewId::functions) {
+            s.table.draw(ctx);
+        } else {
+            // The function list beside the view, to select from.
+            const float list_width = ImGui::GetContentRegionAvail().x * 0.28f;
+            ImGui::BeginChild("list", ImVec2(list_width, 0), true);
+            s.side_list.draw(ctx);
+            ImGui::EndChild();
+            ImGui::SameLine();
+            ImGui::BeginChild("view", ImVec2(0, 0), false);
+            switch (v) {
+            case ViewId::callgraph: s.callgraph.draw(ctx); break;
+            case ViewId::flamegraph: s.flamegraph.draw(ctx); break;
+            case ViewId::heatmap: s.heatmap.draw(ctx); break;
+            case ViewId::source: s.source.draw(ctx); break;
+            case ViewId::heap: s.heap.draw(ctx); break;
+            case ViewId::functions: break;
+            }
+            ImGui::EndChild();
+        }
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+    if (switch_tab_ && now_active == active_)
+        switch_tab_ = false;
+    else if (!switch_tab_ && now_active)
+        active_ = *now_active;
+}
+
+void App::draw_status()
+{
+    ImGui::Separator();
+    if (!session_) {
+        ImGui::TextDisabled("No profile open");
+        return;
+    }
+    const Document& doc = *session_->loaded->now;
+    const Profile& p = doc.profile();
+    std::string text = doc.command().empty() ? doc.path() : doc.command();
+    for (size_t e = 0; e < doc.num_events(); ++e) {
+        text += "   " + p.meta().events[e] + " " + format_thousands(doc.total(e));
+        if (session_->loaded->diff)
+            text += " (" + signed_count(session_->loaded->diff->total_delta(e)) + ")";
+    }
+    text += "   " + format_thousands(doc.num_functions()) + " functions";
+    if (const DiffLink* d = session_->loaded->diff.get())
+        text += "   diff against " + d->base().path() + ", " +
+                format_thousands(d->functions_only_in_base()) + " functions only there";
+    ImGui::TextUnformatted(text.c_str());
+}
+
+void App::draw_load_state()
+{
+    if (loader_.state() == ProfileLoader::State::loading) {
+        const double f = loader_.fraction();
+        const std::string stage = loader_.stage();
+        ImGui::Dummy(ImVec2(0, ImGui::GetContentRegionAvail().y * 0.4f));
+        ImGui::TextUnformatted(stage.c_str());
+        if (f >= 0) {
+            ImGui::ProgressBar(float(f), ImVec2(-FLT_MIN, 0));
+        } else {
+            // Parsing cannot tell how far it is: a bar that sweeps.
+            const float t = float(ImGui::GetTime());
+            ImGui::ProgressBar(-1.0f * t, ImVec2(-FLT_MIN, 0), "");
+        }
+        return;
+    }
+    if (failed_load_) {
+        ImGui::Dummy(ImVec2(0, ImGui::GetContentRegionAvail().y * 0.35f));
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(180, 20, 20, 255));
+        ImGui::TextUnformatted("The profile could not be opened:");
+        ImGui::PopStyleColor();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextUnformatted(error_.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::Spacing();
+        if (ImGui::Button("Open another profile..."))
+            open_dialog_ = true;
+        return;
+    }
+    centred_message("Open a profile with Ctrl+O or by dropping it on this window.\n"
+                    "Record one with: valgrind --tool=vgprof ./program");
+}
+
+void App::draw_open_dialog()
+{
+    if (open_dialog_) {
+        ImGui::OpenPopup("Open profile");
+        if (listing_.dir.empty()) {
+            char cwd[4096];
+            listing_ = list_directory(getcwd(cwd, sizeof cwd) ? cwd : "/", false);
+        }
+        std::snprintf(open_path_, sizeof open_path_, "%s", listing_.dir.c_str());
+        open_dialog_ = false;
+    }
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.6f, vp->WorkSize.y * 0.7f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x / 2, vp->WorkPos.y + vp->WorkSize.y / 2),
+                            ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (!ImGui::BeginPopupModal("Open profile"))
+        return;
+    std::string chosen;
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::InputText("##path", open_path_, sizeof open_path_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        const Listing l = list_directory(open_path_, false);
+        if (l.error.empty())
+            listing_ = l;
+        else
+            chosen = open_path_;  // not a directory: open it as a file
+    }
+    if (!listing_.error.empty())
+        ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "%s", listing_.error.c_str());
+    const float footer = ImGui::GetFrameHeightWithSpacing() * 2;
+    ImGui::BeginChild("entries", ImVec2(0, -footer), true);
+    std::optional<std::string> enter_dir;
+    for (const DirEntry& e : listing_.entries) {
+        const std::string label = (e.is_dir ? "[dir]  " : "       ") + e.name;
+        if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_AllowDoubleClick |
+                                                        ImGuiSelectableFlags_DontClosePopups)) {
+            const std::string path = enter(listing_.dir, e.name);
+            std::snprintf(open_path_, sizeof open_path_, "%s", path.c_str());
+            if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || e.is_dir) {
+                if (e.is_dir)
+                    enter_dir = path;
+                else
+                    chosen = path;
+            }
+        }
+        if (!e.is_dir) {
+            ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 6);
+            ImGui::TextDisabled("%s", short_count(e.size).c_str());
+        }
+    }
+    ImGui::EndChild();
+    if (enter_dir)
+        listing_ = list_directory(*enter_dir, false);
+    ImGui::BeginDisabled(!session_);
+    ImGui::Checkbox("Compare with the open profile (diff mode: the open one is the base)", &compare_);
+    ImGui::EndDisabled();
+    if (ImGui::Button("Open"))
+        chosen = open_path_;
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(SDL_SCANCODE_ESCAPE))
+        ImGui::CloseCurrentPopup();
+    if (!chosen.empty()) {
+        if (compare_ && session_)
+            load({session_->loaded->now->path(), chosen});
+        else
+            load({chosen});
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+} // namespace vgprof::viewer

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Flame graph view, drawn as an icicle: the program on top, each call
+// path's box under its caller's, as wide as its inclusive cost of the
+// chosen event. Clicking a box selects its function and zooms to it;
+// clicking a box above the zoomed one (or Escape) zooms back out. The
+// selected function's boxes stand out wherever it was called from; in diff
+// mode every box is colored by the change of its path's cost.
+#include "ui_util.hpp"
+#include "views.hpp"
+
+#include "vgprof/query.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace vgprof::viewer {
+
+namespace {
+
+// Warm colors, varied by function name so neighbours are told apart; the
+// same function always gets the same color.
+Rgb flame_color(const std::string& name)
+{
+    const size_t h = std::hash<std::string>()(name);
+    const double a = double(h % 1000) / 1000.0, b = double((h / 1000) % 1000) / 1000.0;
+    return Rgb{uint8_t(205 + 50 * a), uint8_t(90 + 110 * b), uint8_t(40 + 30 * a)};
+}
+
+} // namespace
+
+void FlameGraphView::draw(ViewContext& ctx)
+{
+    const Profile& p = ctx.doc.profile();
+    if (!p.has_call_graph() || ctx.doc.path_roots().empty()) {
+        centred_message("This profile has no call-path tree: it was recorded with --call-graph=no.");
+        return;
+    }
+    const float font = ImGui::GetFontSize();
+    const float row = font + 6;
+
+    if (zoom_) {
+        if (ImGui::Button("Zoom out"))
+            zoom_ = p.path(*zoom_).parent;
+        ImGui::SameLine();
+        if (ImGui::Button("Whole program"))
+            zoom_.reset();
+        ImGui::SameLine();
+    }
+    ImGui::TextDisabled("%s: click a box to select its function and zoom to it; Escape zooms out",
+                        p.meta().events[ctx.event].c_str());
+    if (zoom_ && key_pressed(SDL_SCANCODE_ESCAPE) && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows))
+        zoom_ = p.path(*zoom_).parent;
+
+    ImGui::BeginChild("flame", ImVec2(0, 0), true);
+    const float width = ImGui::GetContentRegionAvail().x;
+    const Key key{ctx.event, zoom_, int(width)};
+    if (!built_ || !(*built_ == key)) {
+        built_ = key;
+        graph_ = build_flame_graph(ctx.doc, ctx.event, zoom_, 1.0 / std::max(1.0f, width));
+        max_delta_ = 1;
+        if (ctx.diff)
+            for (const FlameBox& b : graph_.boxes)
+                if (b.node)
+                    max_delta_ = std::max(max_delta_, std::abs(ctx.diff->path_delta(*b.node, ctx.event)));
+    }
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(width, row * float(graph_.depth)));
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 mouse = ImGui::GetMousePos();
+    const bool hovering = ImGui::IsWindowHovered();
+    const Selection& sel = ctx.selection.current();
+    const float top = ImGui::GetScrollY(), bottom = top + ImGui::GetWindowHeight();
+    const FlameBox* hovered = nullptr;
+    const uint64_t total = std::max<uint64_t>(1, ctx.doc.total(ctx.event));
+
+    for (const FlameBox& b : graph_.boxes) {
+        const float y0 = float(b.depth) * row;
+        if (y0 + row < top || y0 > bottom)
+            continue;
+        const ImVec2 tl(origin.x + float(b.x0) * width, origin.y + y0);
+        const ImVec2 br(origin.x + float(b.x1) * width, origin.y + y0 + row - 1);
+        const std::optional<FnId> fn = b.node ? p.path(*b.node).fn : std::nullopt;
+        const bool is_selected = fn && sel.fn && *fn == *sel.fn;
+        const std::string name = !b.node ? "all" : fn ? p.fn_name(*fn) : "[truncated]";
+        Rgb fill = !ctx.diff ? flame_color(name)
+                   : b.node  ? delta_rgb(ctx.diff->path_delta(*b.node, ctx.event), max_delta_)
+                             : delta_rgb(ctx.diff->total_delta(ctx.event), max_delta_);
+        if (is_selected && !ctx.diff)
+            fill = Rgb{120, 170, 250};
+        if (b.above_zoom)
+            fill = Rgb{uint8_t(fill.r * 0.7 + 60), uint8_t(fill.g * 0.7 + 60), uint8_t(fill.b * 0.7 + 60)};
+        draw->AddRectFilled(tl, ImVec2(std::max(br.x - 1, tl.x + 1), br.y), to_imgui(fill));
+        if (is_selected)
+            draw->AddRect(tl, ImVec2(std::max(br.x - 1, tl.x + 1), br.y), IM_COL32(20, 60, 160, 255), 0, 0, 2);
+        const float w = br.x - tl.x;
+        if (w > font * 2) {
+            const std::string text =
+                fit_text(name + " (" + percent(b.value, total) + ")", w - 6);
+            draw->AddText(ImVec2(tl.x + 3, tl.y + 3), to_imgui(text_color_on(fill)), text.c_str());
+        }
+        if (hovering && mouse.x >= tl.x && mouse.x < br.x && mouse.y >= tl.y && mouse.y < br.y)
+            hovered = &b;
+    }
+
+    if (hovered) {
+        ImGui::BeginTooltip();
+        const std::optional<FnId> fn = hovered->node ? p.path(*hovered->node).fn : std::nullopt;
+        ImGui::TextUnformatted(!hovered->node ? "all" : fn ? p.fn_name(*fn).c_str() : "[truncated]");
+        ImGui::Text("%s %s, %s of the program", format_thousands(hovered->value).c_str(),
+                    p.meta().events[ctx.event].c_str(), percent(hovered->value, total).c_str());
+        if (zoom_)
+            ImGui::Text("%s of the zoomed box", percent(hovered->value, graph_.width_value).c_str());
+        if (ctx.diff && hovered->node)
+            ImGui::Text("change: %s", signed_count(ctx.diff->path_delta(*hovered->node, ctx.event)).c_str());
+        if (hovered->node)
+            ImGui::Text("calls: %s", format_thousands(p.path(*hovered->node).count).c_str());
+        ImGui::EndTooltip();
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            if (!hovered->node) {
+                zoom_.reset();
+            } else {
+                zoom_ = hovered->node;
+                if (const std::optional<FnId> clicked = p.path(*hovered->node).fn)
+                    ctx.selection.select(Selection::function(*clicked));
+            }
+        }
+    }
+    ImGui::EndChild();
+}
+
+} // namespace vgprof::viewer

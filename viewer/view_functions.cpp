@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The Functions view: every function with its self and inclusive cost of
+// each event (in diff mode, their changes), a search box, ordered by any
+// column. Only the rows on screen are drawn (ImGuiListClipper), so a
+// program of 100,000 functions draws as fast as one of ten.
+#include "ui_util.hpp"
+#include "views.hpp"
+
+#include <SDL.h>
+
+#include <algorithm>
+
+namespace vgprof::viewer {
+
+namespace {
+
+// Table column ids: 0 the name, then two per event (self, inclusive).
+ImGuiID column_id(size_t event, CostKind kind)
+{
+    return ImGuiID(1 + 2 * event + (kind == CostKind::inclusive ? 1 : 0));
+}
+
+TableOrder order_of(const ImGuiTableColumnSortSpecs& spec)
+{
+    TableOrder order;
+    order.descending = spec.SortDirection == ImGuiSortDirection_Descending;
+    if (spec.ColumnUserID == 0) {
+        order.by_name = true;
+        return order;
+    }
+    order.event = (spec.ColumnUserID - 1) / 2;
+    order.kind = (spec.ColumnUserID - 1) % 2 ? CostKind::inclusive : CostKind::self;
+    return order;
+}
+
+// The largest change's size per (event, kind), for the diff colors.
+int64_t largest_change(const ViewContext& ctx, size_t event, CostKind kind)
+{
+    int64_t largest = 0;
+    for (size_t i = 0; i < ctx.doc.num_functions(); ++i) {
+        const FnId fn{uint32_t(i)};
+        const int64_t d = kind == CostKind::inclusive ? ctx.diff->inclusive_delta(fn, event)
+                                                      : ctx.diff->self_delta(fn, event);
+        largest = std::max(largest, d < 0 ? -d : d);
+    }
+    return largest;
+}
+
+} // namespace
+
+void FunctionsView::draw(ViewContext& ctx)
+{
+    const Profile& p = ctx.doc.profile();
+    const bool inclusive = p.has_call_graph();
+
+    if (focus_search_) {
+        ImGui::SetKeyboardFocusHere();
+        focus_search_ = false;
+    }
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::InputTextWithHint("##search", "Search functions (Ctrl+F)", search_, sizeof search_))
+        table_.set_filter(search_);
+
+    const Selection& sel = ctx.selection.current();
+    const bool selection_moved = ctx.selection.version() != seen_version_;
+    seen_version_ = ctx.selection.version();
+
+    const size_t shown_events = compact_ ? 1 : ctx.doc.num_events();
+    const int columns = 1 + int(shown_events) * (inclusive ? 2 : 1) + (compact_ ? 0 : 2);
+    const auto shown = [&](size_t e) { return !compact_ || e == ctx.event; };
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable |
+                                  ImGuiTableFlags_Hideable | ImGuiTableFlags_Reorderable |
+                                  ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("functions", columns, flags))
+        return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    const float number_width =
+        ImGui::CalcTextSize(compact_ ? (ctx.diff ? "+000.0M" : "100.0% ") : "0,000,000,000  100.0%").x;
+    // The compact list gives the name what the numbers leave.
+    const float name_width =
+        compact_ ? std::max(ImGui::GetFontSize() * 8,
+                            ImGui::GetContentRegionAvail().x - (columns - 1) * (number_width + ImGui::GetFontSize() * 1.5f) -
+                                ImGui::GetStyle().ScrollbarSize * 2)
+                 : ImGui::GetFontSize() * 18;
+    ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_NoHide | ImGuiTableColumnFlags_WidthFixed,
+                            name_width, 0);
+    for (size_t e = 0; e < ctx.doc.num_events(); ++e) {
+        if (!shown(e))
+            continue;
+        const std::string& name = p.meta().events[e];
+        for (CostKind kind : {CostKind::self, CostKind::inclusive}) {
+            if (kind == CostKind::inclusive && !inclusive)
+                continue;
+            // The compact list has one event's columns, the one in the toolbar.
+            std::string title = (compact_ ? "" : name + " ") + (kind == CostKind::self ? "self" : "incl");
+            if (ctx.diff)
+                title += " +/-";
+            ImGuiTableColumnFlags f = ImGuiTableColumnFlags_PreferSortDescending;
+            if (e == ctx.event && kind == (inclusive ? CostKind::inclusive : CostKind::self))
+                f |= ImGuiTableColumnFlags_DefaultSort;
+            ImGui::TableSetupColumn(title.c_str(), f, number_width, column_id(e, kind));
+        }
+    }
+    if (!compact_) {
+        ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
+        ImGui::TableSetupColumn("Object", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
+    }
+    ImGui::TableHeadersRow();
+
+    if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
+        if (specs->SpecsCount > 0)
+            table_.set_order(order_of(specs->Specs[0]));
+        specs->SpecsDirty = false;
+    }
+
+    const auto& rows = table_.rows();
+    const float row_height = ImGui::GetFontSize() + ImGui::GetStyle().CellPadding.y * 2;
+    const std::optional<size_t> selected_row = sel.fn ? table_.row_of(*sel.fn) : std::nullopt;
+    if (selection_moved && selected_row) {
+        const float y = float(*selected_row) * row_height;
+        const float view = ImGui::GetWindowHeight() - row_height * 2;
+        if (y < ImGui::GetScrollY() || y > ImGui::GetScrollY() + view)
+            ImGui::SetScrollY(std::max(0.0f, y - view / 3));
+    }
+    // Up and Down walk the rows while the table has the focus.
+    if (selected_row && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows)) {
+        if (key_pressed(SDL_SCANCODE_DOWN) && *selected_row + 1 < rows.size())
+            ctx.selection.select(Selection::function(rows[*selected_row + 1]));
+        if (key_pressed(SDL_SCANCODE_UP) && *selected_row > 0)
+            ctx.selection.select(Selection::function(rows[*selected_row - 1]));
+    }
+
+    if (ctx.diff && largest_change_.empty())
+        for (size_t e = 0; e < ctx.doc.num_events(); ++e)
+            for (CostKind kind : {CostKind::self, CostKind::inclusive})
+                largest_change_.push_back(largest_change(ctx, e, kind));
+
+    ImGuiListClipper clipper;
+    clipper.Begin(int(rows.size()), row_height);
+    while (clipper.Step()) {
+        for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+            const FnId fn = rows[size_t(r)];
+            ImGui::TableNextRow(ImGuiTableRowFlags_None, row_height);
+            ImGui::TableNextColumn();
+            ImGui::PushID(r);
+            const bool is_selected = sel.fn == fn;
+            if (ImGui::Selectable(p.fn_name(fn).c_str(), is_selected,
+                                  ImGuiSelectableFlags_SpanAllColumns |
+                                      ImGuiSelectableFlags_AllowItemOverlap))
+                ctx.selection.select(Selection::function(fn));
+            if (ImGui::IsItemHovered())
+                function_tooltip(ctx, fn);
+            ImGui::PopID();
+            for (size_t e = 0; e < ctx.doc.num_events(); ++e)
+                for (CostKind kind : {CostKind::self, CostKind::inclusive}) {
+                    if ((kind == CostKind::inclusive && !inclusive) || !shown(e))
+                        continue;
+                    if (!ImGui::TableNextColumn())
+                        continue;
+                    const uint64_t value = kind == CostKind::self ? ctx.doc.self(fn, e)
+                                                                  : ctx.doc.inclusive(fn, e);
+                    if (ctx.diff) {
+                        const int64_t d = kind == CostKind::self ? ctx.diff->self_delta(fn, e)
+                                                                 : ctx.diff->inclusive_delta(fn, e);
+                        delta_cell(d, value, largest_change_[2 * e + (kind == CostKind::self ? 0 : 1)], compact_);
+                    } else {
+                        cost_cell(value, ctx.doc.total(e), compact_);
+                    }
+                }
+            if (compact_)
+                continue;
+            const Function& f = p.function(fn);
+            if (ImGui::TableNextColumn())
+                ImGui::TextUnformatted(p.file_path(f.file).c_str());
+            if (ImGui::TableNextColumn())
+                ImGui::TextUnformatted(p.obj_path(f.obj).c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
+} // namespace vgprof::viewer

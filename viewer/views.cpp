@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The views' names, on the command line and on their tabs.
+#include "views.hpp"
+
+namespace vgprof::viewer {
+
+const char* view_key(ViewId view)
+{
+    switch (view) {
+    case ViewId::functions: return "functions";
+    case ViewId::callgraph: return "callgraph";
+    case ViewId::flamegraph: return "flamegraph";
+    case ViewId::heatmap: return "heatmap";
+    case ViewId::source: return "source";
+    case ViewId::heap: return "heap";
+    }
+    return "";
+}
+
+const char* view_title(ViewId view)
+{
+    switch (view) {
+    case ViewId::functions: return "Functions";
+    case ViewId::callgraph: return "Call graph";
+    case ViewId::flamegraph: return "Flame graph";
+    case ViewId::heatmap: return "Cache heatmap";
+    case ViewId::source: return "Source";
+    case ViewId::heap: return "Heap";
+    }
+    return "";
+}
+
+std::optional<ViewId> view_from_key(const std::string& key)
+{
+    for (ViewId v : kAllViews)
+        if (key == view_key(v))
+            return v;
+    return std::nullopt;
+}
+
+} // namespace vgprof::viewer
