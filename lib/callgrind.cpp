@@ -23,7 +23,7 @@
 //     cost plus that of the calls it made.
 #include "callgrind.hpp"
 
-#include "message.hpp"
+#include "text.hpp"
 #include "vgprof/error.hpp"
 
 #include <algorithm>
@@ -52,15 +52,6 @@ std::string_view header_key(std::string_view line)
     while (n < line.size() && line[n] >= 'a' && line[n] <= 'z')
         ++n;
     return n > 0 && n < line.size() && line[n] == ':' ? line.substr(0, n) : std::string_view();
-}
-
-std::string_view trim(std::string_view s)
-{
-    const size_t first = s.find_first_not_of(" \t");
-    if (first == std::string_view::npos)
-        return {};
-    const size_t last = s.find_last_not_of(" \t");
-    return s.substr(first, last - first + 1);
 }
 
 // Splits at runs of spaces and tabs, into `out` (reused: cost lines are
@@ -320,7 +311,7 @@ bool is_callgrind_format(std::string_view head)
 {
     while (!head.empty()) {
         const size_t end = std::min(head.find('\n'), head.size());
-        const std::string_view line = trim(head.substr(0, end));
+        const std::string_view line = trimmed(head.substr(0, end));
         head.remove_prefix(std::min(end + 1, head.size()));
         if (line.empty() || line[0] == '#')
             continue;
@@ -366,7 +357,7 @@ void CallgrindReader::read_line(std::string_view line)
     ++line_number_;
     if (!line.empty() && line.back() == '\r')
         line.remove_suffix(1);
-    const std::string_view text = trim(line);
+    const std::string_view text = trimmed(line);
     if (text.empty() || text[0] == '#')
         return;
     const char c = text[0];
@@ -378,9 +369,9 @@ void CallgrindReader::read_line(std::string_view line)
         fail("expected the position line of the jump before");
     const size_t equals = text.find('='), colon = text.find(':');
     if (c >= 'a' && c <= 'z' && colon < equals && !header_key(text).empty())
-        return header_line(text.substr(0, colon), trim(text.substr(colon + 1)));
+        return header_line(text.substr(0, colon), trimmed(text.substr(colon + 1)));
     if (c >= 'a' && c <= 'z' && equals != std::string_view::npos)
-        return spec_line(text.substr(0, equals), trim(text.substr(equals + 1)));
+        return spec_line(text.substr(0, equals), trimmed(text.substr(equals + 1)));
     fail(cat("not a line of the callgrind format: \"", text.substr(0, 60), '"'));
 }
 
@@ -478,7 +469,7 @@ void CallgrindReader::read_cache_description(std::string_view value)
     const size_t colon = value.find(':');
     if (colon == std::string_view::npos)
         return;
-    const std::string_view what = trim(value.substr(0, colon));
+    const std::string_view what = trimmed(value.substr(0, colon));
     std::optional<CacheGeometry>* cache = what == "I1 cache"   ? &i1_
                                           : what == "D1 cache" ? &d1_
                                           : what == "LL cache" || what == "L2 cache" ? &ll_
@@ -486,7 +477,7 @@ void CallgrindReader::read_cache_description(std::string_view value)
     if (cache == nullptr)
         return;
     unsigned long long size = 0, line = 0, assoc = 0;
-    const std::string text(trim(value.substr(colon + 1)));
+    const std::string text(trimmed(value.substr(colon + 1)));
     if (std::sscanf(text.c_str(), "%llu B, %llu B, %llu-way associative", &size, &line, &assoc) ==
             3 &&
         size > 0 && line > 0 && assoc > 0)
@@ -540,7 +531,7 @@ uint32_t CallgrindReader::compressed_name(std::string_view value,
         close == std::string_view::npos ? std::nullopt : number(value.substr(1, close - 1));
     if (!id)
         fail(cat(spec, "=: bad compressed name \"", value.substr(0, 60), '"'));
-    const std::string_view name = trim(value.substr(close + 1));
+    const std::string_view name = trimmed(value.substr(close + 1));
     if (name.empty()) {
         const auto it = ids.find(*id);
         if (it == ids.end())

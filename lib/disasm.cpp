@@ -3,6 +3,8 @@
 // instruction addresses in them.
 #include "vgprof/disasm.hpp"
 
+#include "text.hpp"
+
 #include "vgprof/error.hpp"
 
 #include <fcntl.h>
@@ -23,6 +25,8 @@
 #endif
 
 namespace vgprof {
+
+using detail::trimmed;
 
 std::optional<size_t> Disassembly::instruction_at(uint64_t addr) const
 {
@@ -93,14 +97,6 @@ bool parse_hex(std::string_view text, uint64_t& value)
     return true;
 }
 
-std::string_view trimmed(std::string_view text)
-{
-    const size_t first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos)
-        return {};
-    const size_t last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
 
 // "0000000000001139 <main>:" adds a symbol; "    1139:\tpush   %rbp" an
 // instruction. Everything else objdump prints (the file format, section

@@ -17,7 +17,7 @@
 
 #include "callgrind.hpp"
 #include "input.hpp"
-#include "message.hpp"
+#include "text.hpp"
 #include "vgprof/error.hpp"
 
 #include <boost/json.hpp>

@@ -2,6 +2,8 @@
 // Specification of reading callgrind and cachegrind files into the model:
 // what each line of the format becomes, worked out by hand from the
 // fixtures below, and the message for each way such a file can be wrong.
+#include "error_of.hpp"
+
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
@@ -113,12 +115,7 @@ Profile load(const std::string& text) { return parse_profile(text, "p.out"); }
 
 std::string load_error(const std::string& text)
 {
-    try {
-        load(text);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(loaded without error)";
+    return test::error_of([&] { load(text); });
 }
 
 // "name | file | object" of every function, for comparing tables at once.

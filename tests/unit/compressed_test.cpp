@@ -2,6 +2,7 @@
 // Specification of reading compressed profiles (gzip, zstd: recognised by
 // their magic numbers) and of reading a profile in chunks: what loads, and
 // the message for damaged, truncated or oversized compressed data.
+#include "error_of.hpp"
 #include "profile_text.hpp"
 
 #include "vgprof/error.hpp"
@@ -52,12 +53,7 @@ std::string zstd(const std::string& text)
 std::string load_error(const std::string& data, const std::string& name,
                        const LoadLimits& limits = {})
 {
-    try {
-        parse_profile(data, name, limits);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(loaded without error)";
+    return test::error_of([&] { parse_profile(data, name, limits); });
 }
 
 // A profile large enough to take several chunks of input and of

@@ -2,6 +2,7 @@
 // Specification of `vgprof record` apart from running valgrind: how its
 // arguments split into options and the program, where the tool puts the
 // profile, how valgrind is found, and the summary it prints.
+#include "error_of.hpp"
 #include "report_fixture.hpp"
 
 #include "cli/commands.hpp"
@@ -26,12 +27,7 @@ using Args = std::vector<std::string>;
 
 std::string error_of(const Args& arguments)
 {
-    try {
-        split_record_arguments(arguments);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return test::error_of([&] { split_record_arguments(arguments); });
 }
 
 TEST(RecordArguments, OptionsUpToTheSeparatorGoToValgrindAndTheRestIsTheProgram)
@@ -92,13 +88,9 @@ TEST(RecordFindValgrind, FirstExecutableOnThePathWins)
     chmod((bin + "/valgrind").c_str(), 0755);
     std::ofstream(plain + "/valgrind") << "not executable\n";
     EXPECT_EQ(find_valgrind((plain + ":" + bin).c_str()), bin + "/valgrind");
-    try {
-        find_valgrind(plain.c_str());
-        ADD_FAILURE() << "found a file that is not executable";
-    } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()), "valgrind not found on PATH; install it (apt-get install "
-                                         "valgrind) or add its directory to PATH");
-    }
+    EXPECT_EQ(test::error_of([&] { find_valgrind(plain.c_str()); }),
+              "valgrind not found on PATH; install it (apt-get install valgrind) or add its "
+              "directory to PATH");
     std::remove((bin + "/valgrind").c_str());
     std::remove((plain + "/valgrind").c_str());
     rmdir(bin.c_str());
