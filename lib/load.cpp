@@ -292,7 +292,7 @@ private:
     void load_cache(const json::object& o, const Where& at);
     CacheGeometry cache_geometry_at(const json::value& v, const Where& at) const;
     void check_simulated_events(const Where& cache, const Where& events) const;
-    std::optional<int64_t> exit_code_at(const json::value& v, const Where& at) const;
+    std::optional<int64_t> exit_code_at(const json::value& v, const Where& at, bool& killed) const;
     void load_dump(const json::value& v, const Where& at, std::optional<int64_t>& number,
                    std::string& label) const;
     void load_merged(const json::value& v, const Where& at);
@@ -877,7 +877,7 @@ void Loader::load_meta(const json::value& v, const Where& at)
                          " (one per event), got ", totals_array.size()));
     append_costs(totals_array, 0, totals, m.totals);
 
-    m.exit_code = exit_code_at(required(o, "exit", at), exit);
+    m.exit_code = exit_code_at(required(o, "exit", at), exit, m.killed);
     if (const json::value* d = o.if_contains("dump"))
         load_dump(*d, at.member("dump"), m.dump_number, m.dump_label);
     if (const json::value* runs = o.if_contains("merged")) {
@@ -889,16 +889,27 @@ void Loader::load_meta(const json::value& v, const Where& at)
     load_run(required(o, "run", at), run);
 }
 
-// meta.exit: {"code":N}, or null for a profile dumped while the client was
+// meta.exit: {"code":N}; {"killed":true} for a client killed by a signal
+// (it has no exit status); null for a profile dumped while the client was
 // still running.
-std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& at) const
+std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& at,
+                                            bool& killed) const
 {
+    killed = false;
     if (v.is_null())
         return std::nullopt;
     const json::object& o = object_at(v, at);
-    const Where code = at.member("code");
-    if (const json::value* c = o.if_contains("code"))
+    const Where code = at.member("code"), killed_at = at.member("killed");
+    if (const json::value* k = o.if_contains("killed")) {
+        if (!k->is_bool())
+            fail(killed_at, cat("expected true or false, got ", describe(*k)));
+        killed = k->get_bool();
+    }
+    if (const json::value* c = o.if_contains("code")) {
+        if (killed)
+            fail(at, "a client killed by a signal has no exit code");
         return int_at(*c, code);
+    }
     return std::nullopt;
 }
 
@@ -1007,7 +1018,7 @@ void Loader::load_merged(const json::value& v, const Where& at)
         append_costs(totals_array, 0, totals, run.totals);
         for (size_t e = 0; e < events; ++e)
             sums[e].add(run.totals[e]);
-        run.exit_code = exit_code_at(required(o, "exit", item), exit);
+        run.exit_code = exit_code_at(required(o, "exit", item), exit, run.killed);
         if (const json::value* d = o.if_contains("dump"))
             load_dump(*d, item.member("dump"), run.dump_number, run.dump_label);
         m.merged.push_back(std::move(run));

@@ -213,6 +213,7 @@ void Merger::start(const Profile& p, const std::string& name)
     meta_.events = m.events;
     meta_.cache = m.cache;
     meta_.exit_code = m.exit_code;
+    meta_.killed = m.killed;
     meta_.dump_number = m.dump_number;
     meta_.dump_label = m.dump_label;
     meta_.totals.assign(events_, 0);
@@ -332,7 +333,7 @@ void Merger::add_meta(const Profile& p, const Mapping& map)
     // A merged profile stands for the runs it merged, not for itself.
     std::vector<MergedRun> runs = m.merged;
     if (runs.empty())
-        runs.push_back(MergedRun{m.argv, m.options, m.totals, m.exit_code, m.dump_number,
+        runs.push_back(MergedRun{m.argv, m.options, m.totals, m.exit_code, m.killed, m.dump_number,
                                  m.dump_label});
     for (MergedRun& run : runs) {
         std::vector<uint64_t> totals(events_, 0);

@@ -143,9 +143,11 @@ void write_cache(JsonOut& j, const std::optional<CacheConfig>& cache)
     j.raw("\"branches\":").raw(cache->branches ? "true" : "false").raw("}");
 }
 
-void write_exit(JsonOut& j, const std::optional<int64_t>& code)
+void write_exit(JsonOut& j, const std::optional<int64_t>& code, bool killed)
 {
-    if (code)
+    if (killed)
+        j.raw("{\"killed\":true}");
+    else if (code)
         j.raw("{\"code\":").number(*code).raw("}");
     else
         j.raw("null");
@@ -160,13 +162,13 @@ JsonOut& write_key(JsonOut& j, const char* separator, const char* key)
 // How a run ended: its totals, exit and dump, in meta and in each entry of
 // meta.merged, the members separated by `separator`.
 void write_outcome(JsonOut& j, const char* separator, const std::vector<uint64_t>& totals,
-                   const std::optional<int64_t>& exit_code,
+                   const std::optional<int64_t>& exit_code, bool killed,
                    const std::optional<int64_t>& dump_number, const std::string& dump_label)
 {
     write_key(j, separator, "totals");
     write_numbers(j, totals);
     write_key(j, separator, "exit");
-    write_exit(j, exit_code);
+    write_exit(j, exit_code, killed);
     if (dump_number) {
         write_key(j, separator, "dump").raw("{\"number\":").number(*dump_number);
         j.raw(",\"label\":").string(dump_label).raw("}");
@@ -182,7 +184,8 @@ void write_merged(JsonOut& j, const std::vector<MergedRun>& runs)
         write_strings(j, run.argv);
         write_key(j, ",", "options");
         write_strings(j, run.options);
-        write_outcome(j, ",", run.totals, run.exit_code, run.dump_number, run.dump_label);
+        write_outcome(j, ",", run.totals, run.exit_code, run.killed, run.dump_number,
+                      run.dump_label);
         j.raw("}");
     }
     j.raw("]");
@@ -219,7 +222,7 @@ void write_meta(JsonOut& j, const Meta& m)
     write_strings(j, m.events);
     write_key(j, separator, "cache");
     write_cache(j, m.cache);
-    write_outcome(j, separator, m.totals, m.exit_code, m.dump_number, m.dump_label);
+    write_outcome(j, separator, m.totals, m.exit_code, m.killed, m.dump_number, m.dump_label);
     if (!m.merged.empty())
         write_merged(j, m.merged);
     write_run(j, m);

@@ -284,14 +284,15 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
       VP_(out_u64)(o, totals[e]);
    }
    if (d->number == 0) {
-      VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
+      /* No status: the client never called exit_group, it was killed by
+         a signal (Valgrind names it on stderr). */
       if (d->exitcode < 0) {
-         VP_(out_s)(o, "-");
-         VP_(out_u64)(o, (ULong)(-(Long)d->exitcode));
+         VP_(out_s)(o, "]\n ,\"exit\":{\"killed\":true}");
       } else {
+         VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
          VP_(out_u64)(o, (ULong)d->exitcode);
+         VP_(out_s)(o, "}");
       }
-      VP_(out_s)(o, "}");
    } else {
       VP_(out_s)(o, "]\n ,\"exit\":null\n ,\"dump\":{\"number\":");
       VP_(out_u64)(o, (ULong)d->number);

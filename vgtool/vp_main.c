@@ -7,6 +7,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
 #include "vp_global.h"
 #include "vgprof.h"
 
@@ -33,11 +34,26 @@ static void vp_post_clo_init(void)
    }
 }
 
+/* The status the client passed to exit_group, or -1 while it has not
+   (a client killed by a signal never does).  Valgrind hands tools no exit
+   status at the end, so it is caught on its way to the kernel. */
+static Int exit_status = -1;
+
+static void vp_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
+{
+   if (syscallno == __NR_exit_group && nArgs >= 1)
+      exit_status = (Int)(args[0] & 0xFF);
+}
+
+static void vp_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs, SysRes res)
+{
+}
+
 /* Valgrind calls this when the client ends, also when it dies of a
    signal, so the profile is written in every case. */
 static void vp_fini(Int exitcode)
 {
-   VP_Dump d = { .number = 0, .label = NULL, .exitcode = exitcode };
+   VP_Dump d = { .number = 0, .label = NULL, .exitcode = exit_status };
    VP_(write_profile)(&d);
 }
 
@@ -90,6 +106,7 @@ static void vp_pre_clo_init(void)
    VG_(basic_tool_funcs)(vp_post_clo_init, VP_(instrument), vp_fini);
    VG_(needs_superblock_discards)(VP_(discard_sb));
    VG_(needs_client_requests)(vp_handle_client_request);
+   VG_(needs_syscall_wrapper)(vp_pre_syscall, vp_post_syscall);
    VG_(needs_command_line_options)(VP_(process_cmd_line_option),
                                    VP_(print_usage),
                                    VP_(print_debug_usage));

@@ -40,7 +40,8 @@ struct CacheConfig {
 struct MergedRun {
     std::vector<std::string> argv, options;
     std::vector<uint64_t> totals;        // one per event of the merged profile
-    std::optional<int64_t> exit_code;    // none: the run's profile was a dump
+    std::optional<int64_t> exit_code;    // none: the run's profile was a dump, or killed
+    bool killed = false;                 // the client was killed by a signal
     std::optional<int64_t> dump_number;  // the run's meta.dump, if any
     std::string dump_label;
 };
@@ -54,7 +55,8 @@ struct Meta {
     std::vector<std::string> argv, options, events;
     std::vector<uint64_t> totals;        // one per event
     std::optional<CacheConfig> cache;    // meta.cache (none: null, nothing simulated)
-    std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run)
+    std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run, or killed)
+    bool killed = false;                 // meta.exit.killed: killed by a signal, no status
     std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
     std::string dump_label;              // meta.dump.label
     // meta.merged: the runs a profile written by `vgprof merge` adds up, in

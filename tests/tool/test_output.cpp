@@ -93,6 +93,8 @@ TEST(Output, ClientDyingOfSigsegvStillLeavesACompleteProfile)
                       {prog("crash")}, dir.path());
    EXPECT_EQ(vp.signal, SIGSEGV) << "valgrind passes the client's death on";
    vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   EXPECT_TRUE(p.meta().killed) << "the profile says how the client ended";
+   EXPECT_EQ(p.meta().exit_code, std::nullopt);
    // The loop that ran before the crash is counted exactly.
    auto ref = read_cachegrind(dir / "cg.out");
    uint64_t spin_ref = 0;
@@ -116,6 +118,16 @@ TEST(Output, UnwritableDestinationGivesAClearMessageAndKeepsTheExitStatus)
 
 // --vgprof-out-file=/dev/null must not replace the device with a file; a
 // link to it stands in for it here, so a failure cannot break the machine.
+TEST(Output, ProfileRecordsTheClientsExitStatus)
+{
+   TempDir dir;
+   auto r = run_tool("vgprof", {"--vgprof-out-file=p.json"}, {prog("exit_code")}, dir.path());
+   EXPECT_EQ(r.exit_code, 7) << r.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "p.json");
+   EXPECT_EQ(p.meta().exit_code, 7);
+   EXPECT_FALSE(p.meta().killed);
+}
+
 TEST(Output, DeviceOrLinkDestinationIsWrittenInPlaceNotReplaced)
 {
    TempDir dir;

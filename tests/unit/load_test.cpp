@@ -246,6 +246,19 @@ TEST(LoadProfile, NegativeExitCodeIsKept)
     EXPECT_EQ(p.meta().exit_code, -1);
 }
 
+TEST(LoadProfile, KilledClientHasNoExitCode)
+{
+    const Profile p =
+        parse_profile(ProfileText().set_meta("exit", R"({"killed":true})").str(), "p.json");
+    EXPECT_TRUE(p.meta().killed);
+    EXPECT_EQ(p.meta().exit_code, std::nullopt);
+    EXPECT_FALSE(parse_profile(ProfileText().str(), "p.json").meta().killed);
+    EXPECT_EQ(load_error(ProfileText().set_meta("exit", R"({"killed":true,"code":1})")),
+              "p.json: meta.exit: a client killed by a signal has no exit code");
+    EXPECT_EQ(load_error(ProfileText().set_meta("exit", R"({"killed":1})")),
+              "p.json: meta.exit.killed: expected true or false, got 1");
+}
+
 TEST(LoadProfile, DumpTakenMidRunHasNoExitAndCarriesItsNumberAndLabel)
 {
     const Profile p = parse_profile(ProfileText()
