@@ -164,6 +164,9 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 {
     if (options.heap)
         write_heap_report(out, profile, options);
+    else if (profile.meta().tool == "dhat")
+        throw Error(fmt::format("{}: a DHAT file holds heap data only: use vgprof report --heap",
+                                options.profile));
     else if (options.function.empty())
         write_summary(out, profile, options);
     else

@@ -16,6 +16,7 @@
 #include "vgprof/load.hpp"
 
 #include "callgrind.hpp"
+#include "dhat.hpp"
 #include "input.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
@@ -2049,6 +2050,8 @@ Profile load_input(detail::PeekableInput& input, const std::string& name)
     try {
         if (detail::is_callgrind_format(input.peek(detail::kCallgrindSniffBytes)))
             return detail::read_callgrind(input, name);
+        if (detail::is_dhat_format(input.peek(detail::kCallgrindSniffBytes)))
+            return detail::read_dhat(input, name);
         return detail::Loader(name).load(input);
     } catch (const Error&) {
         // Damage inside compressed data often decompresses to text that is

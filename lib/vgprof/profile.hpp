@@ -180,7 +180,7 @@ struct Heap {
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
-namespace detail { class Loader; class CallgrindReader; class Merger; }
+namespace detail { class Loader; class CallgrindReader; class DhatReader; class Merger; }
 
 // A call graph: call edges and each function's inclusive cost. The whole
 // program has one (Profile::call_graph()) and, recorded with
@@ -208,6 +208,7 @@ public:
 private:
     friend class detail::Loader;
     friend class detail::CallgrindReader;
+    friend class detail::DhatReader;
     friend class detail::Merger;
 
     size_t num_events_ = 0;
@@ -301,6 +302,7 @@ public:
 private:
     friend class detail::Loader;
     friend class detail::CallgrindReader;
+    friend class detail::DhatReader;
     friend class detail::Merger;
 
     Meta meta_;

@@ -457,6 +457,21 @@ TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
    EXPECT_FALSE(std::ifstream(dir / "none.json").good());
 }
 
+// DHAT's own file read by vgprof: `vgprof report --heap` on it prints
+// DHAT's five summary lines as DHAT printed them at exit.
+TEST_F(HeapBasicRecorded, ReportReadsDhatsOwnFile)
+{
+   TempDir& dir = *dir_;
+   auto r = run({cli_path(), "report", "--heap", "dh.json"}, dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   std::vector<std::string> shown;
+   std::istringstream out(r.out);
+   for (std::string line; std::getline(out, line);)
+      for (const char* label : kSummaryLabels)
+         if (line.rfind(label, 0) == 0) shown.push_back(line);
+   EXPECT_EQ(shown, heap_summary(dhat_->err));
+}
+
 // `vgprof annotate` on a profile with heap data puts before each source
 // line the bytes allocated by the calls on it: for each line of heap_basic.c
 // that calls the allocator, DHAT's bytes for the sites allocating there.

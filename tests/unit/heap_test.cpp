@@ -295,5 +295,93 @@ TEST(DhatExport, RefusesAProfileWithoutHeap)
     EXPECT_THROW(write_dhat(out, load(ProfileText().set("vgprof", "3"))), Error);
 }
 
+// A DHAT file, worked out by hand: two program points, one with access
+// counts; frame 1 a C++ allocator in its object, 2 and 3 program frames.
+const char* const kDhatFile = R"dhat({"dhatFileVersion":2,"mode":"heap","verb":"Allocated",
+"bklt":true,"bkacc":true,"tu":"instrs","Mtu":"Minstr","tuth":500,"cmd":"./app -n 3","pid":77,
+"te":9000,"tg":4000,
+"pps":[{"tb":300,"tbk":3,"tl":600,"mb":200,"mbk":2,"gb":200,"gbk":2,"eb":100,"ebk":1,
+        "rb":50,"wb":300,"acc":[-60,1,-40,0],"fs":[1,2]},
+       {"tb":1000,"tbk":1,"tl":5000,"mb":0,"mbk":0,"gb":1000,"gbk":1,"eb":0,"ebk":0,
+        "rb":2000,"wb":1000,"fs":[3]}],
+"ftbl":["[root]","0x4848F5: operator new(unsigned long) (in /usr/libexec/valgrind/vgpreload_dhat-amd64-linux.so)",
+        "0x10A1C4: work (app.c:42)","0x10A200: main (app.c:50)"]})dhat";
+
+TEST(DhatFile, ReadsProgramPointsAsHeapSites)
+{
+    const Profile p = parse_profile(kDhatFile, "dhat.out.77");
+    EXPECT_EQ(p.meta().tool, "dhat");
+    EXPECT_EQ(p.meta().argv, (std::vector<std::string>{"./app", "-n", "3"}));
+    EXPECT_EQ(p.meta().pid, 77);
+    ASSERT_NE(p.heap(), nullptr);
+    const Heap& h = *p.heap();
+    EXPECT_EQ(h.totals.bytes, 1300u);
+    EXPECT_EQ(h.totals.blocks, 4u);
+    EXPECT_EQ(h.totals.peak_bytes, 1200u);
+    EXPECT_EQ(h.totals.end_bytes, 100u);
+    EXPECT_EQ(h.totals.reads, 2050u);
+    EXPECT_EQ(h.totals.peak_time, 4000u);
+    EXPECT_EQ(h.totals.end_time, 9000u);
+    ASSERT_EQ(h.sites.size(), 2u);
+    ASSERT_EQ(h.sites[0].frames.size(), 2u);
+    const HeapFrame& alloc = h.frame(h.sites[0].frames[0]);
+    EXPECT_EQ(p.fn_name(alloc.fn), "operator new(unsigned long)");
+    EXPECT_EQ(p.obj_path(p.function(alloc.fn).obj),
+              "/usr/libexec/valgrind/vgpreload_dhat-amd64-linux.so");
+    const HeapFrame& work = h.frame(h.sites[0].frames[1]);
+    EXPECT_EQ(work.addr, 0x10A1C4u);
+    EXPECT_EQ(p.fn_name(work.fn), "work");
+    EXPECT_EQ(p.file_path(work.file), "app.c");
+    EXPECT_EQ(work.line, 42u);
+    ASSERT_EQ(h.sites[0].accesses.size(), 100u);
+    EXPECT_EQ(h.sites[0].accesses[59], 1u);
+    EXPECT_EQ(h.sites[0].accesses[60], 0u);
+    // DHAT's "mb" of 0 for the second point is below its live figure at
+    // the peak, which stands as its highest.
+    EXPECT_EQ(h.sites[1].max_bytes, 1000u);
+    // The allocating frame skips the allocator's library.
+    EXPECT_EQ(allocating_frame(p, h.sites[0]), h.sites[0].frames[1]);
+    ASSERT_EQ(h.snapshots.size(), 2u);
+    EXPECT_EQ(h.snapshots[0].sites[0].site, SiteId(1));   // 1000 at the peak, before 200
+}
+
+TEST(DhatFile, ReportShowsItsHeapAndRefusesTheCpuViews)
+{
+    const Profile p = parse_profile(kDhatFile, "dhat.out.77");
+    const std::string text = heap_report(p, {});
+    EXPECT_NE(text.find("Total:     1,300 bytes in 4 blocks"), std::string::npos) << text;
+    EXPECT_NE(text.find("    work (app.c:42)"), std::string::npos) << text;
+    cli::ReportOptions cpu;
+    cpu.profile = "dhat.out.77";
+    std::ostringstream out;
+    EXPECT_THROW(cli::write_report(out, p, cpu), Error);
+}
+
+TEST(DhatFile, BadFilesAreReportedWithWhereAndWhat)
+{
+    const auto error_of = [](const std::string& text) {
+        try {
+            parse_profile(text, "d.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(loaded)");
+    };
+    EXPECT_EQ(error_of(R"({"dhatFileVersion":2,"mode":"copy"})"),
+              "d.json: mode: only DHAT's heap mode has heap data (not copy or ad-hoc)");
+    EXPECT_EQ(error_of(R"({"dhatFileVersion":1})"), "d.json: dhatFileVersion: only version 2 is read");
+    EXPECT_EQ(error_of(R"({"dhatFileVersion":2,"mode":"heap","te":5,"tg":1,"pps":[{"tb":1}],"ftbl":[]})"),
+              "d.json: pps[0]: missing required key \"tbk\"");
+    EXPECT_EQ(error_of(R"({"dhatFileVersion":2,"mode":"heap","te":5,"tg":1,"pps":[)"
+                       R"({"tb":1,"tbk":1,"tl":0,"mb":1,"mbk":1,"gb":0,"gbk":0,"eb":0,"ebk":0,)"
+                       R"("rb":0,"wb":0,"fs":[4]}],"ftbl":["[root]"]})"),
+              "d.json: pps[0].fs: frame 4 out of range (1 in ftbl)");
+    EXPECT_EQ(error_of(R"({"dhatFileVersion":2,"mode":"heap","te":5,"tg":1,"pps":[)"
+                       R"({"tb":1,"tbk":1,"tl":0,"mb":1,"mbk":1,"gb":0,"gbk":0,"eb":0,"ebk":0,)"
+                       R"("rb":0,"wb":0,"fs":[1]}],"ftbl":["[root]","garbage"]})"),
+              "d.json: ftbl[1]: not a frame of the form \"0xADDR: function (file:line)\": "
+              "\"garbage\"");
+}
+
 } // namespace
 } // namespace vgprof
