@@ -235,12 +235,14 @@ extern ULong VP_(heap_time);
 /* Two direct-mapped caches in front of the block index.  A page entry
    (4 KiB) holds the block that covers the whole page, or NULL when no
    block touches it: large blocks and gaps are found with one probe.  A
-   granule entry (16 bytes) holds the only block that overlaps the granule,
-   or NULL when none does: it serves pages shared by small blocks. */
+   granule entry (16 bytes) holds a block that overlaps the granule (an
+   address of the granule outside it is looked up again: another block may
+   share the granule), or NULL when none does: it serves pages shared by
+   small blocks. */
 #define VP_PAGE_SHIFT    12
 #define VP_PAGE_CACHE    (1 << 11)
 #define VP_GRANULE_SHIFT 4
-#define VP_GRANULE_CACHE (1 << 12)
+#define VP_GRANULE_CACHE (1 << 13)
 typedef struct { UWord tag; VP_Block* blk; } VP_GranuleEntry;
 extern VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
@@ -262,7 +264,10 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
    if (LIKELY(e->tag == g)) {
       VP_Block* b = e->blk;
-      return b && a - b->start < b->size ? b : NULL;
+      if (b == NULL)
+         return NULL;
+      if (LIKELY(a - b->start < b->size))
+         return b;
    }
    return VP_(heap_find_slow)(a);
 }

@@ -17,7 +17,8 @@
    vp_events.c (the cache simulation's, when it runs) through
    VP_(heap_find), which answers most lookups from two small direct-mapped
    caches: one of 4 KiB pages, each wholly inside one block or touching
-   none, and one of 16-byte granules, each overlapping one block or none.
+   none, and one of 16-byte granules, each holding a block that overlaps
+   it, or known to overlap none.
    Allocating and freeing clear the entries of the range they touch. */
 
 #include "pub_tool_basics.h"
@@ -249,26 +250,18 @@ VP_Block* VP_(heap_find_slow)(Addr a)
 {
    if (cache_page(a))
       return VP_(pages)[(a >> VP_PAGE_SHIFT) & (VP_PAGE_CACHE - 1)].blk;
-   UWord     g     = a >> VP_GRANULE_SHIFT;
-   Addr      lo    = g << VP_GRANULE_SHIFT;
-   Addr      hi    = lo + (1 << VP_GRANULE_SHIFT);
-   VP_Block* b     = overlapping(lo, hi - lo);
-   Bool      alone = True;
-
+   UWord            g = a >> VP_GRANULE_SHIFT;
+   VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
+   VP_Block*        b = overlapping(a, 1);
    if (b != NULL) {
-      /* Cacheable only if no other block shares the granule. */
-      if (b->start > lo && overlapping(lo, b->start - lo)) alone = False;
-      if (b->start + b->size < hi && overlapping(b->start + b->size, hi - (b->start + b->size)))
-         alone = False;
-   }
-   if (alone) {
-      VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
       e->tag = g;
       e->blk = b;
+   } else if (overlapping(g << VP_GRANULE_SHIFT, (SizeT)1 << VP_GRANULE_SHIFT) == NULL) {
+      /* No block anywhere in the granule. */
+      e->tag = g;
+      e->blk = NULL;
    }
-   if (b != NULL && a - b->start < b->size)
-      return b;
-   return alone ? NULL : overlapping(a, 1);
+   return b;
 }
 
 static void add_block(VP_Block* b)
