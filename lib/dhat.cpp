@@ -68,6 +68,8 @@ bool parse_frame(const std::string& text, FrameText& f)
                      [](char c) { return c >= '0' && c <= '9'; }))
         return false;
     f.file = place.substr(0, sep);
+    if (place.size() - sep - 1 > 9)
+        return false;   // no line number has ten digits
     f.line = uint32_t(std::stoul(place.substr(sep + 1)));
     return true;
 }
@@ -178,6 +180,8 @@ std::vector<uint32_t> DhatReader::accesses(const json::value& v, const std::stri
                                            : a[i].get_int64();
         uint64_t run = 1, value = uint64_t(x);
         if (x < 0) {
+            if (x < -1024)
+                fail(cat(at, '[', i, ']'), "a run of more than 1024 offsets");
             if (i + 1 == a.size() || !a[i + 1].is_int64() || a[i + 1].get_int64() < 0)
                 fail(cat(at, '[', i, ']'), "a run length not followed by a count");
             run = uint64_t(-x);
