@@ -58,17 +58,6 @@ HeapView view_of(const Profile& profile, const ReportOptions& options)
     return v;
 }
 
-std::string count_text(uint64_t n, const char* one, const char* many)
-{
-    return fmt::format("{} {}", format_thousands(n), n == 1 ? one : many);
-}
-
-std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks)
-{
-    return fmt::format("{} in {}", count_text(bytes, "byte", "bytes"),
-                       count_text(blocks, "block", "blocks"));
-}
-
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const HeapView& v)
 {

@@ -6,6 +6,7 @@
 // figures go where the heap section puts vgprof's; the peak's and the
 // end's times are DHAT's tg and te, and the timeline has those two points.
 #include "dhat.hpp"
+#include "text.hpp"
 
 #include "vgprof/error.hpp"
 
@@ -21,14 +22,6 @@ namespace json = boost::json;
 namespace vgprof::detail {
 
 namespace {
-
-template <typename... Parts>
-std::string cat(const Parts&... parts)
-{
-    std::ostringstream out;
-    (out << ... << parts);
-    return out.str();
-}
 
 // A frame's text taken apart.
 struct FrameText {

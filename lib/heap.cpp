@@ -37,11 +37,6 @@ double key_of(const HeapSite& s, HeapOrder order)
     return 0;
 }
 
-std::string plural(uint64_t n, const char* one, const char* many)
-{
-    return format_thousands(n) + " " + (n == 1 ? one : many);
-}
-
 } // namespace
 
 std::optional<HeapOrder> heap_order_named(std::string_view name)
@@ -97,13 +92,13 @@ std::vector<std::string> site_notes(const HeapSite& site)
     if (site.bytes > 0 && site.writes == 0)
         notes.push_back("never written");
     if (site.end_blocks > 0)
-        notes.push_back("leaked: " + plural(site.end_bytes, "byte", "bytes") + " in " +
-                        plural(site.end_blocks, "block", "blocks") + " never freed");
+        notes.push_back("leaked: " + bytes_in_blocks(site.end_bytes, site.end_blocks) +
+                        " never freed");
     if (!site.accesses.empty()) {
         const auto unused = std::count(site.accesses.begin(), site.accesses.end(), 0u);
         if (unused > 0)
             notes.push_back(format_thousands(uint64_t(unused)) + " of " +
-                            plural(site.accesses.size(), "byte", "bytes") + " never accessed");
+                            count_text(site.accesses.size(), "byte", "bytes") + " never accessed");
     }
     return notes;
 }
@@ -132,6 +127,11 @@ std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Pr
             out[{frame.file, frame.line}] += s.bytes;
         }
     return out;
+}
+
+std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks)
+{
+    return count_text(bytes, "byte", "bytes") + " in " + count_text(blocks, "block", "blocks");
 }
 
 std::string frame_label(const Profile& profile, const HeapFrame& frame)

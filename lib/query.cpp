@@ -374,4 +374,9 @@ std::string format_thousands(uint64_t n)
     return out;
 }
 
+std::string count_text(uint64_t n, const char* one, const char* many)
+{
+    return format_thousands(n) + " " + (n == 1 ? one : many);
+}
+
 } // namespace vgprof

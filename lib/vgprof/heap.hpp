@@ -66,6 +66,9 @@ std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& 
 // site's bytes on the line of its allocating frame.
 std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile);
 
+// "3,000 bytes in 1 block": a heap figure as the reports write it.
+std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks);
+
 // "main (prog.c:12)", "malloc  [/usr/lib/.../vgpreload_vgprof-amd64-linux.so]"
 // when the file is unknown: a frame as a person reads it.
 std::string frame_label(const Profile& profile, const HeapFrame& frame);

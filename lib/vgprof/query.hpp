@@ -157,6 +157,9 @@ std::string function_label(const Profile& profile, FnId fn);
 // 2485947 -> "2,485,947", as cg_annotate prints counts.
 std::string format_thousands(uint64_t n);
 
+// "1 block", "2,048 blocks": a count with its noun, singular for 1.
+std::string count_text(uint64_t n, const char* one, const char* many);
+
 } // namespace vgprof
 
 #endif

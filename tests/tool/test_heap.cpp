@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -257,11 +258,8 @@ std::vector<const vgprof::HeapSite*> sites_called_from(const vgprof::Profile& p,
    std::vector<const vgprof::HeapSite*> out;
    const vgprof::Heap& heap = *p.heap();
    for (const vgprof::HeapSite& s : heap.sites)
-      for (vgprof::FrameId f : s.frames) {
-         if (in_allocator(frame_text(p, heap.frame(f)))) continue;
-         if (p.fn_name(heap.frame(f).fn) == fn) out.push_back(&s);
-         break;
-      }
+      if (const auto f = vgprof::allocating_frame(p, s); f && p.fn_name(heap.frame(*f).fn) == fn)
+         out.push_back(&s);
    return out;
 }
 
