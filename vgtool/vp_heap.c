@@ -231,28 +231,24 @@ static void clear_caches(Addr start, SizeT size)
    clear_entries(VP_(granules), VP_GRANULE_CACHE, VP_GRANULE_SHIFT, start, size);
 }
 
-/* Fills the page entry of a when its page lies wholly in one block or
-   touches none; returns whether it did. */
-static Bool cache_page(Addr a)
-{
-   UWord     p  = a >> VP_PAGE_SHIFT;
-   Addr      lo = p << VP_PAGE_SHIFT;
-   SizeT     n  = (SizeT)1 << VP_PAGE_SHIFT;
-   VP_Block* b  = overlapping(lo, n);
-   if (b != NULL && !(b->start <= lo && lo + n - b->start <= b->size))
-      return False;
-   VP_(pages)[p & (VP_PAGE_CACHE - 1)].tag = p;
-   VP_(pages)[p & (VP_PAGE_CACHE - 1)].blk = b;
-   return True;
-}
-
+/* A miss in both caches: the block holding a, found in the index, fills
+   the page entry when it covers the whole page (or no block touches the
+   page), else the granule entry. */
 VP_Block* VP_(heap_find_slow)(Addr a)
 {
-   if (cache_page(a))
-      return VP_(pages)[(a >> VP_PAGE_SHIFT) & (VP_PAGE_CACHE - 1)].blk;
+   UWord            p  = a >> VP_PAGE_SHIFT;
+   Addr             lo = p << VP_PAGE_SHIFT;
+   SizeT            n  = (SizeT)1 << VP_PAGE_SHIFT;
+   VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
+   VP_Block*        b  = overlapping(a, 1);
+   if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size
+                 : overlapping(lo, n) == NULL) {
+      pe->tag = p;
+      pe->blk = b;
+      return b;
+   }
    UWord            g = a >> VP_GRANULE_SHIFT;
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-   VP_Block*        b = overlapping(a, 1);
    if (b != NULL) {
       e->tag = g;
       e->blk = b;
