@@ -153,17 +153,18 @@ void ind_branch(VP_InstrCC* n, Addr target, Bool totals)
 /* A read (R), write (W) or modify (R and W: the simulation counts one
    read) of data, and the heap's count of it when HEAP. */
 static inline __attribute__((always_inline))
-void data(VP_InstrCC* n, Addr a, UWord size, Bool r, Bool w, Bool totals, Bool heap)
+void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool totals, Bool heap)
 {
    data_ref(n, a, size, r ? ev_Dr : ev_Dw, totals);
-   if (heap && r) VP_(heap_access)(a, size, False);
-   if (heap && w) VP_(heap_access)(a, size, True);
+   if (heap && r) VP_(heap_access_at)(a, size, False, sp);
+   if (heap && w) VP_(heap_access_at)(a, size, True, sp);
 }
 
 /* The helpers, in sets: one keeps the running totals the call graph's
    inclusive costs are measured with, another, for --call-graph=no,
    spares every reference that store (3% of a cache-simulated bzip2);
-   each also with the heap's accounting of data accesses. */
+   each also with the heap's accounting of data accesses, which takes the
+   stack pointer at the access (0 without the heap) as a fourth argument. */
 #define HELPERS(SUFFIX, TOTALS, HEAP) \
 static VG_REGPARM(1) void log_1I##SUFFIX(VP_InstrCC* n) { fetch(n, TOTALS); } \
 static VG_REGPARM(1) void log_1I_gen##SUFFIX(VP_InstrCC* n) { fetch_gen(n, TOTALS); } \
@@ -171,18 +172,18 @@ static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
    { fetch(n, TOTALS); fetch(n2, TOTALS); } \
 static VG_REGPARM(3) void log_3I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3) \
    { fetch(n, TOTALS); fetch(n2, TOTALS); fetch(n3, TOTALS); } \
-static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); data(n, a, size, True, False, TOTALS, HEAP); } \
-static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); data(n, a, size, False, True, TOTALS, HEAP); } \
-static VG_REGPARM(3) void log_1I_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { fetch(n, TOTALS); data(n, a, size, True, True, TOTALS, HEAP); } \
-static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { data(n, a, size, True, False, TOTALS, HEAP); } \
-static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { data(n, a, size, False, True, TOTALS, HEAP); } \
-static VG_REGPARM(3) void log_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size) \
-   { data(n, a, size, True, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { fetch(n, TOTALS); data(n, a, size, sp, True, False, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { fetch(n, TOTALS); data(n, a, size, sp, False, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1I_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { fetch(n, TOTALS); data(n, a, size, sp, True, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { data(n, a, size, sp, True, False, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { data(n, a, size, sp, False, True, TOTALS, HEAP); } \
+static VG_REGPARM(3) void log_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { data(n, a, size, sp, True, True, TOTALS, HEAP); } \
 static VG_REGPARM(2) void log_cond_branch##SUFFIX(VP_InstrCC* n, UWord taken) \
    { cond_branch(n, taken, TOTALS); } \
 static VG_REGPARM(2) void log_ind_branch##SUFFIX(VP_InstrCC* n, Addr target) \
@@ -215,8 +216,10 @@ static void choose_helpers(void)
 
 /* Without the cache simulation, data accesses are only the heap's:
    helpers of their own, called only for addresses that may be in it. */
-static VG_REGPARM(2) void heap_read(Addr a, UWord size)  { VP_(heap_access)(a, size, False); }
-static VG_REGPARM(2) void heap_write(Addr a, UWord size) { VP_(heap_access)(a, size, True); }
+static VG_REGPARM(3) void heap_read(Addr a, UWord size, Addr sp)
+   { VP_(heap_access_at)(a, size, False, sp); }
+static VG_REGPARM(3) void heap_write(Addr a, UWord size, Addr sp)
+   { VP_(heap_access_at)(a, size, True, sp); }
 
 /*------------------------------------------------------------*/
 /*--- The event queue                                      ---*/
@@ -229,6 +232,7 @@ typedef struct {
    VP_InstrCC* instr;
    IRExpr*     addr;    /* data address, or branch target / taken flag */
    UInt        size;
+   IRExpr*     sp;      /* the stack pointer at a data access, for the heap */
 } Event;
 
 #define QUEUE_SIZE 16
@@ -240,6 +244,7 @@ typedef struct {
    VP_InstrCC* instr;   /* the instruction being translated */
    Addr   instr_addr;
    UInt   instr_len;
+   Int    offset_sp;    /* of the guest state's stack pointer */
 } Queue;
 
 static Queue q;
@@ -266,17 +271,20 @@ static void flush(void)
             if (e2 && e2->kind == EV_READ) {
                tl_assert(e2->instr == e->instr);
                call("vgprof_log_1I_1Dr", helpers->i1_dr, 3,
-                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
+                    NULL);
                i += 2;
             } else if (e2 && e2->kind == EV_MODIFY) {
                tl_assert(e2->instr == e->instr);
                call("vgprof_log_1I_1Dm", helpers->i1_dm, 3,
-                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
+                    NULL);
                i += 2;
             } else if (e2 && e2->kind == EV_WRITE) {
                tl_assert(e2->instr == e->instr);
                call("vgprof_log_1I_1Dw", helpers->i1_dw, 3,
-                    mkIRExprVec_3(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size)), NULL);
+                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
+                    NULL);
                i += 2;
             } else if (e2 && e3 && e2->kind == EV_FETCH && e3->kind == EV_FETCH) {
                call("vgprof_log_3I", helpers->i3, 3,
@@ -297,17 +305,17 @@ static void flush(void)
             break;
          case EV_READ:
             call("vgprof_log_1Dr", helpers->dr, 3,
-                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+                 mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
          case EV_MODIFY:
             call("vgprof_log_1Dm", helpers->dm, 3,
-                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+                 mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
          case EV_WRITE:
             call("vgprof_log_1Dw", helpers->dw, 3,
-                 mkIRExprVec_3(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size)), NULL);
+                 mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
          case EV_COND:
@@ -325,6 +333,19 @@ static void flush(void)
    q.used = 0;
 }
 
+/* The stack pointer as it stands at the access being translated, read
+   there (the queue may go out after later instructions have moved it),
+   for the heap's test of stack accesses; 0 without the heap. */
+static IRExpr* sp_now(void)
+{
+   if (!VP_(clo).heap)
+      return mkIRExpr_HWord(0);
+   IRType ty = sizeof(Addr) == 8 ? Ity_I64 : Ity_I32;
+   IRTemp t  = newIRTemp(q.sbOut->tyenv, ty);
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Get(q.offset_sp, ty)));
+   return IRExpr_RdTmp(t);
+}
+
 static Event* push(EventKind kind, IRExpr* addr, UInt size)
 {
    if (q.used == QUEUE_SIZE)
@@ -334,6 +355,7 @@ static Event* push(EventKind kind, IRExpr* addr, UInt size)
    e->instr = q.instr;
    e->addr  = addr;
    e->size  = size;
+   e->sp    = kind == EV_READ || kind == EV_WRITE ? sp_now() : NULL;
    return e;
 }
 
@@ -348,10 +370,9 @@ static Bool same_atom(const IRExpr* a, const IRExpr* b)
 
 /* A heap-only access helper call, made only for addresses within
    [VP_(heap_lo), VP_(heap_hi)), where every block lies: two loads and a
-   comparison turn away stack and static data before any call.  (A window
-   above the stack pointer, DHAT's test, would also turn away heap blocks
-   mapped just above a thread's stack.)  A guarded access is tested by
-   its own guard only. */
+   comparison turn away stack and static data before any call (the helper
+   then applies DHAT's test of stack accesses).  A guarded access is
+   tested by its own guard only. */
 static IRExpr* load_word(IRType ty, Addr* a)
 {
    IRTemp t = newIRTemp(q.sbOut->tyenv, ty);
@@ -376,10 +397,11 @@ static void heap_call(IRExpr* addr, UInt size, Bool is_write, IRExpr* guard)
                                                           IRExpr_RdTmp(off), IRExpr_RdTmp(span))));
       guard = IRExpr_RdTmp(g);
    }
+   IRExpr** args = mkIRExprVec_3(addr, mkIRExpr_HWord(size), sp_now());
    if (is_write)
-      call("vgprof_heap_write", heap_write, 2, mkIRExprVec_2(addr, mkIRExpr_HWord(size)), guard);
+      call("vgprof_heap_write", heap_write, 3, args, guard);
    else
-      call("vgprof_heap_read", heap_read, 2, mkIRExprVec_2(addr, mkIRExpr_HWord(size)), guard);
+      call("vgprof_heap_read", heap_read, 3, args, guard);
 }
 
 static void data_read(IRExpr* addr, UInt size)
@@ -420,21 +442,21 @@ static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
       return;
    }
    flush();
+   IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size), sp_now());
    if (is_write)
-      call("vgprof_log_1Dw", helpers->dw, 3,
-           mkIRExprVec_3(cc_expr(q.instr), addr, mkIRExpr_HWord(size)), guard);
+      call("vgprof_log_1Dw", helpers->dw, 3, args, guard);
    else
-      call("vgprof_log_1Dr", helpers->dr, 3,
-           mkIRExprVec_3(cc_expr(q.instr), addr, mkIRExpr_HWord(size)), guard);
+      call("vgprof_log_1Dr", helpers->dr, 3, args, guard);
 }
 
 /*------------------------------------------------------------*/
 /*--- What vp_instr.c calls while it translates            ---*/
 /*------------------------------------------------------------*/
 
-void VP_(events_begin)(IRSB* sbOut)
+void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
 {
    q.sbOut = sbOut;
+   q.offset_sp = offset_sp;
    q.used  = 0;
    q.instr = NULL;
 }

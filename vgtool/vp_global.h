@@ -6,6 +6,7 @@
 #define VP_GLOBAL_H
 
 #include "pub_tool_basics.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
 #include "vp_sim.h"
@@ -152,7 +153,7 @@ XArray* VP_(all_instr_ccs)(void);
 void         VP_(init_events)(void);
 const HChar* VP_(event_name)(UInt e);
 Int          VP_(event_index)(const HChar* name);   /* -1 if not recorded */
-void         VP_(events_begin)(IRSB* sbOut);
+void         VP_(events_begin)(IRSB* sbOut, Int offset_sp);
 void         VP_(events_instr)(struct _VP_InstrCC* cc, Addr addr, UInt len);
 void         VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy);
 void         VP_(events_end)(IRSB* sbIn);
@@ -286,6 +287,19 @@ static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT
       for (; off < end; off++)
          if (b->acc[off] != 0xFFFF) b->acc[off]++;
    }
+}
+
+/* A data access of the client's code: DHAT leaves out every access
+   within 16 KiB above the stack pointer less the red zone, taking it for
+   the stack's, and so does this (a block mapped just above a thread's
+   stack loses those accesses in both). */
+#define VP_STACK_WINDOW 16384
+static inline __attribute__((always_inline))
+void VP_(heap_access_at)(Addr a, SizeT n, Bool write, Addr sp)
+{
+   if (a - (sp - VG_STACK_REDZONE_SZB) <= VP_STACK_WINDOW)
+      return;
+   VP_(heap_access)(a, n, write);
 }
 
 void VP_(heap_pre_clo_init)(void);

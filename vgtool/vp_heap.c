@@ -644,8 +644,11 @@ extern const HChar* VG_(libdir);
    would differ from a cachegrind or callgrind run's, and so would the
    instructions the dynamic linker executes on those strings.  Instead,
    with --heap=yes, it is added here, before the client runs: a new
-   LD_PRELOAD string in client memory, the tool's library right after
-   Valgrind's core one. */
+   LD_PRELOAD string, the tool's library right after Valgrind's core one.
+   The string lives in the tool's memory, which the client can read: made
+   in client memory, it would open the client heap's first segment before
+   the program has mapped anything, and blocks would lie elsewhere than in
+   a DHAT run (which decides which accesses DHAT takes for the stack's). */
 static void add_preload(void)
 {
    HChar** env;
@@ -657,7 +660,7 @@ static void add_preload(void)
       const HChar* colon = VG_(strchr)(rest, ':');
       SizeT  first = colon ? (SizeT)(colon - rest) : VG_(strlen)(rest);
       SizeT  n = VG_(strlen)(var) + VG_(strlen)(VG_(libdir)) + 64;
-      HChar* s = VG_(cli_malloc)(VG_(clo_alignment), n);
+      HChar* s = VG_(malloc)("vp.heap.preload", n);
       tl_assert(s != NULL);
       VG_(memcpy)(s, var, 11 + first);
       VG_(sprintf)(s + 11 + first, ":%s/vgpreload_vgprof-heap-%s.so%s", VG_(libdir),

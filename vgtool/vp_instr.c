@@ -229,7 +229,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    if (VP_(clo).call_graph)
       add_entry_call(sbOut, sb, layout, hWordTy);
    if (simulate)
-      VP_(events_begin)(sbOut);
+      VP_(events_begin)(sbOut, layout->offset_SP);
 
    for (i = first; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];

@@ -246,50 +246,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"cxx", {"heap_cxx"}, "", true, {}},
                       Case{"basic_no_cache_sim", {"heap_basic"}, "", true, {"--cache-sim=no"}},
                       Case{"basic_no_call_graph", {"heap_basic"}, "", true, {"--call-graph=no"}},
-                      Case{"threads", {"heap_threads"}, "", false, {}},
+                      Case{"threads", {"heap_threads"}, "", true, {}},
                       Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(100000), false,
                            {}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
-
-// The sites whose allocator was called from `fn`.
-std::vector<const vgprof::HeapSite*> sites_called_from(const vgprof::Profile& p,
-                                                       const std::string& fn)
-{
-   std::vector<const vgprof::HeapSite*> out;
-   const vgprof::Heap& heap = *p.heap();
-   for (const vgprof::HeapSite& s : heap.sites)
-      if (const auto f = vgprof::allocating_frame(p, s); f && p.fn_name(heap.frame(*f).fn) == fn)
-         out.push_back(&s);
-   return out;
-}
-
-// DHAT misses accesses to heap blocks lying just above a thread's stack
-// (it skips any address within 16 KiB above the stack pointer), so the
-// threads' accesses are checked against what the program does instead.
-TEST(Heap, ThreadsAccessesAreCountedAsTheProgramMakesThem)
-{
-   TempDir dir;
-   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
-                      {progs_dir() + "/heap_threads"}, dir.path());
-   ASSERT_EQ(vp.exit_code, 0) << vp.err;
-   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
-   // worker() allocates at two places: a block it keeps (4 in all) and
-   // 300 scratch blocks a thread (1200).
-   auto sites = sites_called_from(p, "worker");
-   ASSERT_EQ(sites.size(), 2u);
-   std::sort(sites.begin(), sites.end(),
-             [](auto* a, auto* b) { return a->blocks < b->blocks; });
-   const vgprof::HeapSite& kept = *sites[0];
-   const vgprof::HeapSite& scratch = *sites[1];
-   // Each round writes 8 bytes of a fresh block, and reads and writes back
-   // one byte of the kept block; main then reads one byte of each kept block.
-   EXPECT_EQ(scratch.blocks, 1200u);
-   EXPECT_EQ(scratch.writes, 1200u * 8);
-   EXPECT_EQ(kept.blocks, 4u);
-   EXPECT_EQ(kept.reads, 1200u + 4);
-   EXPECT_EQ(kept.writes, 1200u);
-   EXPECT_EQ(kept.end_blocks, 0u);
-}
 
 // The timeline and snapshots agree with the totals: the peak is a sample,
 // no sample is higher, and the peak snapshot lists sites at their peak
