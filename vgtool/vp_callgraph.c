@@ -45,6 +45,13 @@ typedef struct {
    ULong enter[VP_MAX_EVENTS];
 } Frame;
 
+/* A context's record of one function: its active frames there, and the
+   fn-inclusive row of its thread (found once, not at every call). */
+typedef struct {
+   UInt active;
+   UInt incl_row;
+} FnState;
+
 /* A thread, or a signal handler running on it. */
 typedef struct _Context {
    struct _Context* outer;   /* the interrupted context, for a handler */
@@ -56,8 +63,8 @@ typedef struct _Context {
    ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
    UInt    depth, cap;
-   UInt*   active;           /* per fn: active frames of fn here */
-   UInt    n_active;
+   FnState* fns;             /* per fn */
+   UInt    n_fns;
 } Context;
 
 static Context** contexts;  /* [VG_N_THREADS]: innermost context per thread */
@@ -122,7 +129,7 @@ typedef struct {
    UInt edge, node;
 } CallCacheEntry;
 
-#define CALL_CACHE_SIZE 4096
+#define CALL_CACHE_SIZE 16384
 static CallCacheEntry call_cache[CALL_CACHE_SIZE];
 
 void VP_(init_callgraph)(void)
@@ -145,10 +152,11 @@ void VP_(init_callgraph)(void)
 /* Whether costs are being collected: while not, every clock stands. */
 static Bool clocks_on = True;
 
-/* This context's cost so far in event e. */
-static inline ULong now(const Context* c, Int e)
+/* What a context's clock reads: its cost so far in event e is
+   clock_of(c)[e] - c->offset[e]. */
+static inline const ULong* clock_of(const Context* c)
 {
-   return (c == running && clocks_on ? VP_(total)[e] : c->out_at[e]) - c->offset[e];
+   return c == running && clocks_on ? VP_(total) : c->out_at;
 }
 
 /* A context's clock stands from freeze to thaw: whatever the totals grow
@@ -283,19 +291,24 @@ static Frame* push_frame(Context* c)
       c->frames = VG_(realloc)("vp.cg.frames", c->frames, c->cap * sizeof(Frame));
    }
    Frame* f = &c->frames[c->depth++];
-   VG_(memset)(f, 0, sizeof *f);
+   /* enter[] is set when a function is entered, and unused otherwise. */
+   VG_(memset)(f, 0, offsetof(Frame, enter));
    return f;
 }
 
-static UInt* active_count(Context* c, UInt fn)
+static FnState* fn_state(Context* c, UInt fn)
 {
-   if (fn >= c->n_active) {
-      UInt n = fn + 1 > 2 * c->n_active ? fn + 1 : 2 * c->n_active;
-      c->active = VG_(realloc)("vp.cg.active", c->active, n * sizeof(UInt));
-      VG_(memset)(c->active + c->n_active, 0, (n - c->n_active) * sizeof(UInt));
-      c->n_active = n;
+   if (fn >= c->n_fns) {
+      UInt n = fn + 1 > 2 * c->n_fns ? fn + 1 : 2 * c->n_fns;
+      UInt i;
+      c->fns = VG_(realloc)("vp.cg.fns", c->fns, n * sizeof(FnState));
+      for (i = c->n_fns; i < n; i++) {
+         c->fns[i].active   = 0;
+         c->fns[i].incl_row = VP_NO_ID;
+      }
+      c->n_fns = n;
    }
-   return &c->active[fn];
+   return &c->fns[fn];
 }
 
 /* The innermost frame that belongs to a function. */
@@ -312,12 +325,17 @@ static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
    Int e;
    f->fn   = fn;
    f->node = node;
-   f->outermost = (*active_count(c, fn))++ == 0;
-   if (f->outermost)
-      f->incl_row = incl_row_for(fn, c->tid);
+   FnState* st = fn_state(c, fn);
+   f->outermost = st->active++ == 0;
+   if (f->outermost) {
+      if (st->incl_row == VP_NO_ID)
+         st->incl_row = incl_row_for(fn, c->tid);
+      f->incl_row = st->incl_row;
+   }
    if (f->outermost && VP_(fn_toggles_collection)(fn))
       VP_(set_collecting)(!VP_(collecting));
-   for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = now(c, e);
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = clock[e] - c->offset[e];
 }
 
 static void push_root(Context* c, UInt fn, Addr sp)
@@ -388,17 +406,20 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    to its records. */
 static void account_frame(Context* c, Frame* f)
 {
-   Int e;
+   Int e, n = (Int)VP_(n_events);
    if (f->skip) return;
-   for (e = 0; e < (Int)VP_(n_events); e++) {
-      ULong d = now(c, e) - f->enter[e];
+   ULong*       node = f->inside ? NULL : ((VP_PathNode*)VG_(indexXA)(nodes, f->node))->incl;
+   ULong*       edge = f->edge == VP_NO_ID ? NULL
+                       : ((VP_Edge*)VG_(indexXA)(edges, f->edge))->incl;
+   ULong*       row  = f->outermost ? ((VP_FnIncl*)VG_(indexXA)(fn_incl, f->incl_row))->incl
+                       : NULL;
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < n; e++) {
+      ULong d = clock[e] - c->offset[e] - f->enter[e];
       f->enter[e] += d;
-      if (!f->inside)
-         ((VP_PathNode*)VG_(indexXA)(nodes, f->node))->incl[e] += d;
-      if (f->edge != VP_NO_ID)
-         ((VP_Edge*)VG_(indexXA)(edges, f->edge))->incl[e] += d;
-      if (f->outermost)
-         ((VP_FnIncl*)VG_(indexXA)(fn_incl, f->incl_row))->incl[e] += d;
+      if (node) node[e] += d;
+      if (edge) edge[e] += d;
+      if (row)  row[e]  += d;
    }
 }
 
@@ -407,7 +428,7 @@ static void pop_frame(Context* c)
    Frame* f = &c->frames[c->depth - 1];
    account_frame(c, f);
    if (!f->skip) {
-      (*active_count(c, f->fn))--;
+      fn_state(c, f->fn)->active--;
       if (f->outermost && VP_(fn_toggles_collection)(f->fn))
          VP_(set_collecting)(!VP_(collecting));
    }
@@ -424,7 +445,7 @@ static void leave_handler(ThreadId tid)
    contexts[tid] = h->outer;
    start_clock(h->outer);
    VG_(free)(h->frames);
-   VG_(free)(h->active);
+   VG_(free)(h->fns);
    VG_(free)(h);
 }
 
