@@ -114,7 +114,7 @@ static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e)
 
 static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt id)
 {
-   Key* n = VG_(malloc)("vp.cg.key", sizeof(Key));
+   Key* n = VP_(perm_alloc)(sizeof(Key));
    n->k[0] = a; n->k[1] = b; n->k[2] = c; n->k[3] = d; n->k[4] = e;
    n->key = hash5(n->k);
    n->id  = id;
@@ -132,12 +132,25 @@ typedef struct {
 #define CALL_CACHE_SIZE 16384
 static CallCacheEntry call_cache[CALL_CACHE_SIZE];
 
+/* A record made on the stack before it is added to its table: the
+   largest of them with VP_MAX_EVENTS costs, zeroed. */
+static ULong blank[(sizeof(VP_PathNode) + VP_MAX_EVENTS * sizeof(ULong)) / sizeof(ULong) + 2];
+
+static void* blank_record(void)
+{
+   VG_(memset)(blank, 0, sizeof blank);
+   return blank;
+}
+
+/* After the events are chosen: each record has room for their costs only. */
 void VP_(init_callgraph)(void)
 {
-   Int i;
-   edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge));
-   nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode));
-   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(VP_FnIncl));
+   Int   i;
+   SizeT costs = VP_(n_events) * sizeof(ULong);
+   tl_assert(sizeof(VP_Edge) + costs <= sizeof blank && sizeof(VP_FnIncl) + costs <= sizeof blank);
+   edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge) + costs);
+   nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode) + costs);
+   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(VP_FnIncl) + costs);
    fn_incl_index = VG_(HT_construct)("vp.cg.fninclindex");
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
@@ -227,11 +240,10 @@ static UInt incl_row_for(UInt fn, UInt tid)
 {
    UInt id = lookup(fn_incl_index, fn, tid, 0, 0, 0);
    if (id == VP_NO_ID) {
-      VP_FnIncl r;
-      VG_(memset)(&r, 0, sizeof r);
-      r.fn  = fn;
-      r.tid = tid;
-      id = (UInt)VG_(addToXA)(fn_incl, &r);
+      VP_FnIncl* r = blank_record();
+      r->fn  = fn;
+      r->tid = tid;
+      id = (UInt)VG_(addToXA)(fn_incl, r);
       insert(fn_incl_index, fn, tid, 0, 0, 0, id);
    }
    return id;
@@ -241,10 +253,9 @@ static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid)
 {
    UInt id = lookup(edge_index, caller, callee, file, line, tid);
    if (id == VP_NO_ID) {
-      VP_Edge e;
-      VG_(memset)(&e, 0, sizeof e);
-      e.caller = caller; e.callee = callee; e.file = file; e.line = line; e.tid = tid;
-      id = (UInt)VG_(addToXA)(edges, &e);
+      VP_Edge* e = blank_record();
+      e->caller = caller; e->callee = callee; e->file = file; e->line = line; e->tid = tid;
+      id = (UInt)VG_(addToXA)(edges, e);
       insert(edge_index, caller, callee, file, line, tid, id);
    }
    return id;
@@ -254,12 +265,11 @@ static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid)
    separated); other nodes belong to their root's thread. */
 static UInt new_node(UInt parent, UInt fn, UInt tid)
 {
-   VP_PathNode n;
-   VG_(memset)(&n, 0, sizeof n);
-   n.parent = parent;
-   n.fn     = fn;
-   n.tid    = tid;
-   UInt id = (UInt)VG_(addToXA)(nodes, &n);
+   VP_PathNode* n = blank_record();
+   n->parent = parent;
+   n->fn     = fn;
+   n->tid    = tid;
+   UInt id = (UInt)VG_(addToXA)(nodes, n);
    insert(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, id);
    return id;
 }
@@ -509,11 +519,32 @@ static void follow(VP_SB* sb, Addr sp);
 /* Whatever happened, the block now running is the last one seen by the
    context now running: leaving a signal handler (a longjmp out of it)
    switches context in the middle of follow(). */
-VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 {
    follow(sb, sp);
    running->last_sb = sb;
    VP_(cur_exit)    = 0;   /* in case this block faults before any exit */
+}
+
+/* Most blocks follow a jump inside one function and leave no frame: they
+   are settled here, in a function small enough to need no saved
+   registers, and everything else goes on to follow(). */
+VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+{
+   Context* c = running;
+   if (LIKELY(c != NULL && VG_(running_tid) == running_tid && c == contexts[running_tid]
+              && c->depth > 0)) {
+      VP_SB* last = c->last_sb;
+      UWord  exit = VP_(cur_exit);
+      if (LIKELY(last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
+                 && !sb->is_entry && last->in_plt == sb->in_plt && last->obj == sb->obj
+                 && c->frames[c->depth - 1].sp >= sp)) {
+         c->last_sb    = sb;
+         VP_(cur_exit) = 0;
+         return;
+      }
+   }
+   entry_slow(sb, sp);
 }
 
 static void follow(VP_SB* sb, Addr sp)
@@ -690,16 +721,16 @@ void VP_(callgraph_zero)(void)
    for (i = 0; i < VG_(sizeXA)(edges); i++) {
       VP_Edge* e = VG_(indexXA)(edges, i);
       e->count = 0;
-      VG_(memset)(e->incl, 0, sizeof e->incl);
+      VG_(memset)(e->incl, 0, VP_(n_events) * sizeof(ULong));
    }
    for (i = 0; i < VG_(sizeXA)(nodes); i++) {
       VP_PathNode* n = VG_(indexXA)(nodes, i);
       n->count = 0;
-      VG_(memset)(n->incl, 0, sizeof n->incl);
+      VG_(memset)(n->incl, 0, VP_(n_events) * sizeof(ULong));
    }
    for (i = 0; i < VG_(sizeXA)(fn_incl); i++) {
       VP_FnIncl* r = VG_(indexXA)(fn_incl, i);
-      VG_(memset)(r->incl, 0, sizeof r->incl);
+      VG_(memset)(r->incl, 0, VP_(n_events) * sizeof(ULong));
    }
 }
 

@@ -133,6 +133,11 @@ typedef struct _VP_InstrCC {
    ULong               cost[0];   /* VP_(n_events) counters */
 } VP_InstrCC;
 
+/* Zeroed memory that is never freed, carved out of large chunks: records
+   made by the ten thousand and kept for the whole run (instruction cells,
+   table keys) spare the allocator's per-block overhead. */
+void* VP_(perm_alloc)(SizeT size);
+
 void  VP_(init_instr)(void);
 IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
@@ -190,7 +195,7 @@ void VP_(callgraph_zero)(void);
 typedef struct {
    UInt  caller, callee, file, line, tid;
    ULong count;
-   ULong incl[VP_MAX_EVENTS];
+   ULong incl[];   /* VP_(n_events) */
 } VP_Edge;
 
 typedef struct {
@@ -198,12 +203,12 @@ typedef struct {
    UInt  fn;       /* VP_NO_ID for [truncated] */
    UInt  tid;
    ULong count;
-   ULong incl[VP_MAX_EVENTS];
+   ULong incl[];   /* VP_(n_events) */
 } VP_PathNode;
 
 typedef struct {
    UInt  fn, tid;
-   ULong incl[VP_MAX_EVENTS];
+   ULong incl[];   /* VP_(n_events) */
 } VP_FnIncl;
 
 #define VP_NO_ID 0xFFFFFFFFu

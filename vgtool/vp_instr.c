@@ -91,6 +91,24 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
    return sb;
 }
 
+void* VP_(perm_alloc)(SizeT size)
+{
+   static UChar* chunk;
+   static SizeT  left;
+   const SizeT   chunk_size = 256 * 1024;
+   size = (size + 7) & ~(SizeT)7;
+   if (size > chunk_size / 16)
+      return VG_(calloc)("vp.perm.big", 1, size);
+   if (size > left) {
+      chunk = VG_(calloc)("vp.perm", 1, chunk_size);
+      left  = chunk_size;
+   }
+   void* p = chunk;
+   chunk += size;
+   left  -= size;
+   return p;
+}
+
 /* The cell for an instruction at its current debug-info location; code
    unloaded and replaced at the same address gets a cell of its own. */
 static VP_InstrCC* instr_cc_for(Addr a, UInt len)
@@ -115,7 +133,7 @@ static VP_InstrCC* instr_cc_for(Addr a, UInt len)
          return cc;
       }
 
-   cc = VG_(calloc)("vp.instr.cc", 1, sizeof(VP_InstrCC) + VP_(n_events) * sizeof(ULong));
+   cc = VP_(perm_alloc)(sizeof(VP_InstrCC) + VP_(n_events) * sizeof(ULong));
    cc->addr  = a;
    cc->len   = len;
    cc->loc   = loc;

@@ -21,6 +21,7 @@ static void vp_post_clo_init(void)
    }
    VP_(heap_post_clo_init)();
    VP_(init_events)();
+   VP_(init_callgraph)();
    VP_(init_collect)();
    if (VP_(clo).call_graph) {
       /* Calls and returns must show as superblock boundaries: a block
@@ -114,7 +115,6 @@ static void vp_pre_clo_init(void)
    VP_(init_clo)();
    VP_(init_locs)();
    VP_(init_instr)();
-   VP_(init_callgraph)();
    VP_(heap_pre_clo_init)();
 }
 
