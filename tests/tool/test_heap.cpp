@@ -10,6 +10,8 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -34,6 +36,16 @@ std::vector<std::string> heap_summary(const std::string& err)
       for (std::string& l : summary_lines(err, label))
          lines.push_back(std::move(l));
    return lines;
+}
+
+// The first number of a summary line, "Reads:     23,939,225 bytes".
+uint64_t first_number(const std::string& line)
+{
+   uint64_t n = 0;
+   size_t   i = line.find_first_of("0123456789");
+   for (; i < line.size() && (std::isdigit((unsigned char)line[i]) || line[i] == ','); i++)
+      if (line[i] != ',') n = n * 10 + uint64_t(line[i] - '0');
+   return n;
 }
 
 // What both tools say about one allocation site.
@@ -229,7 +241,16 @@ TEST_P(HeapMatchesDhat, SummaryAndEverySiteAreEqual)
 
    std::vector<std::string> mine = heap_summary(vp.err), theirs = heap_summary(dh.err);
    ASSERT_EQ(theirs.size(), 5u) << dh.err;
+   ASSERT_EQ(mine.size(), 5u) << vp.err;
    if (!c.compare_accesses) {
+      // Where the program calls libc's string functions DHAT counts its
+      // own replacements' byte loops and vgprof what libc's vectorised
+      // code touches: the totals read and written agree within 0.1%.
+      for (size_t i = 3; i < 5; i++) {
+         const double a = double(first_number(mine[i])), b = double(first_number(theirs[i]));
+         EXPECT_GT(b, 0) << theirs[i];
+         EXPECT_LE(std::abs(a - b), b / 1000) << mine[i] << " against DHAT's " << theirs[i];
+      }
       mine.resize(3);
       theirs.resize(3);
    }
