@@ -229,14 +229,20 @@ typedef struct _VP_Block {
    Addr             start;
    SizeT            size;    /* as requested; at least 1 */
    struct _VP_Site* site;
-   ULong            born;    /* VP_(heap_time) at allocation */
+   ULong            born;    /* VP_(heap_now)() at allocation */
    ULong            reads, writes;   /* bytes */
    UShort*          acc;     /* [size] accesses per byte, small blocks only */
 } VP_Block;
 
-/* Instructions executed so far, bumped inline with each segment while
-   the heap is profiled: the clock of lifetimes and of the timeline. */
+/* Instructions executed so far: the clock of lifetimes and of the
+   timeline.  With the call graph on, the running total of Ir counts
+   exactly that; otherwise VP_(heap_time) is bumped inline with each
+   segment while the heap is profiled. */
 extern ULong VP_(heap_time);
+static inline ULong VP_(heap_now)(void)
+{
+   return VP_(clo).call_graph ? VP_(total)[VP_EV_IR] : VP_(heap_time);
+}
 
 /* Two direct-mapped caches in front of the block index.  A page entry
    (4 KiB) holds the block that covers the whole page, or NULL when no

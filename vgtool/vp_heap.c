@@ -308,7 +308,7 @@ static void tl_halve(void)
 
 static void tl_record(void)
 {
-   ULong now = VP_(heap_time);
+   ULong now = VP_(heap_now)();
    if (tl_used > 0 && tl[tl_used - 1].time / tl_width == now / tl_width) {
       Sample* s = &tl[tl_used - 1];
       if (cur_bytes >= s->bytes) {
@@ -369,7 +369,7 @@ static void top_insert(SnapRow* rows, UInt* n, SnapRow r)
 static void take_snapshot(Snapshot* sn)
 {
    VP_Site* s;
-   sn->time   = VP_(heap_time);
+   sn->time   = VP_(heap_now)();
    sn->bytes  = cur_bytes;
    sn->blocks = cur_blocks;
    sn->n_rows = 0;
@@ -384,7 +384,7 @@ static void take_snapshot(Snapshot* sn)
 static void snap_maybe(void)
 {
    UInt i;
-   if (VP_(heap_time) < snap_next)
+   if (VP_(heap_now)() < snap_next)
       return;
    if (snaps_used == SNAP_MAX) {
       for (i = 0; i < SNAP_MAX / 2; i++) snaps[i] = snaps[2 * i + 1];
@@ -392,7 +392,7 @@ static void snap_maybe(void)
       snap_width *= 2;
    }
    take_snapshot(&snaps[snaps_used++]);
-   snap_next = (VP_(heap_time) / snap_width + 1) * snap_width;
+   snap_next = (VP_(heap_now)() / snap_width + 1) * snap_width;
 }
 
 /*------------------------------------------------------------*/
@@ -405,7 +405,7 @@ static void new_peak_check(VP_Site* s)
    if (cur_bytes >= gmax_bytes) {
       gmax_bytes  = cur_bytes;
       gmax_blocks = cur_blocks;
-      gmax_time   = VP_(heap_time);
+      gmax_time   = VP_(heap_now)();
    }
    if (s->cur_bytes > s->max_bytes
        || (s->cur_bytes == s->max_bytes && s->cur_blocks > s->max_blocks)) {
@@ -431,7 +431,7 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    b->start  = (Addr)p;
    b->size   = size;
    b->site   = s;
-   b->born   = VP_(heap_time);
+   b->born   = VP_(heap_now)();
    b->reads  = b->writes = 0;
    b->acc    = size <= ACC_LIMIT ? VG_(calloc)("vp.heap.acc", size, sizeof(UShort)) : NULL;
    add_block(b);
@@ -499,7 +499,7 @@ static void die_block(void* p)
    sync_peak(s);
    cur_bytes -= b->size; cur_blocks--;
    s->cur_bytes -= b->size; s->cur_blocks--;
-   retire_into(s, b, VP_(heap_time));
+   retire_into(s, b, VP_(heap_now)());
    remove_block(b);
    if (b->acc) VG_(free)(b->acc);
    VG_(free)(b);
@@ -754,7 +754,7 @@ void VP_(heap_prepare_dump)(void)
    VG_(initIterFM)(blocks);
    while (VG_(nextIterFM)(blocks, &key, &val)) {
       const VP_Block* b = (const VP_Block*)key;
-      retire_into(&out_of(b->site)->s, b, VP_(heap_time));
+      retire_into(&out_of(b->site)->s, b, VP_(heap_now)());
    }
    VG_(doneIterFM)(blocks);
 }
@@ -802,7 +802,7 @@ void VP_(heap_totals)(VP_HeapTotals* t)
    t->gmax_bytes  = gmax_bytes;  t->gmax_blocks = gmax_blocks;
    t->gmax_time   = gmax_time;
    t->end_bytes   = cur_bytes;   t->end_blocks  = cur_blocks;
-   t->end_time    = VP_(heap_time);
+   t->end_time    = VP_(heap_now)();
    t->reads = t->writes = 0;
    for (i = 0; i < n_outs; i++) {
       t->reads  += outs[i].s.reads;
@@ -845,7 +845,7 @@ void VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out)
                     at_peak ? s->gmax_blocks : s->cur_blocks };
       if (r.bytes > 0) top_insert(rows, &n, r);
    }
-   out->time   = at_peak ? gmax_time : VP_(heap_time);
+   out->time   = at_peak ? gmax_time : VP_(heap_now)();
    out->bytes  = at_peak ? gmax_bytes : cur_bytes;
    out->blocks = at_peak ? gmax_blocks : cur_blocks;
    out->n_rows = n;

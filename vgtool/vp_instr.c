@@ -13,8 +13,8 @@
    helpers of vp_events.c count instructions instead, and the segment
    counters stay at zero.)
 
-   With the heap profiled, each segment also adds its length to the
-   instruction clock VP_(heap_time).
+   With the heap profiled and no call graph, each segment also adds its
+   length to the instruction clock VP_(heap_time).
 
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
@@ -172,7 +172,7 @@ static void add_exit_number(IRSB* sbOut, UInt exit)
 static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
 {
    sb->n_segs++;
-   if (VP_(clo).heap)
+   if (VP_(clo).heap && !VP_(clo).call_graph)
       add_increment(sbOut, &VP_(heap_time), length);
    if (VP_(clo).cache_sim)
       return;
