@@ -991,21 +991,41 @@ static void write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
       VG_(umsg)("vgprof: profile written to %s\n", path);
 }
 
+/* The temporary file beside the destination: its name with ".tmp.PID"
+   added.  A name that fits a file name (NAME_MAX, 255 bytes) only without
+   the suffix gets a short hidden name in the same directory instead, so
+   every name the system accepts can be written; a name too long in itself
+   keeps the suffix, and creating the file says so. */
+#define VP_NAME_MAX 255
+
+static HChar* temp_path(const HChar* path)
+{
+   const HChar* slash = VG_(strrchr)(path, '/');
+   SizeT        dir   = slash ? (SizeT)(slash - path) + 1 : 0;
+   SizeT        name  = VG_(strlen)(path + dir);
+   HChar*       tmp   = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
+   if (name <= VP_NAME_MAX && name + 16 > VP_NAME_MAX) {
+      VG_(memcpy)(tmp, path, dir);
+      VG_(sprintf)(tmp + dir, ".vgprof.tmp.%d", VG_(getpid)());
+   } else
+      VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+   return tmp;
+}
+
 /* Written beside the destination, so the rename cannot cross file
    systems, and renamed into place only when complete. */
 static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
 {
-   HChar* tmp = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
-   VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+   HChar* tmp = temp_path(path);
    if (!VP_(out_open)(o, tmp)) {
       VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
-                tmp, VP_(errno_text)(o->err));
+                path, VP_(errno_text)(o->err));
       VG_(umsg)("vgprof: no profile was written.\n");
    } else {
       write_document(o, d);
       if (!VP_(out_close)(o)) {
          VG_(umsg)("vgprof: error: cannot write the profile '%s': %s\n",
-                   tmp, VP_(errno_text)(o->err));
+                   path, VP_(errno_text)(o->err));
          VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
          VG_(unlink)(tmp);
       } else if (VG_(rename)(tmp, path) != 0) {
