@@ -120,6 +120,60 @@ TEST(Destination, FullDiskGivesAClearMessageKeepsTheExitStatusAndLeavesNoPartial
    EXPECT_GT(st.st_size, 8192);
 }
 
+// A link into the full disk: the file it names keeps what it held.
+TEST(Destination, LinkToAFileOnAFullDiskLeavesTheFileAsItWas)
+{
+   TempDir dir;
+   TmpfsMount small(dir / "small", 0, "size=256k");
+   if (!small.mounted()) GTEST_SKIP() << small.why_not();
+   write_file(dir / "small/old.json", "the previous profile");
+   struct statvfs fs;
+   ASSERT_EQ(statvfs((dir / "small").c_str(), &fs), 0);
+   write_file(dir / "small/filler", std::string(fs.f_bavail * fs.f_frsize - 8192, 'x'));
+   ASSERT_EQ(symlink("small/old.json", (dir / "link.json").c_str()), 0);
+
+   auto r = run_tool("vgprof", {"--vgprof-out-file=link.json"}, fault_prog("die", {"exit"}),
+                     dir.path());
+   EXPECT_EQ(r.exit_code, 3);
+   EXPECT_TRUE(contains(r.err, "No space left on device")) << r.err;
+   EXPECT_EQ(read_file(dir / "small/old.json"), "the previous profile");
+   EXPECT_EQ(small.files(), (std::vector<std::string>{"filler", "old.json"}));
+}
+
+// A link is followed: the file it names is replaced whole, the link stays.
+TEST(Destination, LinkToAFileReplacesTheFileAndKeepsTheLink)
+{
+   TempDir dir;
+   write_file(dir / "old.json", "the previous profile");
+   ASSERT_EQ(symlink("old.json", (dir / "link.json").c_str()), 0);
+   auto r = run_tool("vgprof", {"--vgprof-out-file=link.json"}, fault_prog("die", {"exit"}),
+                     dir.path());
+   EXPECT_EQ(r.exit_code, 3) << r.err;
+   struct stat st;
+   ASSERT_EQ(lstat((dir / "link.json").c_str(), &st), 0);
+   EXPECT_TRUE(S_ISLNK(st.st_mode));
+   EXPECT_EQ(vgprof::load_profile(dir / "old.json").meta().exit_code, 3);
+   EXPECT_EQ(dir.files_starting_with(""), (std::vector<std::string>{"link.json", "old.json"}));
+}
+
+// Links that lead to each other name no file: said, and both links stay.
+TEST(Destination, LoopOfLinksGivesAClearMessage)
+{
+   TempDir dir;
+   ASSERT_EQ(symlink("b.json", (dir / "a.json").c_str()), 0);
+   ASSERT_EQ(symlink("a.json", (dir / "b.json").c_str()), 0);
+   auto r = run_tool("vgprof", {"--vgprof-out-file=a.json"}, fault_prog("die", {"exit"}),
+                     dir.path());
+   EXPECT_EQ(r.exit_code, 3);
+   EXPECT_TRUE(contains(r.err, "Too many levels of symbolic links")) << r.err;
+   EXPECT_TRUE(contains(r.err, "no profile was written")) << r.err;
+   struct stat st;
+   ASSERT_EQ(lstat((dir / "a.json").c_str(), &st), 0);
+   EXPECT_TRUE(S_ISLNK(st.st_mode));
+   ASSERT_EQ(lstat((dir / "b.json").c_str(), &st), 0);
+   EXPECT_TRUE(S_ISLNK(st.st_mode));
+}
+
 // A name the file system accepts is written exactly as given.
 struct OddName {
    std::string label, name;
