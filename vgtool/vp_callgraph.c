@@ -25,6 +25,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
@@ -57,6 +58,13 @@ typedef struct _Context {
    struct _Context* outer;   /* the interrupted context, for a handler */
    UInt    tid;              /* its thread, or 0 unless --separate-threads=yes */
    Bool    is_handler;
+   /* For a handler: the stack pointer of the code it interrupted.  The
+      handler has been left (by a longjmp) only once the stack pointer is
+      back at or above it: its own return, or the return of a function it
+      tail-called, lands in the sigreturn stub on the signal frame, below,
+      and on an alternate signal stack everything the handler does lies
+      below it too, whatever the two stacks' addresses. */
+   Addr    interrupted_sp;
    VP_SB*  last_sb;          /* the superblock that ran last here */
    UWord   saved_exit;       /* VP_(cur_exit) while another context runs */
    ULong   offset[VP_MAX_EVENTS];  /* this context's clock: total - offset */
@@ -469,6 +477,8 @@ static Int unwind(ThreadId tid, Addr sp, Int min_pops)
       Bool     handler_root = c->is_handler && c->depth == 1;
       if (c->depth == 0 || (c->depth == 1 && !c->is_handler))
          break;
+      if (handler_root && sp < c->interrupted_sp)
+         break;
       Frame* top = &c->frames[c->depth - 1];
       if (!(top->sp < sp || (top->sp == sp && min_pops > 0)))
          break;
@@ -651,6 +661,7 @@ static void pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
    if (tid != running_tid || running != contexts[tid])
       switch_to_thread(tid);
    Context* h = new_context(contexts[tid], True, tid);
+   h->interrupted_sp = VG_(get_SP)(tid);
    stop_clock(contexts[tid]);
    contexts[tid] = h;
    start_clock(h);

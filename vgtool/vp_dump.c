@@ -963,9 +963,36 @@ static HChar* profile_path(const VP_Dump* d)
    return path;
 }
 
-/* A destination that is a device, a FIFO or a symbolic link is written
-   in place: renaming over it would replace /dev/null, or the link, with
-   a regular file. */
+/* The file a chain of symbolic links ends at (a relative target taken
+   from its link's directory), or NULL when path is not a link.  A chain
+   that cannot be read to its end stops at the last link read. */
+static HChar* link_target(const HChar* path)
+{
+   HChar* target = NULL;
+   HChar* buf    = VG_(malloc)("vp.dump.link", VKI_PATH_MAX);
+   Int    depth;
+   for (depth = 0; depth < 40; depth++) {   /* the kernel's MAXSYMLINKS */
+      const HChar* link = target ? target : path;
+      SSizeT       n    = VG_(readlink)(link, buf, VKI_PATH_MAX - 1);
+      if (n < 0)
+         break;
+      buf[n] = '\0';
+      const HChar* slash = VG_(strrchr)(link, '/');
+      SizeT        dir   = buf[0] != '/' && slash ? (SizeT)(slash - link) + 1 : 0;
+      HChar*       next  = VG_(malloc)("vp.dump.link", dir + n + 1);
+      VG_(memcpy)(next, link, dir);
+      VG_(strcpy)(next + dir, buf);
+      VG_(free)(target);
+      target = next;
+   }
+   VG_(free)(buf);
+   return target;
+}
+
+/* A destination that is a device or a FIFO is written in place: renaming
+   over it would replace /dev/null with a regular file.  So is a link
+   still, which only a chain of links with no end leaves: opening it says
+   so, and renaming over it would replace the link. */
 static Bool write_in_place(const HChar* path)
 {
    struct vg_stat st;
@@ -991,21 +1018,41 @@ static void write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
       VG_(umsg)("vgprof: profile written to %s\n", path);
 }
 
+/* The temporary file beside the destination: its name with ".tmp.PID"
+   added.  A name that fits a file name (NAME_MAX, 255 bytes) only without
+   the suffix gets a short hidden name in the same directory instead, so
+   every name the system accepts can be written; a name too long in itself
+   keeps the suffix, and creating the file says so. */
+#define VP_NAME_MAX 255
+
+static HChar* temp_path(const HChar* path)
+{
+   const HChar* slash = VG_(strrchr)(path, '/');
+   SizeT        dir   = slash ? (SizeT)(slash - path) + 1 : 0;
+   SizeT        name  = VG_(strlen)(path + dir);
+   HChar*       tmp   = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
+   if (name <= VP_NAME_MAX && name + 16 > VP_NAME_MAX) {
+      VG_(memcpy)(tmp, path, dir);
+      VG_(sprintf)(tmp + dir, ".vgprof.tmp.%d", VG_(getpid)());
+   } else
+      VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+   return tmp;
+}
+
 /* Written beside the destination, so the rename cannot cross file
    systems, and renamed into place only when complete. */
 static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
 {
-   HChar* tmp = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
-   VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
+   HChar* tmp = temp_path(path);
    if (!VP_(out_open)(o, tmp)) {
       VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
-                tmp, VP_(errno_text)(o->err));
+                path, VP_(errno_text)(o->err));
       VG_(umsg)("vgprof: no profile was written.\n");
    } else {
       write_document(o, d);
       if (!VP_(out_close)(o)) {
          VG_(umsg)("vgprof: error: cannot write the profile '%s': %s\n",
-                   tmp, VP_(errno_text)(o->err));
+                   path, VP_(errno_text)(o->err));
          VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
          VG_(unlink)(tmp);
       } else if (VG_(rename)(tmp, path) != 0) {
@@ -1019,13 +1066,19 @@ static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
    VG_(free)(tmp);
 }
 
+/* A symbolic link is followed, and the file it ends at replaced as any
+   other: the link stays, and a profile that cannot be written whole
+   leaves the old file as it was. */
 static void write_file(const HChar* path, const VP_Dump* d)
 {
-   VP_Out* o = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
-   if (write_in_place(path))
-      write_direct(path, d, o);
+   VP_Out* o      = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+   HChar*  target = link_target(path);
+   const HChar* dest = target ? target : path;
+   if (write_in_place(dest))
+      write_direct(dest, d, o);
    else
-      write_atomically(path, d, o);
+      write_atomically(dest, d, o);
+   VG_(free)(target);
    VG_(free)(o);
 }
 

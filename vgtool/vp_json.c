@@ -125,8 +125,14 @@ Bool VP_(out_close)(VP_Out* o)
    return o->err == 0;
 }
 
+/* Linux's numbers for errors that vki-linux.h does not define. */
+#define VP_ENAMETOOLONG 36
+#define VP_EDQUOT       122
+
 const HChar* VP_(errno_text)(Int err)
 {
+   static HChar other[32];
+
    switch (err) {
       case VKI_ENOENT:  return "No such file or directory";
       case VKI_EACCES:  return "Permission denied";
@@ -139,6 +145,11 @@ const HChar* VP_(errno_text)(Int err)
       case VKI_EIO:     return "Input/output error";
       case VKI_EFBIG:   return "File too large";
       case VKI_EXDEV:   return "Invalid cross-device link";
-      default:          return "system error";
+      case VP_ENAMETOOLONG: return "File name too long";
+      case VP_EDQUOT:   return "Disk quota exceeded";
+      case VKI_ELOOP:   return "Too many levels of symbolic links";
+      default:
+         VG_(sprintf)(other, "system error %d", err);
+         return other;
    }
 }

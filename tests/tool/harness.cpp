@@ -235,6 +235,37 @@ CallMap read_callgrind_calls(const std::string& path)
    return calls;
 }
 
+CallMap graph_calls(const vgprof::Profile& p, const vgprof::CallGraph& g)
+{
+   CallMap calls;
+   for (size_t i = 0; i < g.calls().size(); i++) {
+      const auto& e = g.calls()[i];
+      auto& t = calls[{p.fn_name(e.caller), p.fn_name(e.callee)}];
+      t.count += e.count;
+      t.inclusive += g.call_cost(i)[0];
+   }
+   return calls;
+}
+
+CallMap vgprof_calls(const vgprof::Profile& p) { return graph_calls(p, p.call_graph()); }
+
+CallMap touching(const CallMap& all, const std::set<std::string>& own)
+{
+   CallMap some;
+   for (const auto& [edge, t] : all)
+      if (own.count(edge.first) || own.count(edge.second)) some[edge] = t;
+   return some;
+}
+
+std::string show_calls(const CallMap& calls)
+{
+   std::string s;
+   for (const auto& [edge, t] : calls)
+      s += "  " + edge.first + " -> " + edge.second + ": " + std::to_string(t.count) +
+           " calls, " + std::to_string(t.inclusive) + " Ir\n";
+   return s;
+}
+
 // "76,890 (37.12%)  0  15,930 (35.07%)  REST": `events` counts, each with
 // an optional share in parentheses; returns the counts and leaves `line`
 // at REST.

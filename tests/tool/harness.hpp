@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-namespace vgprof { class Profile; }
+namespace vgprof { class Profile; class CallGraph; }
 
 namespace vgtest {
 
@@ -92,6 +92,17 @@ struct CallTotals {
 };
 using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
 CallMap read_callgrind_calls(const std::string& path);
+
+// vgprof's calls in the same form: of a whole-program or one-thread
+// graph, or of the profile's whole graph.
+CallMap graph_calls(const vgprof::Profile& profile, const vgprof::CallGraph& graph);
+CallMap vgprof_calls(const vgprof::Profile& profile);
+
+// The calls into or out of any of the functions named in `own`.
+CallMap touching(const CallMap& all, const std::set<std::string>& own);
+
+// One line per call: "caller -> callee: N calls, C Ir", for failure messages.
+std::string show_calls(const CallMap& calls);
 
 // cg_annotate's and callgrind_annotate's function summary (Valgrind 3.19,
 // run with --auto=no): the PROGRAM TOTALS line and one row per function,

@@ -32,38 +32,6 @@ struct Case {
    std::set<std::string> timing_dependent = {};
 };
 
-// The calls of a whole-program or one-thread graph, by function names.
-CallMap graph_calls(const vgprof::Profile& p, const vgprof::CallGraph& g)
-{
-   CallMap calls;
-   for (size_t i = 0; i < g.calls().size(); i++) {
-      const auto& e = g.calls()[i];
-      auto& t = calls[{p.fn_name(e.caller), p.fn_name(e.callee)}];
-      t.count += e.count;
-      t.inclusive += g.call_cost(i)[0];
-   }
-   return calls;
-}
-
-CallMap vgprof_calls(const vgprof::Profile& p) { return graph_calls(p, p.call_graph()); }
-
-CallMap touching(const CallMap& all, const std::set<std::string>& own)
-{
-   CallMap some;
-   for (const auto& [edge, t] : all)
-      if (own.count(edge.first) || own.count(edge.second)) some[edge] = t;
-   return some;
-}
-
-std::string show(const CallMap& m)
-{
-   std::string s;
-   for (const auto& [edge, t] : m)
-      s += "  " + edge.first + " -> " + edge.second + ": " + std::to_string(t.count) +
-           " calls, " + std::to_string(t.inclusive) + " Ir\n";
-   return s;
-}
-
 class CallGraphMatchesCallgrind : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CallGraphMatchesCallgrind, EdgesAndMainInclusiveAreEqual)
@@ -100,7 +68,7 @@ TEST_P(CallGraphMatchesCallgrind, EdgesAndMainInclusiveAreEqual)
       m.inclusive = t.inclusive = 0;
       mine[{"(below main)", "main"}].inclusive = theirs[{"(below main)", "main"}].inclusive = 0;
    }
-   EXPECT_EQ(mine, theirs) << "vgprof:\n" << show(mine) << "callgrind:\n" << show(theirs);
+   EXPECT_EQ(mine, theirs) << "vgprof:\n" << show_calls(mine) << "callgrind:\n" << show_calls(theirs);
    EXPECT_EQ(*main_incl, their_main);
 }
 
@@ -232,7 +200,7 @@ TEST_P(CollectionControlMatchesCallgrind, OnlyTheSecondHalfIsRecorded)
    CallMap theirs = touching(read_callgrind_calls(dir / "cl.out"), own);
    if (!c.main_entered_by_a_call)
       theirs.erase({"(below main)", "main"});   // callgrind invents this call on the underflow
-   EXPECT_EQ(mine, theirs) << "vgprof:\n" << show(mine) << "callgrind:\n" << show(theirs);
+   EXPECT_EQ(mine, theirs) << "vgprof:\n" << show_calls(mine) << "callgrind:\n" << show_calls(theirs);
    EXPECT_EQ(mine.count({"first_half", "step"}), 0u);
    ASSERT_EQ(mine.count({"second_half", "step"}), 1u);
    EXPECT_EQ((mine[{"second_half", "step"}].count), 30000u);
@@ -292,7 +260,7 @@ TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
 
    CallMap main_mine = without_timing(own_calls(*p.thread(1)));
    CallMap main_theirs = without_timing(touching(read_callgrind_calls(dir / "cl.out-01"), own));
-   EXPECT_EQ(main_mine, main_theirs) << "vgprof:\n" << show(main_mine) << "callgrind:\n" << show(main_theirs);
+   EXPECT_EQ(main_mine, main_theirs) << "vgprof:\n" << show_calls(main_mine) << "callgrind:\n" << show_calls(main_theirs);
 
    CallMap others_mine, others_theirs;
    for (const auto& t : p.threads())
@@ -308,7 +276,7 @@ TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
             others_theirs[edge].inclusive += c.inclusive;
          }
    ASSERT_FALSE(others_theirs.empty());
-   EXPECT_EQ(others_mine, others_theirs) << "vgprof:\n" << show(others_mine) << "callgrind:\n" << show(others_theirs);
+   EXPECT_EQ(others_mine, others_theirs) << "vgprof:\n" << show_calls(others_mine) << "callgrind:\n" << show_calls(others_theirs);
 
    // Every worker thread's stack begins at its own root, apart from main's.
    for (const auto& t : p.threads())

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // test_output.cpp: how the tool writes its profile: deterministically,
 // one per process after fork, also when the client crashes, never half a
-// file, and with a clear message when it cannot write.
+// file, and with a clear message when it cannot write (more destinations
+// that refuse it, and odd names: tests/fault/test_destinations.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -114,10 +115,9 @@ TEST(Output, UnwritableDestinationGivesAClearMessageAndKeepsTheExitStatus)
    EXPECT_NE(r.err.find("vgprof: error: cannot create the profile"), std::string::npos) << r.err;
    EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
    EXPECT_NE(r.err.find("no profile was written"), std::string::npos) << r.err;
+   EXPECT_EQ(dir.files_starting_with(""), std::vector<std::string>{}) << "nothing left behind";
 }
 
-// --vgprof-out-file=/dev/null must not replace the device with a file; a
-// link to it stands in for it here, so a failure cannot break the machine.
 TEST(Output, ProfileRecordsTheClientsExitStatus)
 {
    TempDir dir;
@@ -128,6 +128,8 @@ TEST(Output, ProfileRecordsTheClientsExitStatus)
    EXPECT_FALSE(p.meta().killed);
 }
 
+// --vgprof-out-file=/dev/null must not replace the device with a file; a
+// link to it stands in for it here, so a failure cannot break the machine.
 TEST(Output, DeviceOrLinkDestinationIsWrittenInPlaceNotReplaced)
 {
    TempDir dir;
