@@ -214,7 +214,9 @@ struct NamedFunction {
 
 class CallgrindReader {
 public:
-    explicit CallgrindReader(const std::string& name) : name_(name) {}
+    CallgrindReader(const std::string& name, uint64_t max_line) : name_(name), max_line_(max_line)
+    {
+    }
     Profile read(Input& input);
 
 private:
@@ -252,6 +254,7 @@ private:
     std::optional<CacheConfig> simulated() const;
 
     const std::string& name_;
+    const uint64_t max_line_;  // LoadLimits::max_string
     uint64_t line_number_ = 0;
     Meta meta_;
     bool has_calls_ = false;
@@ -322,9 +325,9 @@ bool is_callgrind_format(std::string_view head)
     return false;
 }
 
-Profile read_callgrind(Input& input, const std::string& name)
+Profile read_callgrind(Input& input, const std::string& name, uint64_t max_line)
 {
-    return CallgrindReader(name).read(input);
+    return CallgrindReader(name, max_line).read(input);
 }
 
 Profile CallgrindReader::read(Input& input)
@@ -343,6 +346,9 @@ Profile CallgrindReader::read(Input& input)
             }
         }
         partial.append(chunk.substr(start));
+        // A line split between chunks is kept only until it is too long.
+        if (partial.size() > max_line_)
+            read_line(partial);
     }
     if (!partial.empty())
         read_line(partial);
@@ -355,6 +361,8 @@ Profile CallgrindReader::read(Input& input)
 void CallgrindReader::read_line(std::string_view line)
 {
     ++line_number_;
+    if (line.size() > max_line_)
+        fail(longer_than("the line", max_line_));
     if (!line.empty() && line.back() == '\r')
         line.remove_suffix(1);
     const std::string_view text = trimmed(line);
@@ -372,7 +380,7 @@ void CallgrindReader::read_line(std::string_view line)
         return header_line(text.substr(0, colon), trimmed(text.substr(colon + 1)));
     if (c >= 'a' && c <= 'z' && equals != std::string_view::npos)
         return spec_line(text.substr(0, equals), trimmed(text.substr(equals + 1)));
-    fail(cat("not a line of the callgrind format: \"", text.substr(0, 60), '"'));
+    fail(cat("not a line of the callgrind format: ", quote(text)));
 }
 
 void CallgrindReader::header_line(std::string_view key, std::string_view value)
@@ -380,7 +388,7 @@ void CallgrindReader::header_line(std::string_view key, std::string_view value)
     if (key == "version") {
         const std::optional<uint64_t> v = number(value);
         if (!v)
-            fail(cat("version: expected a number, got \"", value, '"'));
+            fail(cat("version: expected a number, got ", quote(value)));
         if (*v > 1)
             fail(cat("callgrind format version ", *v,
                      " is newer than this vgprof reads (version 1)"));
@@ -393,7 +401,7 @@ void CallgrindReader::header_line(std::string_view key, std::string_view value)
     } else if (key == "pid") {
         const std::optional<uint64_t> pid = number(value);
         if (!pid || *pid > uint64_t(std::numeric_limits<int64_t>::max()))
-            fail(cat("pid: expected a process id, got \"", value, '"'));
+            fail(cat("pid: expected a process id, got ", quote(value)));
         meta_.pid = int64_t(*pid);
     } else if (key == "cmd") {
         meta_.argv.clear();
@@ -425,7 +433,7 @@ void CallgrindReader::read_events(std::string_view value)
     map_.clear();
     for (size_t i = 0; i < names.size(); ++i) {
         if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i)
-            fail(cat("events: \"", names[i], "\" is listed twice"));
+            fail(cat("events: ", quote(names[i]), " is listed twice"));
         const auto known = std::find(meta_.events.begin(), meta_.events.end(), names[i]);
         map_.push_back(size_t(known - meta_.events.begin()));
         if (known == meta_.events.end())
@@ -454,7 +462,7 @@ void CallgrindReader::read_positions(std::string_view value)
         else if (word == "line")
             has_line_ = true;
         else
-            fail(cat("positions: unknown position \"", word, "\" (expected instr, bb, line)"));
+            fail(cat("positions: unknown position ", quote(word), " (expected instr, bb, line)"));
     }
     if (!has_instr_ && !has_bb_ && !has_line_)
         fail("positions: names no position");
@@ -506,7 +514,7 @@ void CallgrindReader::read_totals(std::string_view value, const char* key,
     for (size_t i = 0; i < costs.size(); ++i) {
         const std::optional<uint64_t> n = number(costs[i]);
         if (!n)
-            fail(cat(key, " expected a count, got \"", costs[i].substr(0, 40), '"'));
+            fail(cat(key, " expected a count, got ", quote(costs[i])));
         add_costs(&(*sums)[map_[i]], &*n);
     }
 }
@@ -530,7 +538,7 @@ uint32_t CallgrindReader::compressed_name(std::string_view value,
     const std::optional<uint64_t> id =
         close == std::string_view::npos ? std::nullopt : number(value.substr(1, close - 1));
     if (!id)
-        fail(cat(spec, "=: bad compressed name \"", value.substr(0, 60), '"'));
+        fail(cat(spec, "=: bad compressed name ", quote(value)));
     const std::string_view name = trimmed(value.substr(close + 1));
     if (name.empty()) {
         const auto it = ids.find(*id);
@@ -605,7 +613,7 @@ void CallgrindReader::spec_line(std::string_view key, std::string_view value)
         const std::vector<std::string_view> fields = words(value);
         const std::optional<uint64_t> count = fields.empty() ? std::nullopt : number(fields[0]);
         if (!count)
-            fail(cat("calls=: expected a call count, got \"", value.substr(0, 60), '"'));
+            fail(cat("calls=: expected a call count, got ", quote(value)));
         if (!call_fn_name_)
             fail("calls= without a cfn= line naming the function called");
         require_function();
@@ -619,7 +627,7 @@ void CallgrindReader::spec_line(std::string_view key, std::string_view value)
     } else if (key == "jfn") {
         compressed_name(value, fn_names_, key);
     } else {
-        fail(cat("unknown specification \"", key, "=\""));
+        fail(cat("unknown specification ", quote(cat(key, '='))));
     }
 }
 
@@ -649,11 +657,11 @@ void CallgrindReader::cost_line(std::string_view line)
     split_words(line, fields);
     const size_t positions = size_t(has_instr_) + size_t(has_bb_) + size_t(has_line_);
     if (fields.size() < positions)
-        fail(cat("expected ", positions, " positions, got \"", line.substr(0, 60), '"'));
+        fail(cat("expected ", positions, " positions, got ", quote(line)));
     const auto position = [&](std::string_view text, uint64_t last) {
         const std::optional<uint64_t> value = subposition(text, last);
         if (!value)
-            fail(cat("bad position \"", text.substr(0, 40), '"'));
+            fail(cat("bad position ", quote(text)));
         return *value;
     };
     size_t f = 0;
@@ -671,7 +679,7 @@ void CallgrindReader::cost_line(std::string_view line)
     for (size_t i = 0; f < fields.size(); ++i, ++f) {
         const std::optional<uint64_t> n = number(fields[f]);
         if (!n)
-            fail(cat("expected a count, got \"", fields[f].substr(0, 40), '"'));
+            fail(cat("expected a count, got ", quote(fields[f])));
         costs[map_[i]] = *n;
     }
 

@@ -9,6 +9,7 @@
 #include "vgprof/profile.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,8 +24,9 @@ inline constexpr size_t kCallgrindSniffBytes = 4096;
 bool is_callgrind_format(std::string_view head);
 
 // Reads a callgrind or cachegrind file. Throws vgprof::Error naming `name`
-// and the line for anything the format does not allow.
-Profile read_callgrind(Input& input, const std::string& name);
+// and the line for anything the format does not allow, and for a line
+// longer than `max_line` bytes.
+Profile read_callgrind(Input& input, const std::string& name, uint64_t max_line);
 
 } // namespace vgprof::detail
 

@@ -11,6 +11,7 @@
 #include "vgprof/error.hpp"
 
 #include <boost/json.hpp>
+#include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
 #include <map>
@@ -67,11 +68,107 @@ bool parse_frame(const std::string& text, FrameText& f)
     return true;
 }
 
+// The handler of Boost.JSON's basic_parser that builds the document as
+// json::parse does, except that it stops the parser as soon as a string or
+// key grows past `max_string` bytes: a crafted file cannot make it hold one
+// string as long as the file.
+class BoundedDocument {
+public:
+    static constexpr size_t max_object_size = json::object::max_size();
+    static constexpr size_t max_array_size = json::array::max_size();
+    static constexpr size_t max_key_size = json::string::max_size();
+    static constexpr size_t max_string_size = json::string::max_size();
+
+    explicit BoundedDocument(uint64_t max_string) : max_string_(max_string) {}
+
+    json::value release() { return values_.release(); }
+    bool too_long() const { return too_long_; }
+
+    bool on_document_begin(json::error_code&)
+    {
+        values_.reset();
+        return true;
+    }
+    bool on_document_end(json::error_code&) { return true; }
+    bool on_object_begin(json::error_code&) { return true; }
+    bool on_object_end(size_t n, json::error_code&)
+    {
+        values_.push_object(n);
+        return true;
+    }
+    bool on_array_begin(json::error_code&) { return true; }
+    bool on_array_end(size_t n, json::error_code&)
+    {
+        values_.push_array(n);
+        return true;
+    }
+    bool on_key_part(json::string_view s, size_t n, json::error_code& ec)
+    {
+        return fits(n, ec) && (values_.push_chars(s), true);
+    }
+    bool on_key(json::string_view s, size_t n, json::error_code& ec)
+    {
+        return fits(n, ec) && (values_.push_key(s), true);
+    }
+    bool on_string_part(json::string_view s, size_t n, json::error_code& ec)
+    {
+        return fits(n, ec) && (values_.push_chars(s), true);
+    }
+    bool on_string(json::string_view s, size_t n, json::error_code& ec)
+    {
+        return fits(n, ec) && (values_.push_string(s), true);
+    }
+    bool on_number_part(json::string_view, json::error_code&) { return true; }
+    bool on_int64(int64_t i, json::string_view, json::error_code&)
+    {
+        values_.push_int64(i);
+        return true;
+    }
+    bool on_uint64(uint64_t u, json::string_view, json::error_code&)
+    {
+        values_.push_uint64(u);
+        return true;
+    }
+    bool on_double(double d, json::string_view, json::error_code&)
+    {
+        values_.push_double(d);
+        return true;
+    }
+    bool on_bool(bool b, json::error_code&)
+    {
+        values_.push_bool(b);
+        return true;
+    }
+    bool on_null(json::error_code&)
+    {
+        values_.push_null();
+        return true;
+    }
+    bool on_comment_part(json::string_view, json::error_code&) { return true; }
+    bool on_comment(json::string_view, json::error_code&) { return true; }
+
+private:
+    bool fits(size_t n, json::error_code& ec)
+    {
+        if (n <= max_string_)
+            return true;
+        too_long_ = true;
+        ec = json::error::string_too_large;
+        return false;
+    }
+
+    const uint64_t max_string_;
+    bool too_long_ = false;
+    json::value_stack values_;
+};
+
 } // namespace
 
 class DhatReader {
 public:
-    explicit DhatReader(const std::string& name) : name_(name) {}
+    DhatReader(const std::string& name, uint64_t max_string) : name_(name), max_string_(max_string)
+    {
+    }
     Profile read(Input& input);
 
 private:
@@ -85,7 +182,10 @@ private:
     FrameId frame_id(uint64_t ftbl_index, const json::array& ftbl, const std::string& at);
     std::vector<uint32_t> accesses(const json::value& v, const std::string& at) const;
 
+    json::value parse(Input& input) const;
+
     const std::string& name_;
+    const uint64_t max_string_;  // LoadLimits::max_string
     Profile p_;
     Heap heap_;
     std::map<std::string, uint32_t> strs_;
@@ -134,7 +234,7 @@ FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std:
     FrameText f;
     if (!parse_frame(text, f))
         fail(cat("ftbl[", index, "]"), cat("not a frame of the form \"0xADDR: function "
-                                           "(file:line)\": \"", text, '"'));
+                                           "(file:line)\": ", quote(text)));
     const uint32_t unknown = str_id("???");
     const uint32_t name = str_id(f.fn.empty() ? "???" : f.fn);
     const uint32_t file_str = f.file.empty() ? unknown : str_id(f.file);
@@ -187,15 +287,30 @@ std::vector<uint32_t> DhatReader::accesses(const json::value& v, const std::stri
     return out;
 }
 
-Profile DhatReader::read(Input& input)
+// The document, parsed a chunk at a time as it is read.
+json::value DhatReader::parse(Input& input) const
 {
-    std::string text;
-    for (std::string_view chunk; !(chunk = input.next()).empty();)
-        text.append(chunk);
+    json::basic_parser<BoundedDocument> parser(json::parse_options{}, max_string_);
     json::error_code ec;
-    const json::value doc = json::parse(text, ec);
+    for (std::string_view chunk; !ec && !(chunk = input.next()).empty();) {
+        const size_t used =
+            parser.done() ? 0 : parser.write_some(true, chunk.data(), chunk.size(), ec);
+        // Only white space may follow the document.
+        if (!ec && chunk.find_first_not_of(" \t\r\n", used) != std::string_view::npos)
+            fail("", "invalid JSON: unexpected data after the end of the document");
+    }
+    if (!ec && !parser.done())
+        parser.write_some(false, nullptr, 0, ec);
+    if (parser.handler().too_long())
+        fail("", longer_than("a string", max_string_));
     if (ec)
         fail("", cat("invalid JSON: ", ec.message()));
+    return parser.handler().release();
+}
+
+Profile DhatReader::read(Input& input)
+{
+    const json::value doc = parse(input);
     if (!doc.is_object())
         fail("", "not a DHAT file (expected an object)");
     const json::object& o = doc.get_object();
@@ -304,9 +419,9 @@ bool is_dhat_format(std::string_view head)
     return key != std::string_view::npos && head.substr(key, 17) == "\"dhatFileVersion\"";
 }
 
-Profile read_dhat(Input& input, const std::string& name)
+Profile read_dhat(Input& input, const std::string& name, uint64_t max_string)
 {
-    return DhatReader(name).read(input);
+    return DhatReader(name, max_string).read(input);
 }
 
 } // namespace vgprof::detail

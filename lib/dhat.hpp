@@ -9,6 +9,7 @@
 #include "input.hpp"
 #include "vgprof/profile.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,8 +21,9 @@ bool is_dhat_format(std::string_view head);
 
 // Reads a DHAT file. Throws vgprof::Error naming `name` and the place for
 // anything the format does not allow, and for DHAT's other modes (copy,
-// ad-hoc), which have no heap.
-Profile read_dhat(Input& input, const std::string& name);
+// ad-hoc), which have no heap, and for a string longer than `max_string`
+// bytes.
+Profile read_dhat(Input& input, const std::string& name, uint64_t max_string);
 
 } // namespace vgprof::detail
 

@@ -9,6 +9,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -50,11 +52,15 @@ private:
 
 class FileInput : public Input {
 public:
-    explicit FileInput(const std::string& path) : path_(path), buffer_(kChunkSize)
+    FileInput(const std::string& path, const std::function<void(uint64_t, uint64_t)>& progress)
+        : path_(path), buffer_(kChunkSize), progress_(progress)
     {
         file_ = std::fopen(path.c_str(), "rb");
         if (file_ == nullptr)
             throw Error(path_ + ": cannot open: " + std::strerror(errno));
+        struct stat st;
+        if (progress_ && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode))
+            size_ = uint64_t(st.st_size);
     }
     ~FileInput() override { std::fclose(file_); }
     FileInput(const FileInput&) = delete;
@@ -65,6 +71,9 @@ public:
         const size_t n = std::fread(buffer_.data(), 1, buffer_.size(), file_);
         if (n == 0 && std::ferror(file_))
             throw Error(path_ + ": cannot read: " + std::strerror(errno));
+        read_ += n;
+        if (progress_)
+            progress_(read_, size_);
         return {buffer_.data(), n};
     }
 
@@ -72,6 +81,8 @@ private:
     std::string path_;
     std::FILE* file_ = nullptr;
     std::vector<char> buffer_;
+    std::function<void(uint64_t, uint64_t)> progress_;
+    uint64_t read_ = 0, size_ = 0;
 };
 
 // What the decompressors share: the compressed input, the output buffer and
@@ -287,10 +298,12 @@ std::unique_ptr<PeekableInput> open_memory(std::string_view data, const std::str
                         name, max_decompressed);
 }
 
-std::unique_ptr<PeekableInput> open_file(const std::string& path, uint64_t max_decompressed)
+std::unique_ptr<PeekableInput> open_file(const std::string& path, uint64_t max_decompressed,
+                                         const std::function<void(uint64_t, uint64_t)>& progress)
 {
-    return decompressed(std::make_unique<PeekableInput>(std::make_unique<FileInput>(path)), path,
-                        max_decompressed);
+    return decompressed(
+        std::make_unique<PeekableInput>(std::make_unique<FileInput>(path, progress)), path,
+        max_decompressed);
 }
 
 } // namespace vgprof::detail

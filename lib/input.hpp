@@ -8,6 +8,7 @@
 #define VGPROF_INPUT_HPP
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,8 +50,10 @@ private:
 std::unique_ptr<PeekableInput> open_memory(std::string_view data, const std::string& name,
                                            uint64_t max_decompressed);
 
-// The file at `path`, decompressed if it holds gzip or zstd data.
-std::unique_ptr<PeekableInput> open_file(const std::string& path, uint64_t max_decompressed);
+// The file at `path`, decompressed if it holds gzip or zstd data;
+// `progress`, when set, is told of each chunk of the file read.
+std::unique_ptr<PeekableInput> open_file(const std::string& path, uint64_t max_decompressed,
+                                         const std::function<void(uint64_t, uint64_t)>& progress);
 
 } // namespace vgprof::detail
 

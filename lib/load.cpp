@@ -149,7 +149,7 @@ std::string describe(const Cell& v)
 
 std::string quoted(json::string_view s)
 {
-    return json::serialize(json::string(s));
+    return detail::quote(std::string_view(s.data(), s.size()));
 }
 
 // "1 function", "3 functions"; irregular plurals ("entry") pass their own.
@@ -261,7 +261,9 @@ struct TableSource {
 // against tables already read).
 class Loader {
 public:
-    explicit Loader(const std::string& name) : name_(name) {}
+    Loader(const std::string& name, uint64_t max_string) : name_(name), max_string_(max_string)
+    {
+    }
     Profile load(Input& input);
 
 private:
@@ -392,6 +394,7 @@ private:
                       std::vector<uint64_t>& out) const;
 
     const std::string& name_;
+    const uint64_t max_string_;  // LoadLimits::max_string
     Profile p_;
 
     // What the parser keeps: the members other than the streamed tables, in
@@ -486,16 +489,18 @@ public:
         return true;
     }
 
-    bool on_key_part(json::string_view s, size_t, json::error_code&)
+    bool on_key_part(json::string_view s, size_t n, json::error_code&)
     {
+        check_length(n);
         if (depth_ == 1)
             key_.append(s.data(), s.size());
         else if (mode_ == Mode::keep)
             values_.push_chars(s);
         return true;
     }
-    bool on_key(json::string_view s, size_t, json::error_code&)
+    bool on_key(json::string_view s, size_t n, json::error_code&)
     {
+        check_length(n);
         if (depth_ == 1) {
             key_.append(s.data(), s.size());
             begin_member();
@@ -504,14 +509,16 @@ public:
         }
         return true;
     }
-    bool on_string_part(json::string_view s, size_t, json::error_code&)
+    bool on_string_part(json::string_view s, size_t n, json::error_code&)
     {
+        check_length(n);
         if (mode_ == Mode::keep)
             values_.push_chars(s);
         return true;
     }
-    bool on_string(json::string_view s, size_t, json::error_code&)
+    bool on_string(json::string_view s, size_t n, json::error_code&)
     {
+        check_length(n);
         if (mode_ == Mode::keep)
             values_.push_string(s);
         scalar(Cell(json::kind::string));
@@ -561,6 +568,18 @@ private:
     // document, read as a table, or passed over (a key the checks will
     // reject or ignore by name alone).
     enum class Mode { keep, table, skip };
+
+    // A string or key that is `n` bytes long so far, refused past the limit
+    // while the parser is still inside it: its bytes are never all held.
+    void check_length(size_t n) const
+    {
+        const uint64_t limit = loader_.max_string_;
+        if (n <= limit)
+            return;
+        if (depth_ <= 1)
+            loader_.fail(Where{}, detail::longer_than("a top-level key", limit));
+        loader_.fail(Where{}, detail::longer_than(cat("a string in ", quoted(key_)), limit));
+    }
 
     // A top-level key: decides what to do with its value.
     void begin_member()
@@ -2045,14 +2064,15 @@ Profile guarded(const std::string& name, Body body)
 
 // The first bytes decide the format: callgrind's and cachegrind's files are
 // text of "key: value" and "key=value" lines, a profile is JSON.
-Profile load_input(detail::PeekableInput& input, const std::string& name)
+Profile load_input(detail::PeekableInput& input, const std::string& name,
+                   const LoadLimits& limits)
 {
     try {
         if (detail::is_callgrind_format(input.peek(detail::kCallgrindSniffBytes)))
-            return detail::read_callgrind(input, name);
+            return detail::read_callgrind(input, name, limits.max_string);
         if (detail::is_dhat_format(input.peek(detail::kCallgrindSniffBytes)))
-            return detail::read_dhat(input, name);
-        return detail::Loader(name).load(input);
+            return detail::read_dhat(input, name, limits.max_string);
+        return detail::Loader(name, limits.max_string).load(input);
     } catch (const Error&) {
         // Damage inside compressed data often decompresses to text that is
         // merely wrong, and only the checksum at the end of the stream tells:
@@ -2071,15 +2091,16 @@ Profile parse_profile(std::string_view data, const std::string& name_for_errors,
 {
     return guarded(name_for_errors, [&] {
         const auto input = detail::open_memory(data, name_for_errors, limits.max_decompressed);
-        return load_input(*input, name_for_errors);
+        return load_input(*input, name_for_errors, limits);
     });
 }
 
-Profile load_profile(const std::string& path, const LoadLimits& limits)
+Profile load_profile(const std::string& path, const LoadLimits& limits,
+                     const ReadProgress& progress)
 {
     return guarded(path, [&] {
-        const auto input = detail::open_file(path, limits.max_decompressed);
-        return load_input(*input, path);
+        const auto input = detail::open_file(path, limits.max_decompressed, progress);
+        return load_input(*input, path, limits);
     });
 }
 

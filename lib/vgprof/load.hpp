@@ -13,6 +13,7 @@
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -24,14 +25,26 @@ struct LoadLimits {
     // crafted gzip or zstd data can stand for gigabytes; no profile comes
     // near this.
     uint64_t max_decompressed = uint64_t(16) << 30;
+    // The longest string a profile may hold (a name, a path, an argument,
+    // a JSON key; a line of a callgrind or cachegrind file). Real ones are
+    // a few kilobytes at most; without a bound, one string in a crafted
+    // file would need as much memory as the file is long.
+    uint64_t max_string = uint64_t(16) << 20;
 };
+
+// Told, as a file is read, how many of its bytes have been read and how
+// long it is (0 when that cannot be known, as for a pipe). The profile is
+// parsed as it is read, so this is the progress of the whole load but for
+// the checks at the end.
+using ReadProgress = std::function<void(uint64_t read, uint64_t size)>;
 
 // Reads and validates the profile at `path`. Throws vgprof::Error, and
 // nothing else, with a message that starts with `path` and says what is wrong
 // and where (line and column for bad JSON, a JSON path such as lines[12][0]
 // for a structural problem, a line number in a callgrind or cachegrind file,
 // what failed in compressed data).
-Profile load_profile(const std::string& path, const LoadLimits& limits = {});
+Profile load_profile(const std::string& path, const LoadLimits& limits = {},
+                     const ReadProgress& progress = {});
 
 // As load_profile, for a profile already in memory; `name_for_errors` stands
 // in for the file name in messages.

@@ -79,6 +79,25 @@ TEST(CallNeighbourhood, DepthZeroIsTheFunctionAlone)
     EXPECT_EQ(g.nodes[0].hidden, 2u);  // main above, helper below
 }
 
+TEST(GraphLayout, CallsBetweenFunctionsOfOneLevelAreLaidOut)
+{
+    // Three functions calling malloc, free and another of their level, as
+    // tests/progs/heap_basic's do: labelled calls within one rank, which
+    // Graphviz 2.42 lays out as flat edges and then frees twice.
+    Neighbourhood g;
+    for (size_t i = 0; i < 6; ++i)
+        g.nodes.push_back({FnId(uint32_t(i)), 1, 0, 0});
+    for (const auto& [from, to] : {std::pair{3, 0}, {3, 1}, {3, 2}, {4, 2}, {5, 2}})
+        g.edges.push_back({size_t(from), size_t(to), 1, 1});
+    LayoutInput in;
+    in.node_sizes.assign(g.nodes.size(), Point{120, 40});
+    in.edge_labels.assign(g.edges.size(), "1x");
+    const GraphLayout layout = layout_graph(g, in);
+    ASSERT_EQ(layout.edges.size(), g.edges.size());
+    for (const EdgeRoute& r : layout.edges)
+        EXPECT_GE(r.spline.size(), 4u);
+}
+
 TEST(GraphLayout, CallersAboveCalleesBelowAndNoBoxesOverlap)
 {
     const auto doc = document_of(app_profile());

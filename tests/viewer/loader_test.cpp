@@ -99,7 +99,7 @@ TEST(ProfileLoader, ADirectoryIsNotAProfile)
     ProfileLoader loader;
     loader.start({dir.path()});
     loader.wait();
-    EXPECT_EQ(loader.error(), dir.path() + ": cannot read: it is a directory");
+    EXPECT_EQ(loader.error(), dir.path() + ": cannot read: Is a directory");
 }
 
 TEST(FileBrowser, ListsDirectoriesFirstThenProfiles)

@@ -106,8 +106,12 @@ GraphLayout layout_graph(const Neighbourhood& graph, const LayoutInput& sizes)
         set(e, "label", sizes.edge_labels[i]);
         set(e, "fontsize", std::to_string(sizes.font_size));
         // A call that goes upwards (a callee calling back a caller) is laid
-        // out like the others but does not pull the ranks.
-        if (graph.nodes[edge.to].level < graph.nodes[edge.from].level)
+        // out like the others but does not pull the ranks. So is a call
+        // between two functions of one level: Graphviz 2.42's dot frees
+        // memory twice when it lays out several labelled edges within a
+        // rank=same subgraph as flat edges (tests/progs/heap_basic's
+        // graph around malloc did it).
+        if (graph.nodes[edge.to].level <= graph.nodes[edge.from].level && edge.to != edge.from)
             set(e, "constraint", "false");
         edges.push_back(e);
     }

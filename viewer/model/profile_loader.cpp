@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The load thread: read with progress, parse, index, link.
+// The load thread: read and parse with progress, index, link.
 #include "profile_loader.hpp"
 
 #include "vgprof/error.hpp"
@@ -97,12 +97,11 @@ void ProfileLoader::run(std::vector<std::string> paths)
     try {
         std::vector<std::unique_ptr<Document>> docs;
         for (const std::string& path : paths) {
-            std::string text = read_file_text(path, [&](uint64_t done, uint64_t size) {
+            // Parsed as it is read, never held whole: a profile can be far
+            // larger than what is kept of it.
+            Profile profile = load_profile(path, {}, [&](uint64_t done, uint64_t size) {
                 set_stage("reading " + path, size ? double(done) / double(size) : -1);
             });
-            set_stage("parsing " + path, -1);
-            Profile profile = parse_profile(text, path);
-            std::string().swap(text);
             set_stage("indexing " + path, -1);
             docs.push_back(std::make_unique<Document>(std::move(profile), path));
         }
