@@ -3,9 +3,9 @@
    thread fills a row of blocks, then (after a barrier) frees the row of
    its neighbour; then all pass blocks through one shared stack, freeing
    whatever they pop, whoever allocated it, and main frees what is left
-   on it.  Main then allocates a block larger than all the
-   threads' blocks together, so the peak and what is live at it do not
-   depend on how the threads interleaved.  Rounds per thread: argv[1]. */
+   on it.  Main then allocates a block larger than all the threads'
+   blocks together, so the peak and what is live at it do not depend on
+   how the threads interleaved.  Rounds per thread: argv[1]. */
 #include <pthread.h>
 #include <stdlib.h>
 
