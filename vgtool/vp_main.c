@@ -4,12 +4,18 @@
    instruction counting (vp_instr.c) and the profile writer (vp_dump.c). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 #include "vp_global.h"
 #include "vgprof.h"
+
+/* The process Valgrind started (a forked child has another id). */
+static Int started_pid;
 
 static void vp_post_clo_init(void)
 {
@@ -23,6 +29,7 @@ static void vp_post_clo_init(void)
    VP_(init_events)();
    VP_(init_callgraph)();
    VP_(init_collect)();
+   started_pid = VG_(getpid)();
    if (VP_(clo).call_graph) {
       /* Calls and returns must show as superblock boundaries: a block
          that chased through a jump would hide a tail call. */
@@ -40,10 +47,42 @@ static void vp_post_clo_init(void)
    status at the end, so it is caught on its way to the kernel. */
 static Int exit_status = -1;
 
+/* Dumps written so far, on client request or at exec: each gets the next
+   number. */
+static Int dumps = 0;
+
+/* An execve that succeeds replaces the process image, Valgrind and the
+   tool with it, and no tool hears of the end of the old image (the
+   reference tools lose its costs).  Its costs are written now, as a
+   numbered dump, so that they do not go to the same name as the profile
+   of the program it runs under --trace-children=yes (the same process
+   id).  Should the call fail, the process goes on counting from zero and
+   writes the rest at its end, as after any dump.  A child made by fork
+   (system, popen) writes none: its costs would be mostly those it
+   inherited from its parent, which the parent's profile has, once for
+   every command the program runs. */
+static void dump_before_exec(const HChar* path)
+{
+   if (VG_(getpid)() != started_pid)
+      return;
+   HChar  label[256];
+   /* The name is the client's pointer, not yet checked by the core. */
+   Bool   readable = path && VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ);
+   VG_(snprintf)(label, sizeof label, "exec %s", readable ? path : "(unreadable name)");
+   VP_Dump d = { .number = ++dumps, .label = label, .exitcode = 0 };
+   VP_(write_profile)(&d);
+   VP_(zero_all)();
+   if (VP_(clo).call_graph) VP_(callgraph_zero)();
+}
+
 static void vp_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
 {
    if (syscallno == __NR_exit_group && nArgs >= 1)
       exit_status = (Int)(args[0] & 0xFF);
+   else if (syscallno == __NR_execve && nArgs >= 1)
+      dump_before_exec((const HChar*)args[0]);
+   else if (syscallno == __NR_execveat && nArgs >= 2)
+      dump_before_exec((const HChar*)args[1]);
 }
 
 static void vp_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs, SysRes res)
@@ -60,8 +99,6 @@ static void vp_fini(Int exitcode)
 
 static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
-   static Int dumps = 0;
-
    if (!VG_IS_TOOL_USERREQ('V', 'P', args[0]))
       return False;
    switch (args[0]) {

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,8 +130,10 @@ RunResult run(const std::vector<std::string>& argv, const std::string& dir)
       _exit(127);
    }
    int status = 0;
-   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+   rusage usage{};
+   while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
    RunResult r;
+   r.max_rss_kb = usage.ru_maxrss;
    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
    r.out = read_file(out_path);
@@ -363,6 +366,14 @@ LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)
       if (c) costs[LineKey{p.file_path(l.file), p.fn_name(l.fn), l.line}] += c;
    }
    return costs;
+}
+
+uint64_t function_cost(const LineCosts& costs, const std::string& fn)
+{
+   uint64_t sum = 0;
+   for (const auto& [key, cost] : costs)
+      if (std::get<1>(key) == fn) sum += cost;
+   return sum;
 }
 
 void expect_same_lines(const LineCosts& mine, const LineCosts& theirs, const std::string& event)

@@ -41,6 +41,7 @@ struct RunResult {
    int signal = 0;       // the signal that killed it, if any
    std::string out;      // what it wrote on stdout
    std::string err;      // what it wrote on stderr
+   long max_rss_kb = 0;  // its peak resident memory (the kernel's ru_maxrss)
 };
 
 // Runs argv in dir with VALGRIND_LIB set to vglib_dir(); stdout and stderr
@@ -135,6 +136,9 @@ CallgrindInstrs read_callgrind_instrs(const std::string& path);
 
 // vgprof's self cost per (file, function, line) for one event.
 LineCosts vgprof_lines(const vgprof::Profile& profile, const std::string& event);
+
+// The cost of one function, by name, over all its lines.
+uint64_t function_cost(const LineCosts& costs, const std::string& fn);
 
 // Fails the current test, naming up to ten lines, where the two differ.
 void expect_same_lines(const LineCosts& mine, const LineCosts& theirs, const std::string& event);

@@ -199,10 +199,7 @@ namespace {
 
 uint64_t cachegrind_ir_of(const CachegrindOut& cg, const std::string& fn)
 {
-   uint64_t sum = 0;
-   for (const auto& [key, cost] : cg.by_event.at("Ir"))
-      if (std::get<1>(key) == fn) sum += cost;
-   return sum;
+   return function_cost(cg.by_event.at("Ir"), fn);
 }
 
 TEST(ClientRequests, DumpWritesANumberedProfileAndZeroForgetsTheCostsBefore)

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// heap_sites.cpp: DHAT's heap figures and vgprof's, site by site.
+#include "heap_sites.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <cctype>
+#include <cmath>
+#include <ostream>
+
+#include "harness.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/load.hpp"
+
+namespace vgtest {
+
+namespace {
+
+void add(Sites& sites, const Stack& stack, const Site& s)
+{
+   auto [it, fresh] = sites.emplace(stack, s);
+   if (fresh) return;
+   // Two sites of one tool can only look alike when they differ in the
+   // allocator frames left out: add them up (their access counts then no
+   // longer describe one block shape).
+   Site& t = it->second;
+   t.bytes += s.bytes; t.blocks += s.blocks; t.peak_bytes += s.peak_bytes;
+   t.peak_blocks += s.peak_blocks; t.end_bytes += s.end_bytes; t.end_blocks += s.end_blocks;
+   t.reads += s.reads; t.writes += s.writes;
+   t.accesses.clear();
+}
+
+std::string frame_text(const vgprof::Profile& p, const vgprof::HeapFrame& f)
+{
+   const std::string& file = p.file_path(f.file);
+   if (file == "???")
+      return p.fn_name(f.fn) + " (in " + p.obj_path(p.function(f.fn).obj) + ")";
+   return p.fn_name(f.fn) + " (" + base_name(file) + ":" + std::to_string(f.line) + ")";
+}
+
+std::string stack_text(const Stack& stack)
+{
+   std::string out;
+   for (const std::string& f : stack) out += "\n    " + f;
+   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> heap_summary(const std::string& err)
+{
+   std::vector<std::string> lines;
+   for (const char* label : kSummaryLabels)
+      for (std::string& l : summary_lines(err, label))
+         lines.push_back(std::move(l));
+   return lines;
+}
+
+std::ostream& operator<<(std::ostream& out, const Site& s)
+{
+   out << "{bytes " << s.bytes << " in " << s.blocks << ", peak " << s.peak_bytes << " in "
+       << s.peak_blocks << ", end " << s.end_bytes << " in " << s.end_blocks << ", read "
+       << s.reads << ", written " << s.writes << ", " << s.accesses.size() << " offsets}";
+   return out;
+}
+
+bool in_allocator(const std::string& frame)
+{
+   return frame.find("/vgpreload_") != std::string::npos;
+}
+
+std::string base_name(const std::string& path)
+{
+   const size_t slash = path.rfind('/');
+   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// DHAT's JSON (version 2). A frame is "0xADDR: fn (file:line)"; an address
+// in inlined code gives one frame per inlined function, innermost first,
+// all with that address: they are one frame of vgprof's, named after the
+// function the code was compiled in, with the innermost source line.
+Sites read_dhat(const std::string& path)
+{
+   const boost::json::object doc = boost::json::parse(read_file(path)).as_object();
+   const boost::json::array& ftbl = doc.at("ftbl").as_array();
+   Sites sites;
+   for (const boost::json::value& v : doc.at("pps").as_array()) {
+      const boost::json::object& pp = v.as_object();
+      Stack stack;
+      std::string last_addr, first_place;
+      for (const boost::json::value& f : pp.at("fs").as_array()) {
+         const std::string text(ftbl.at(u64(f)).as_string());
+         const size_t colon = text.find(": ");
+         const std::string addr = text.substr(0, colon), desc = text.substr(colon + 2);
+         if (in_allocator(desc)) continue;
+         const size_t paren = desc.find(" (");
+         const std::string fn = desc.substr(0, paren);
+         const std::string place = paren == std::string::npos ? "" : desc.substr(paren);
+         if (addr == last_addr && !stack.empty()) {
+            stack.back() = fn + first_place;
+         } else {
+            stack.push_back(desc);
+            first_place = place;
+         }
+         last_addr = addr;
+      }
+      Site s;
+      s.bytes = u64(pp.at("tb")); s.blocks = u64(pp.at("tbk"));
+      s.peak_bytes = u64(pp.at("gb")); s.peak_blocks = u64(pp.at("gbk"));
+      s.end_bytes = u64(pp.at("eb")); s.end_blocks = u64(pp.at("ebk"));
+      s.reads = u64(pp.at("rb")); s.writes = u64(pp.at("wb"));
+      if (const boost::json::value* acc = pp.if_contains("acc")) {
+         // Run-length encoded: "-N,M" is N offsets of M, a plain M one offset.
+         const boost::json::array& a = acc->as_array();
+         for (size_t i = 0; i < a.size(); ++i) {
+            const int64_t x = a[i].to_number<int64_t>();
+            if (x < 0) {
+               s.accesses.insert(s.accesses.end(), size_t(-x), uint32_t(u64(a[i + 1])));
+               ++i;
+            } else {
+               s.accesses.push_back(uint32_t(x));
+            }
+         }
+      }
+      add(sites, stack, s);
+   }
+   return sites;
+}
+
+Sites vgprof_sites(const vgprof::Profile& p)
+{
+   Sites sites;
+   const vgprof::Heap& heap = *p.heap();
+   for (const vgprof::HeapSite& hs : heap.sites) {
+      Stack stack;
+      for (vgprof::FrameId f : hs.frames) {
+         std::string text = frame_text(p, heap.frame(f));
+         if (!in_allocator(text)) stack.push_back(std::move(text));
+      }
+      Site s;
+      s.bytes = hs.bytes; s.blocks = hs.blocks;
+      s.peak_bytes = hs.peak_bytes; s.peak_blocks = hs.peak_blocks;
+      s.end_bytes = hs.end_bytes; s.end_blocks = hs.end_blocks;
+      s.reads = hs.reads; s.writes = hs.writes;
+      s.accesses = hs.accesses;
+      add(sites, stack, s);
+   }
+   return sites;
+}
+
+// With compare_accesses false, reads, writes and access counts are left
+// out: DHAT replaces libc's string functions with simple loops of its own,
+// so in code that calls them the bytes read and written differ.
+void expect_same_sites(Sites mine, Sites dhat, bool compare_accesses)
+{
+   if (!compare_accesses)
+      for (Sites* sites : {&mine, &dhat})
+         for (auto& [stack, s] : *sites) {
+            s.reads = s.writes = 0;
+            s.accesses.clear();
+         }
+   for (const auto& [stack, d] : dhat) {
+      auto it = mine.find(stack);
+      if (it == mine.end()) {
+         ADD_FAILURE() << "DHAT's site " << d << " is not in the profile:" << stack_text(stack);
+         continue;
+      }
+      EXPECT_EQ(it->second, d) << "at" << stack_text(stack);
+   }
+   for (const auto& [stack, s] : mine)
+      EXPECT_TRUE(dhat.count(stack)) << "the profile's site " << s << " is not DHAT's:"
+                                     << stack_text(stack);
+}
+// The first number of a summary line, "Reads:     23,939,225 bytes".
+uint64_t first_number(const std::string& line)
+{
+   uint64_t n = 0;
+   size_t   i = line.find_first_of("0123456789");
+   for (; i < line.size() && (std::isdigit((unsigned char)line[i]) || line[i] == ','); i++)
+      if (line[i] != ',') n = n * 10 + uint64_t(line[i] - '0');
+   return n;
+}
+
+void expect_heap_matches_dhat(const std::vector<std::string>& program,
+                              const std::vector<std::string>& options, const std::string& dir,
+                              bool compare_accesses, int exit_code, RunResult* vgprof_run)
+{
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, program, dir);
+   ASSERT_EQ(dh.exit_code, exit_code) << dh.err;
+   auto vp = run_tool("vgprof", with(with(options, "--heap=yes"), "--vgprof-out-file=vp.json"),
+                      program, dir);
+   if (vgprof_run) *vgprof_run = vp;
+   ASSERT_EQ(vp.exit_code, exit_code) << vp.err;
+
+   std::vector<std::string> mine = heap_summary(vp.err), theirs = heap_summary(dh.err);
+   ASSERT_EQ(theirs.size(), 5u) << dh.err;
+   ASSERT_EQ(mine.size(), 5u) << vp.err;
+   if (!compare_accesses) {
+      // Where the program calls libc's string functions DHAT counts its
+      // own replacements' byte loops and vgprof what libc's vectorised
+      // code touches: the totals read and written agree within 0.1%.
+      for (size_t i = 3; i < 5; i++) {
+         const double a = double(first_number(mine[i])), b = double(first_number(theirs[i]));
+         EXPECT_GT(b, 0) << theirs[i];
+         EXPECT_LE(std::abs(a - b), b / 1000) << mine[i] << " against DHAT's " << theirs[i];
+      }
+      mine.resize(3);
+      theirs.resize(3);
+   }
+   EXPECT_EQ(mine, theirs);
+
+   const vgprof::Profile p = vgprof::load_profile(dir + "/vp.json");
+   ASSERT_NE(p.heap(), nullptr);
+   expect_same_sites(vgprof_sites(p), read_dhat(dir + "/dh.json"), compare_accesses);
+}
+
+}  // namespace vgtest

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// heap_sites.hpp: the heap figures of DHAT and of vgprof side by side:
+// DHAT's summary lines, and per allocation site the bytes and blocks
+// allocated, live at the peak (t-gmax) and at the end (t-end), read and
+// written, and the per-offset access counts. Sites are matched by their
+// stacks as DHAT prints them (function and source line of each frame), the
+// allocator's own frames left out.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vgprof { class Profile; }
+
+namespace vgtest {
+
+struct RunResult;
+
+inline const char* const kSummaryLabels[] = {"Total:", "At t-gmax:", "At t-end:", "Reads:",
+                                             "Writes:"};
+
+// DHAT's five summary lines (as vgprof prints them too) from a run's stderr.
+std::vector<std::string> heap_summary(const std::string& err);
+
+// What both tools say about one allocation site.
+struct Site {
+   uint64_t bytes = 0, blocks = 0, peak_bytes = 0, peak_blocks = 0, end_bytes = 0,
+            end_blocks = 0, reads = 0, writes = 0;
+   std::vector<uint32_t> accesses;
+   bool operator==(const Site& o) const
+   {
+      return bytes == o.bytes && blocks == o.blocks && peak_bytes == o.peak_bytes &&
+             peak_blocks == o.peak_blocks && end_bytes == o.end_bytes &&
+             end_blocks == o.end_blocks && reads == o.reads && writes == o.writes &&
+             accesses == o.accesses;
+   }
+};
+
+std::ostream& operator<<(std::ostream& out, const Site& s);
+
+// A site's stack as text, frame by frame: "main (heap_basic.c:120)" or
+// "fn (in /lib/object.so)" without source, as DHAT prints frames.
+using Stack = std::vector<std::string>;
+using Sites = std::map<Stack, Site>;
+
+// A frame of the replacement allocator (vgpreload_*.so).
+bool in_allocator(const std::string& frame);
+std::string base_name(const std::string& path);
+inline uint64_t u64(const boost::json::value& v) { return v.to_number<uint64_t>(); }
+
+// DHAT's JSON (version 2). A frame is "0xADDR: fn (file:line)"; an address
+// in inlined code gives one frame per inlined function, innermost first,
+// all with that address: they are one frame of vgprof's, named after the
+// function the code was compiled in, with the innermost source line.
+Sites read_dhat(const std::string& path);
+
+// vgprof's sites, stacks written as DHAT writes them.
+Sites vgprof_sites(const vgprof::Profile& p);
+
+// With compare_accesses false, reads, writes and access counts are left
+// out: DHAT replaces libc's string functions with simple loops of its own,
+// so in code that calls them the bytes read and written differ.
+void expect_same_sites(Sites mine, Sites dhat, bool compare_accesses);
+
+// PROGRAM run under DHAT (dh.json) and under vgprof --heap=yes with more
+// OPTIONS (vp.json) in dir: both exit with exit_code, the summary lines
+// (the first three without compare_accesses) and every site are equal.
+// vgprof's run is left in *vgprof_run if given.
+void expect_heap_matches_dhat(const std::vector<std::string>& program,
+                              const std::vector<std::string>& options, const std::string& dir,
+                              bool compare_accesses, int exit_code = 0,
+                              RunResult* vgprof_run = nullptr);
+
+}  // namespace vgtest
