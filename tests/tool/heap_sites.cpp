@@ -2,8 +2,6 @@
 // heap_sites.cpp: DHAT's heap figures and vgprof's, site by site.
 #include "heap_sites.hpp"
 
-#include <cctype>
-#include <cmath>
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
