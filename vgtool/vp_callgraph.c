@@ -30,6 +30,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "vp_global.h"
+#include "libvex_guest_amd64.h"
 
 typedef struct {
    Addr  sp;          /* stack pointer at the callee's first instruction */
@@ -43,6 +44,9 @@ typedef struct {
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
    Bool  outermost;   /* the outermost active frame of fn in this context */
+   Bool  strfn;       /* a libc string function's (vp_strfn.c) */
+   UChar strfn_count; /* VP_StrFn: the outermost such frame counts its call */
+   UWord strfn_arg[3];
    ULong enter[VP_MAX_EVENTS];
 } Frame;
 
@@ -71,6 +75,7 @@ typedef struct _Context {
    ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
    UInt    depth, cap;
+   UInt    in_strfn;         /* frames of string functions active here */
    FnState* fns;             /* per fn */
    UInt    n_fns;
 } Context;
@@ -387,6 +392,25 @@ static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
    *node = e->node;
 }
 
+/* A call of a string function takes its arguments now, at its first
+   instruction; one made inside another is part of the outer one's. */
+static void enter_strfn(Context* c, Frame* f)
+{
+   VP_StrFn fam = VP_(strfn_family)(f->fn);
+   if (fam == VP_SF_NONE)
+      return;
+   f->strfn = True;
+   if (c->in_strfn++ > 0)
+      return;
+   f->strfn_count = (UChar)fam;
+   VG_(get_shadow_regs_area)(running_tid, (UChar*)&f->strfn_arg[0], 0,
+                             offsetof(VexGuestAMD64State, guest_RDI), sizeof(UWord));
+   VG_(get_shadow_regs_area)(running_tid, (UChar*)&f->strfn_arg[1], 0,
+                             offsetof(VexGuestAMD64State, guest_RSI), sizeof(UWord));
+   VG_(get_shadow_regs_area)(running_tid, (UChar*)&f->strfn_arg[2], 0,
+                             offsetof(VexGuestAMD64State, guest_RDX), sizeof(UWord));
+}
+
 static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
                       UInt site_file, UInt site_line)
 {
@@ -412,6 +436,8 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
       or its cost would be counted once per level. */
    f->inside = node == caller_node;
    enter_fn(c, f, callee->fn, node);
+   if (VP_(clo).heap)
+      enter_strfn(c, f);
    /* Counted whether or not costs are being collected, as callgrind
       counts; an edge all of whose calls cost nothing is left out when the
       profile is written. */
@@ -445,6 +471,11 @@ static void pop_frame(Context* c)
 {
    Frame* f = &c->frames[c->depth - 1];
    account_frame(c, f);
+   if (f->strfn) {
+      c->in_strfn--;
+      if (f->strfn_count != VP_SF_NONE)
+         VP_(strfn_account)((VP_StrFn)f->strfn_count, f->strfn_arg, f->sp);
+   }
    if (!f->skip) {
       fn_state(c, f->fn)->active--;
       if (f->outermost && VP_(fn_toggles_collection)(f->fn))

@@ -205,14 +205,17 @@ HELPERS(_t_h, True, True)
 HELPERS(_nt_h, False, True)
 
 static const HelperSet* helpers = &helpers_t;
+static const HelperSet* helpers_no_heap = &helpers_t;   /* for string functions */
 
 static void choose_helpers(void)
 {
+   helpers_no_heap = VP_(clo).call_graph ? &helpers_t : &helpers_nt;
    if (VP_(clo).heap)
       helpers = VP_(clo).call_graph ? &helpers_t_h : &helpers_nt_h;
    else
-      helpers = VP_(clo).call_graph ? &helpers_t : &helpers_nt;
+      helpers = helpers_no_heap;
 }
+
 
 /* Without the cache simulation, data accesses are only the heap's:
    helpers of their own, called only for addresses that may be in it. */
@@ -233,6 +236,7 @@ typedef struct {
    IRExpr*     addr;    /* data address, or branch target / taken flag */
    UInt        size;
    IRExpr*     sp;      /* the stack pointer at a data access, for the heap */
+   Bool        heap;    /* a data access the heap counts */
 } Event;
 
 #define QUEUE_SIZE 16
@@ -245,9 +249,14 @@ typedef struct {
    Addr   instr_addr;
    UInt   instr_len;
    Int    offset_sp;    /* of the guest state's stack pointer */
+   Bool   heap_here;    /* the heap counts the instruction's data accesses */
 } Queue;
 
 static Queue q;
+
+/* The helpers for a data access: without the heap's accounting in libc's
+   string functions, whose calls vp_strfn.c counts as a whole. */
+static const HelperSet* for_data(const Event* e) { return e->heap ? helpers : helpers_no_heap; }
 
 static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExpr* guard)
 {
@@ -270,19 +279,19 @@ static void flush(void)
          case EV_FETCH:
             if (e2 && e2->kind == EV_READ) {
                tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dr", helpers->i1_dr, 3,
+               call("vgprof_log_1I_1Dr", for_data(e2)->i1_dr, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
                i += 2;
             } else if (e2 && e2->kind == EV_MODIFY) {
                tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dm", helpers->i1_dm, 3,
+               call("vgprof_log_1I_1Dm", for_data(e2)->i1_dm, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
                i += 2;
             } else if (e2 && e2->kind == EV_WRITE) {
                tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dw", helpers->i1_dw, 3,
+               call("vgprof_log_1I_1Dw", for_data(e2)->i1_dw, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
                i += 2;
@@ -304,17 +313,17 @@ static void flush(void)
             i++;
             break;
          case EV_READ:
-            call("vgprof_log_1Dr", helpers->dr, 3,
+            call("vgprof_log_1Dr", for_data(e)->dr, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
          case EV_MODIFY:
-            call("vgprof_log_1Dm", helpers->dm, 3,
+            call("vgprof_log_1Dm", for_data(e)->dm, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
          case EV_WRITE:
-            call("vgprof_log_1Dw", helpers->dw, 3,
+            call("vgprof_log_1Dw", for_data(e)->dw, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
             i++;
             break;
@@ -338,8 +347,6 @@ static void flush(void)
    for the heap's test of stack accesses; 0 without the heap. */
 static IRExpr* sp_now(void)
 {
-   if (!VP_(clo).heap)
-      return mkIRExpr_HWord(0);
    IRType ty = sizeof(Addr) == 8 ? Ity_I64 : Ity_I32;
    IRTemp t  = newIRTemp(q.sbOut->tyenv, ty);
    addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Get(q.offset_sp, ty)));
@@ -355,7 +362,8 @@ static Event* push(EventKind kind, IRExpr* addr, UInt size)
    e->instr = q.instr;
    e->addr  = addr;
    e->size  = size;
-   e->sp    = kind == EV_READ || kind == EV_WRITE ? sp_now() : NULL;
+   e->heap  = q.heap_here && (kind == EV_READ || kind == EV_WRITE);
+   e->sp    = e->heap ? sp_now() : kind == EV_READ || kind == EV_WRITE ? mkIRExpr_HWord(0) : NULL;
    return e;
 }
 
@@ -409,7 +417,7 @@ static void data_read(IRExpr* addr, UInt size)
    tl_assert(isIRAtom(addr) && size >= 1);
    if (VP_(clo).cache_sim)
       push(EV_READ, addr, size);
-   else if (VP_(clo).heap)
+   else if (q.heap_here)
       heap_call(addr, size, False, NULL);
 }
 
@@ -417,7 +425,7 @@ static void data_write(IRExpr* addr, UInt size)
 {
    tl_assert(isIRAtom(addr) && size >= 1);
    if (!VP_(clo).cache_sim) {
-      if (VP_(clo).heap)
+      if (q.heap_here)
          heap_call(addr, size, True, NULL);
       return;
    }
@@ -437,16 +445,18 @@ static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
 {
    tl_assert(isIRAtom(addr) && isIRAtom(guard) && size >= 1);
    if (!VP_(clo).cache_sim) {
-      if (VP_(clo).heap)
+      if (q.heap_here)
          heap_call(addr, size, is_write, guard);
       return;
    }
    flush();
-   IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size), sp_now());
+   const HelperSet* h = q.heap_here ? helpers : helpers_no_heap;
+   IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size),
+                                 q.heap_here ? sp_now() : mkIRExpr_HWord(0));
    if (is_write)
-      call("vgprof_log_1Dw", helpers->dw, 3, args, guard);
+      call("vgprof_log_1Dw", h->dw, 3, args, guard);
    else
-      call("vgprof_log_1Dr", helpers->dr, 3, args, guard);
+      call("vgprof_log_1Dr", h->dr, 3, args, guard);
 }
 
 /*------------------------------------------------------------*/
@@ -463,6 +473,10 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
 
 void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
 {
+   /* Without the call graph no call of a string function is seen whole:
+      its accesses are counted as they are made. */
+   q.heap_here  = VP_(clo).heap
+                  && !(VP_(clo).call_graph && VP_(strfn_family)(cc->loc.fn) != VP_SF_NONE);
    q.instr      = cc;
    q.instr_addr = addr;
    q.instr_len  = len;

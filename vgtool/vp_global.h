@@ -313,6 +313,20 @@ void VP_(heap_access_at)(Addr a, SizeT n, Bool write, Addr sp)
    VP_(heap_access)(a, n, write);
 }
 
+/* from vp_strfn.c: libc's string functions, whose heap accesses are
+   counted as the call is defined to make them (as DHAT's replacements
+   make them) rather than as libc's code makes them. */
+typedef enum {
+   VP_SF_NONE = 0, VP_SF_MEMCPY, VP_SF_BCOPY, VP_SF_MEMSET, VP_SF_MEMCMP, VP_SF_MEMCHR,
+   VP_SF_RAWMEMCHR, VP_SF_STRCHR, VP_SF_STRCHRNUL, VP_SF_STRLEN, VP_SF_STRRCHR,
+   VP_SF_STRNLEN, VP_SF_STRCPY, VP_SF_STPCPY, VP_SF_STRNCPY, VP_SF_STRCAT, VP_SF_STRCMP,
+   VP_SF_STRNCMP, VP_SF_STRSPN, VP_SF_STRCSPN, VP_SF_STRPBRK, VP_SF_STRSTR
+} VP_StrFn;
+VP_StrFn VP_(strfn_family)(UInt fn);
+/* A call of family fam with arguments arg[0..2], entered with stack
+   pointer sp, has returned. */
+void     VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp);
+
 void VP_(heap_pre_clo_init)(void);
 void VP_(heap_post_clo_init)(void);
 

@@ -92,10 +92,7 @@ const unsigned long kThreadRounds = sized(1000, 20000);
 TEST(Threads, SixteenThreadsFreeingEachOthersBlocksHaveDhatsHeap)
 {
    TempDir dir;
-   // Accesses are left out: DHAT misses those to blocks just above a
-   // thread's stack (see tests/tool/test_heap.cpp).
-   expect_heap_matches_dhat({prog("threads"), std::to_string(kThreadRounds)}, {}, dir.path(),
-                            false);
+   expect_heap_matches_dhat({prog("threads"), std::to_string(kThreadRounds)}, {}, dir.path());
 }
 
 // Under Valgrind a threaded program runs one thread at a time, but which
@@ -223,7 +220,7 @@ TEST(Fork, EachProcessHasDhatsHeap)
    for (size_t i = 0; i < mine.size(); i++) {
       EXPECT_EQ(mine[i].first, theirs[i].first) << mine[i].second << " and " << theirs[i].second;
       expect_same_sites(vgprof_sites(vgprof::load_profile(dir / mine[i].second)),
-                        read_dhat(dir / theirs[i].second), false);
+                        read_dhat(dir / theirs[i].second));
    }
 }
 
@@ -382,7 +379,7 @@ TEST(Allocations, MillionsOfAllocationsHaveDhatsHeap)
    // Each round allocates 1.25 blocks (a realloc every fourth round).
    const unsigned long rounds = sized(800000, 8000000);
    RunResult vp;
-   expect_heap_matches_dhat({prog("allocs"), std::to_string(rounds)}, {}, dir.path(), true, 0,
+   expect_heap_matches_dhat({prog("allocs"), std::to_string(rounds)}, {}, dir.path(), 0,
                             &vp);
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
    EXPECT_EQ(p.heap()->totals.blocks, rounds + rounds / 4);
@@ -398,7 +395,7 @@ TEST(HugeBlocks, GibBlocksAndReallocToZeroHaveDhatsHeap)
 {
    TempDir dir;
    RunResult vp;
-   expect_heap_matches_dhat({prog("big")}, {}, dir.path(), true, 0, &vp);
+   expect_heap_matches_dhat({prog("big")}, {}, dir.path(), 0, &vp);
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
    EXPECT_EQ(p.heap()->totals.peak_bytes, uint64_t(2) << 30);
    // The tool keeps no shadow of a block's bytes: its memory stays far

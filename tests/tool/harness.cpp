@@ -397,7 +397,7 @@ void expect_same_lines(const LineCosts& mine, const LineCosts& theirs, const std
 std::vector<std::string> resolve_program(const std::vector<std::string>& program)
 {
    std::vector<std::string> argv = program;
-   if (argv[0].find('/') == std::string::npos && argv[0] != "bzip2")
+   if (argv[0].find('/') == std::string::npos && argv[0] != "bzip2" && argv[0] != "sqlite3")
       argv[0] = progs_dir() + "/" + argv[0];
    return argv;
 }

@@ -6,8 +6,6 @@
 
 #include <boost/json.hpp>
 
-#include <cctype>
-#include <cmath>
 #include <ostream>
 
 #include "harness.hpp"
@@ -144,23 +142,17 @@ Sites vgprof_sites(const vgprof::Profile& p)
       s.peak_bytes = hs.peak_bytes; s.peak_blocks = hs.peak_blocks;
       s.end_bytes = hs.end_bytes; s.end_blocks = hs.end_blocks;
       s.reads = hs.reads; s.writes = hs.writes;
-      s.accesses = hs.accesses;
+      // DHAT 3.19 keeps a site's per-offset counts in 32 bits but writes
+      // only their low 16 bits to its file (66,000 accesses come out as
+      // 464): compared as it writes them.
+      for (uint64_t count : hs.accesses) s.accesses.push_back(uint32_t(count & 0xFFFF));
       add(sites, stack, s);
    }
    return sites;
 }
 
-// With compare_accesses false, reads, writes and access counts are left
-// out: DHAT replaces libc's string functions with simple loops of its own,
-// so in code that calls them the bytes read and written differ.
-void expect_same_sites(Sites mine, Sites dhat, bool compare_accesses)
+void expect_same_sites(const Sites& mine, const Sites& dhat)
 {
-   if (!compare_accesses)
-      for (Sites* sites : {&mine, &dhat})
-         for (auto& [stack, s] : *sites) {
-            s.reads = s.writes = 0;
-            s.accesses.clear();
-         }
    for (const auto& [stack, d] : dhat) {
       auto it = mine.find(stack);
       if (it == mine.end()) {
@@ -173,19 +165,9 @@ void expect_same_sites(Sites mine, Sites dhat, bool compare_accesses)
       EXPECT_TRUE(dhat.count(stack)) << "the profile's site " << s << " is not DHAT's:"
                                      << stack_text(stack);
 }
-// The first number of a summary line, "Reads:     23,939,225 bytes".
-uint64_t first_number(const std::string& line)
-{
-   uint64_t n = 0;
-   size_t   i = line.find_first_of("0123456789");
-   for (; i < line.size() && (std::isdigit((unsigned char)line[i]) || line[i] == ','); i++)
-      if (line[i] != ',') n = n * 10 + uint64_t(line[i] - '0');
-   return n;
-}
-
 void expect_heap_matches_dhat(const std::vector<std::string>& program,
                               const std::vector<std::string>& options, const std::string& dir,
-                              bool compare_accesses, int exit_code, RunResult* vgprof_run)
+                              int exit_code, RunResult* vgprof_run)
 {
    auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, program, dir);
    ASSERT_EQ(dh.exit_code, exit_code) << dh.err;
@@ -197,23 +179,11 @@ void expect_heap_matches_dhat(const std::vector<std::string>& program,
    std::vector<std::string> mine = heap_summary(vp.err), theirs = heap_summary(dh.err);
    ASSERT_EQ(theirs.size(), 5u) << dh.err;
    ASSERT_EQ(mine.size(), 5u) << vp.err;
-   if (!compare_accesses) {
-      // Where the program calls libc's string functions DHAT counts its
-      // own replacements' byte loops and vgprof what libc's vectorised
-      // code touches: the totals read and written agree within 0.1%.
-      for (size_t i = 3; i < 5; i++) {
-         const double a = double(first_number(mine[i])), b = double(first_number(theirs[i]));
-         EXPECT_GT(b, 0) << theirs[i];
-         EXPECT_LE(std::abs(a - b), b / 1000) << mine[i] << " against DHAT's " << theirs[i];
-      }
-      mine.resize(3);
-      theirs.resize(3);
-   }
    EXPECT_EQ(mine, theirs);
 
    const vgprof::Profile p = vgprof::load_profile(dir + "/vp.json");
    ASSERT_NE(p.heap(), nullptr);
-   expect_same_sites(vgprof_sites(p), read_dhat(dir + "/dh.json"), compare_accesses);
+   expect_same_sites(vgprof_sites(p), read_dhat(dir + "/dh.json"));
 }
 
 }  // namespace vgtest

@@ -62,18 +62,16 @@ Sites read_dhat(const std::string& path);
 // vgprof's sites, stacks written as DHAT writes them.
 Sites vgprof_sites(const vgprof::Profile& p);
 
-// With compare_accesses false, reads, writes and access counts are left
-// out: DHAT replaces libc's string functions with simple loops of its own,
-// so in code that calls them the bytes read and written differ.
-void expect_same_sites(Sites mine, Sites dhat, bool compare_accesses);
+// Every site of each is the other's, with the same figures.
+void expect_same_sites(const Sites& mine, const Sites& dhat);
 
 // PROGRAM run under DHAT (dh.json) and under vgprof --heap=yes with more
-// OPTIONS (vp.json) in dir: both exit with exit_code, the summary lines
-// (the first three without compare_accesses) and every site are equal.
+// OPTIONS (vp.json) in dir: both exit with exit_code, the five summary
+// lines and every site are equal.
 // vgprof's run is left in *vgprof_run if given.
 void expect_heap_matches_dhat(const std::vector<std::string>& program,
                               const std::vector<std::string>& options, const std::string& dir,
-                              bool compare_accesses, int exit_code = 0,
+                              int exit_code = 0,
                               RunResult* vgprof_run = nullptr);
 
 }  // namespace vgtest
