@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 namespace vgprof::viewer {
 namespace {
 
@@ -27,6 +29,21 @@ TEST(SelectionHistory, WhatOneViewSelectsEveryViewReads)
     flame.select(Selection::function(FnId(3)));
     EXPECT_NE(graph.version(), seen);
     EXPECT_EQ(graph.current().fn, FnId(3));
+}
+
+TEST(SelectionHistory, WhatAViewReadItKeepsWhileItSelects)
+{
+    // A table view reads the selection, then selects a row while it still
+    // draws the rows after it: what it read must not move under it when
+    // the history grows (AddressSanitizer saw that in the heap view).
+    static_assert(!std::is_reference_v<decltype(SelectionHistory().current())>);
+    SelectionHistory h;
+    h.select(Selection::function(FnId(7)));
+    const Selection& read = h.current();
+    for (uint32_t i = 0; i < 100; ++i)
+        h.select(Selection::heap_site(i, std::nullopt));
+    EXPECT_EQ(read.kind, Selection::Kind::function);
+    EXPECT_EQ(read.fn, FnId(7));
 }
 
 TEST(SelectionHistory, BackAndForwardWalkTheSelections)

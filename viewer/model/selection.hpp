@@ -37,8 +37,10 @@ struct Selection {
 
 class SelectionHistory {
 public:
-    // The selection every view shows.
-    const Selection& current() const { return entries_[at_]; }
+    // The selection every view shows. A copy: a view that selects while it
+    // draws a table would otherwise still be reading an entry that select()
+    // moved when the history grew.
+    Selection current() const { return entries_[at_]; }
     // Grows by one whenever current() changes, whoever changed it.
     uint64_t version() const { return version_; }
 
