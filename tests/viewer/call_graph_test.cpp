@@ -94,8 +94,14 @@ TEST(GraphLayout, CallsBetweenFunctionsOfOneLevelAreLaidOut)
     in.edge_labels.assign(g.edges.size(), "1x");
     const GraphLayout layout = layout_graph(g, in);
     ASSERT_EQ(layout.edges.size(), g.edges.size());
-    for (const EdgeRoute& r : layout.edges)
+    for (const EdgeRoute& r : layout.edges) {
         EXPECT_GE(r.spline.size(), 4u);
+        // Their labels, placed by the viewer, lie between the two ends.
+        const Point a = r.spline.front(), b = r.spline.back();
+        EXPECT_GE(r.label_centre.x, std::min(a.x, b.x) - 1);
+        EXPECT_LE(r.label_centre.x, std::max(a.x, b.x) + 1);
+        EXPECT_GT(r.label_centre.x + r.label_centre.y, 0);
+    }
 }
 
 TEST(GraphLayout, CallersAboveCalleesBelowAndNoBoxesOverlap)
