@@ -92,7 +92,12 @@ const unsigned long kThreadRounds = sized(1000, 20000);
 TEST(Threads, SixteenThreadsFreeingEachOthersBlocksHaveDhatsHeap)
 {
    TempDir dir;
-   expect_heap_matches_dhat({prog("threads"), std::to_string(kThreadRounds)}, {}, dir.path());
+   // Which thread gets which address depends on how the host schedules
+   // them, in DHAT's run as in vgprof's: a block can land right above a
+   // thread's stack in one run and not the other, and DHAT's rule leaves
+   // out accesses there. Bytes read and written agree within 1%.
+   expect_heap_matches_dhat({prog("threads"), std::to_string(kThreadRounds)}, {}, dir.path(), 0,
+                            nullptr, 0.01);
 }
 
 // Under Valgrind a threaded program runs one thread at a time, but which

@@ -62,16 +62,19 @@ Sites read_dhat(const std::string& path);
 // vgprof's sites, stacks written as DHAT writes them.
 Sites vgprof_sites(const vgprof::Profile& p);
 
-// Every site of each is the other's, with the same figures.
-void expect_same_sites(const Sites& mine, const Sites& dhat);
+// Every site of each is the other's, with the same figures; with a spread,
+// bytes read and written may differ by that fraction and the per-offset
+// counts are left out.
+void expect_same_sites(const Sites& mine, const Sites& dhat, double spread = 0);
 
 // PROGRAM run under DHAT (dh.json) and under vgprof --heap=yes with more
 // OPTIONS (vp.json) in dir: both exit with exit_code, the five summary
-// lines and every site are equal.
+// lines and every site are equal (bytes read and written within spread, if
+// given: see expect_same_sites).
 // vgprof's run is left in *vgprof_run if given.
 void expect_heap_matches_dhat(const std::vector<std::string>& program,
                               const std::vector<std::string>& options, const std::string& dir,
-                              int exit_code = 0,
-                              RunResult* vgprof_run = nullptr);
+                              int exit_code = 0, RunResult* vgprof_run = nullptr,
+                              double spread = 0);
 
 }  // namespace vgtest
