@@ -52,6 +52,14 @@ std::string env(const char* name)
 // What a refusal may cost beyond loading the real profile: the loader keeps
 // no string over 16 MiB (docs/profile-format.md), and reads 1 MiB at a time.
 constexpr long kMemoryMarginKb = 128 * 1024;
+
+// Under AddressSanitizer (scripts/stress) freed memory is held back in a
+// quarantine, so a process's resident size is not what it keeps: the
+// margin is checked without the sanitizers only (the kill at 3 GiB stays).
+bool memory_measured()
+{
+   return std::getenv("ASAN_OPTIONS") == nullptr;
+}
 // A refusal of these small files takes milliseconds; this is for a hang.
 constexpr double kSecondsPerRun = 60;
 
@@ -219,7 +227,8 @@ protected:
          const std::string what = std::string("vgprof ") + runs[i].companion->name + " on " +
                                   runs[i].input->what + " (" + runs[i].input->path + "): ";
          expect(!r.timed_out, what + "still running after " + std::to_string(kSecondsPerRun) + " s");
-         expect(!r.memory_killed && r.max_rss_kb <= cli_rss_kb_ + kMemoryMarginKb,
+         expect(!r.memory_killed &&
+                    (!memory_measured() || r.max_rss_kb <= cli_rss_kb_ + kMemoryMarginKb),
                 what + "held " + std::to_string(r.max_rss_kb) + " KiB, loading the real profile " +
                     std::to_string(cli_rss_kb_) + " KiB");
          expect(r.exit_code == 2, what + "exit status " + std::to_string(r.exit_code) +
@@ -380,7 +389,8 @@ TEST_F(BadProfiles, TheViewerWindowShowsTheRefusal)
       SCOPED_TRACE(inputs[i].what);
       EXPECT_EQ(r.exit_code, 2) << r.err;
       EXPECT_TRUE(one_line_naming(r.err, "vgprof-viewer: ", inputs[i].path)) << r.err;
-      EXPECT_LE(r.max_rss_kb, base[0].max_rss_kb + kMemoryMarginKb);
+      if (memory_measured())
+         EXPECT_LE(r.max_rss_kb, base[0].max_rss_kb + kMemoryMarginKb);
       if (exists(png)) {
          const Grey image = load_png_luminance(png);
          EXPECT_GE(best_text_match(image, Rect{0, 75, kWidth, kHeight - 30},
