@@ -216,7 +216,6 @@ static void choose_helpers(void)
       helpers = helpers_no_heap;
 }
 
-
 /* Without the cache simulation, data accesses are only the heap's:
    helpers of their own, called only for addresses that may be in it. */
 static VG_REGPARM(3) void heap_read(Addr a, UWord size, Addr sp)
@@ -254,9 +253,13 @@ typedef struct {
 
 static Queue q;
 
-/* The helpers for a data access: without the heap's accounting in libc's
-   string functions, whose calls vp_strfn.c counts as a whole. */
-static const HelperSet* for_data(const Event* e) { return e->heap ? helpers : helpers_no_heap; }
+/* The helpers for a data access, and their last argument: without the
+   heap's accounting in libc's string functions, whose calls vp_strfn.c
+   counts as a whole. */
+static const HelperSet* helpers_for(Bool heap) { return heap ? helpers : helpers_no_heap; }
+static const HelperSet* for_data(const Event* e) { return helpers_for(e->heap); }
+static IRExpr* sp_now(void);
+static IRExpr* sp_arg(Bool heap) { return heap ? sp_now() : mkIRExpr_HWord(0); }
 
 static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExpr* guard)
 {
@@ -363,7 +366,7 @@ static Event* push(EventKind kind, IRExpr* addr, UInt size)
    e->addr  = addr;
    e->size  = size;
    e->heap  = q.heap_here && (kind == EV_READ || kind == EV_WRITE);
-   e->sp    = e->heap ? sp_now() : kind == EV_READ || kind == EV_WRITE ? mkIRExpr_HWord(0) : NULL;
+   e->sp    = kind == EV_READ || kind == EV_WRITE ? sp_arg(e->heap) : NULL;
    return e;
 }
 
@@ -450,9 +453,9 @@ static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
       return;
    }
    flush();
-   const HelperSet* h = q.heap_here ? helpers : helpers_no_heap;
+   const HelperSet* h = helpers_for(q.heap_here);
    IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size),
-                                 q.heap_here ? sp_now() : mkIRExpr_HWord(0));
+                                 sp_arg(q.heap_here));
    if (is_write)
       call("vgprof_log_1Dw", h->dw, 3, args, guard);
    else

@@ -305,10 +305,15 @@ static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT
    the stack's, and so does this (a block mapped just above a thread's
    stack loses those accesses in both). */
 #define VP_STACK_WINDOW 16384
+static inline __attribute__((always_inline)) Bool VP_(in_stack_window)(Addr a, Addr sp)
+{
+   return a - (sp - VG_STACK_REDZONE_SZB) <= VP_STACK_WINDOW;
+}
+
 static inline __attribute__((always_inline))
 void VP_(heap_access_at)(Addr a, SizeT n, Bool write, Addr sp)
 {
-   if (a - (sp - VG_STACK_REDZONE_SZB) <= VP_STACK_WINDOW)
+   if (VP_(in_stack_window)(a, sp))
       return;
    VP_(heap_access)(a, n, write);
 }

@@ -163,13 +163,13 @@ static void touch(Addr a, SizeT n, Bool write, Addr sp)
          if (gap >= n) return;
          a += gap; n -= gap;
       }
-      if (a - (sp - VG_STACK_REDZONE_SZB) <= VP_STACK_WINDOW) {
-         a++; n--;
-         continue;
-      }
-      VP_Block* b = VP_(heap_find)(a);
+      VP_Block* b;
       SizeT     k;
-      if (b) {
+      if (VP_(in_stack_window)(a, sp)) {
+         /* On past the window, which ends at sp - red zone + its size. */
+         k = sp - VG_STACK_REDZONE_SZB + VP_STACK_WINDOW - a + 1;
+         if (k > n) k = n;
+      } else if ((b = VP_(heap_find)(a)) != NULL) {
          k = b->start + b->size - a;
          if (k > n) k = n;
          VP_(heap_access)(a, k, write);
