@@ -115,8 +115,9 @@ Command add_export_command(CLI::App& app)
     auto options = std::make_shared<ExportOptions>();
     CLI::App* cmd = app.add_subcommand(
         "export",
-        "Write a profile in another tool's format: callgrind (KCachegrind, callgrind_annotate) "
-        "or collapsed stacks (flame graphs; with two profiles, a differential flame graph).");
+        "Write a profile in another tool's format: callgrind (KCachegrind, callgrind_annotate), "
+        "DHAT's JSON (dh_view) or collapsed stacks (flame graphs; with two profiles, a "
+        "differential flame graph).");
     std::vector<std::string> names;
     for (const ExportFormat& f : kFormats)
         names.push_back(f.name);
