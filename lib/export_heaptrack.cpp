@@ -12,18 +12,22 @@
 // live at the end).
 //
 // The events come from each site's blocks (heap_blocks.hpp), drawn in this
-// order: at each point of the timeline before the peak, blocks live at the
+// order. At each point of the timeline before the peak, blocks live at the
 // peak and then transient ones are allocated while the live bytes stay
-// below the point (and below the peak, so the peak comes only at t-gmax);
-// the transient ones are freed at the next point. At t-gmax the rest of the
-// peak's blocks are allocated: the live bytes are the peak, site by site.
-// After it, blocks live at the peak only are freed and blocks live at the
-// end allocated to follow the timeline down; at t-end the last of both.
-// Transient blocks no point had room for are allocated and freed first, at
-// time 0 (those as large as the peak itself right after the peak, where
-// nothing of its own is live). Every allocation has its own info line, so
-// a free follows its own allocation only when nothing came between them,
-// which is what heaptrack counts as a temporary allocation.
+// below the point (and below the peak, so that the peak comes only at
+// t-gmax); a transient block stays live until a later point has no room for
+// it, or the blocks of the peak or the end need its room. When the points
+// ask more of the transient blocks than they hold, each point gets the same
+// share of its ask, so that the heap keeps the timeline's shape, lower. At
+// t-gmax the rest of the peak's blocks are allocated: the live bytes are the
+// peak, site by site. After it, blocks live at the peak only are freed and
+// blocks live at the end allocated to follow the timeline down; at t-end
+// the last of both. Transient blocks no point had room for are allocated
+// and freed first, at time 0 (those as large as the peak itself right
+// after the peak, where nothing of its own is live). Every allocation has
+// its own info line, so a free follows its own allocation only when
+// nothing came between them, which is what heaptrack counts as a temporary
+// allocation.
 #include "vgprof/export_heaptrack.hpp"
 
 #include "heap_blocks.hpp"
@@ -176,8 +180,62 @@ struct LiveBlock {
     uint64_t info, size;
 };
 
-// The events of the file, or with no file a dry run that counts the
-// transient blocks the timeline has room for.
+// Transient blocks, drawn while following the timeline from whichever
+// site's group has a block that fits (each group's from its first on):
+// drawing only in site order, one large block would hold back the rest.
+class TransientPool {
+public:
+    void add(uint32_t site, const BlockGroup& g)
+    {
+        if (g.blocks != 0)
+            groups_.push_back({site, g, 0, g.blocks});
+    }
+
+    // Draws blocks while they fit within `limit` with the `live` bytes,
+    // calling take(site, size) for each.
+    template <typename Take>
+    void draw(uint64_t& live, uint64_t limit, Take take)
+    {
+        for (Entry& e : groups_)
+            for (; e.next < e.end && live + e.group.size(e.next) <= limit; ++e.next) {
+                live += e.group.size(e.next);
+                take(e.site, e.group.size(e.next));
+            }
+    }
+
+    // How many blocks were drawn from each group.
+    std::vector<uint64_t> drawn() const
+    {
+        std::vector<uint64_t> n;
+        for (const Entry& e : groups_)
+            n.push_back(e.next);
+        return n;
+    }
+
+    // Leaves each group the first drawn[g] blocks and returns the others
+    // (as blocks not yet allocated: their site in place of `info`).
+    std::vector<LiveBlock> keep_first(const std::vector<uint64_t>& drawn)
+    {
+        std::vector<LiveBlock> rest;
+        for (size_t g = 0; g < groups_.size(); ++g) {
+            for (uint64_t i = drawn[g]; i < groups_[g].group.blocks; ++i)
+                rest.push_back(LiveBlock{groups_[g].site, groups_[g].group.size(i)});
+            groups_[g].end = drawn[g];
+        }
+        return rest;
+    }
+
+private:
+    struct Entry {
+        uint32_t site;
+        BlockGroup group;
+        uint64_t next, end;
+    };
+    std::vector<Entry> groups_;
+};
+
+// The events of the file, or with no file a dry run that finds what the
+// timeline asks of the transient blocks and which it has room for.
 class Schedule {
 public:
     Schedule(const Heap& heap, const std::vector<SiteBlocks>& blocks, HeaptrackFile* file)
@@ -191,37 +249,42 @@ public:
         }
     }
 
-    // The number of transient blocks the timeline has room for.
-    uint64_t run_dry()
+    // What a dry run found: the bytes the timeline's points asked of
+    // transient blocks (above what the other blocks hold there), and the
+    // transient blocks it drew from each group, each point taking `share`
+    // of its ask.
+    struct Draw {
+        uint64_t asked = 0;
+        std::vector<uint64_t> drawn;
+    };
+    Draw run_dry(double share)
     {
-        follow_timeline(UINT64_MAX, {});
-        return transient_used_;
+        share_ = share;
+        follow_timeline({});
+        return {asked_, transient_.drawn()};
     }
 
-    // The events, the first `room` transient blocks drawn while following
-    // the timeline, the others before it (or, as large as the peak, after it).
-    void run(uint64_t room)
+    // The events: the transient blocks of the dry run's draw while
+    // following the timeline, the others before it (or, as large as the
+    // peak, after it).
+    void run(const std::vector<uint64_t>& drawn, double share)
     {
-        BlockPool rest = transient_;
-        for (uint64_t i = 0; i < room; ++i)
-            rest.pop();
+        share_ = share;
         std::vector<LiveBlock> small, large;
-        for (; !rest.empty(); rest.pop())
-            (rest.size() < heap_.totals.peak_bytes ? small : large)
-                .push_back(LiveBlock{rest.site(), rest.size()});
+        for (const LiveBlock& b : transient_.keep_first(drawn))
+            (b.size < heap_.totals.peak_bytes ? small : large).push_back(b);
         at(0);
         allocate_and_free(small, heap_.totals.peak_bytes - 1);
-        follow_timeline(room, large);
+        follow_timeline(large);
     }
 
 private:
     // For a block not yet allocated, `info` is its site.
     using Blocks = std::vector<LiveBlock>;
 
-    void follow_timeline(uint64_t room, const Blocks& large)
+    void follow_timeline(const Blocks& large)
     {
         const HeapTotals& t = heap_.totals;
-        transient_room_ = room;
         for (const HeapSample& s : heap_.samples)
             if (s.time < t.peak_time)
                 step_before_peak(s.time, std::min(s.bytes, t.peak_bytes - 1));
@@ -240,12 +303,14 @@ private:
             live_ += allocate(end_only_).size;
     }
 
+    // Transient blocks stay live from point to point while the timeline
+    // has room for them, as long-lived blocks do; the others come first.
     void step_before_peak(uint64_t time, uint64_t target)
     {
         at(time);
-        free_all(live_transient_);
+        make_room(target, 0);
         while (BlockPool* pool = peak_pool()) {
-            if (live_ + pool->size() > target)
+            if (!make_room(target, pool->size()))
                 break;
             allocate_peak_block(*pool);
         }
@@ -255,22 +320,33 @@ private:
     void step_after_peak(uint64_t time, uint64_t target)
     {
         at(time);
-        free_all(live_transient_);
+        make_room(target, 0);
         while (live_ > target && !live_peak_only_.empty())
             free_front(live_peak_only_);
-        while (!end_only_.empty() && live_ + end_only_.size() <= target)
+        while (!end_only_.empty() && make_room(target, end_only_.size()))
             live_ += allocate(end_only_).size;
         fill_with_transient(target);
     }
 
+    // Frees transient blocks, oldest first, until `size` more bytes fit
+    // within `target`; false when they cannot.
+    bool make_room(uint64_t target, uint64_t size)
+    {
+        while (live_ + size > target && !live_transient_.empty())
+            free_front(live_transient_);
+        return live_ + size <= target;
+    }
+
+    // Up to `share` of the way from the live bytes to the target.
     void fill_with_transient(uint64_t target)
     {
-        while (transient_used_ < transient_room_ && !transient_.empty() &&
-               live_ + transient_.size() <= target) {
-            live_transient_.push_back(allocate(transient_));
-            live_ += live_transient_.back().size;
-            ++transient_used_;
-        }
+        if (target <= live_)
+            return;
+        asked_ += target - live_;
+        const uint64_t limit = live_ + uint64_t(double(target - live_) * share_);
+        transient_.draw(live_, limit, [this](uint32_t site, uint64_t size) {
+            live_transient_.push_back(LiveBlock{file_ ? file_->allocate(site, size) : 0, size});
+        });
     }
 
     // The blocks live at the peak: the kept ones first, never freed.
@@ -333,8 +409,10 @@ private:
 
     const Heap& heap_;
     HeaptrackFile* file_;
-    BlockPool kept_, peak_only_, end_only_, transient_;
-    uint64_t live_ = 0, transient_room_ = 0, transient_used_ = 0;
+    BlockPool kept_, peak_only_, end_only_;
+    TransientPool transient_;
+    uint64_t live_ = 0, asked_ = 0;
+    double share_ = 1;
     std::deque<LiveBlock> live_peak_only_, live_transient_;
 };
 
@@ -346,9 +424,16 @@ void write_heaptrack(std::ostream& out, const Profile& profile)
     std::vector<SiteBlocks> blocks;
     for (size_t s = 0; s < heap.sites.size(); ++s)
         blocks.push_back(detail::site_blocks(heap.sites[s], s, heap.totals.peak_bytes));
-    const uint64_t transient_room = Schedule(heap, blocks, nullptr).run_dry();
+    // When the timeline asks more of the transient blocks than they hold,
+    // each point gets the same share of its ask, so that they last the run.
+    uint64_t transient_bytes = 0;
+    for (const SiteBlocks& b : blocks)
+        transient_bytes += b.transient.bytes;
+    const uint64_t asked = Schedule(heap, blocks, nullptr).run_dry(1).asked;
+    const double share = asked > transient_bytes ? double(transient_bytes) / double(asked) : 1;
+    const std::vector<uint64_t> drawn = Schedule(heap, blocks, nullptr).run_dry(share).drawn;
     HeaptrackFile file(out, profile);
-    Schedule(heap, blocks, &file).run(transient_room);
+    Schedule(heap, blocks, &file).run(drawn, share);
 }
 
 } // namespace vgprof

@@ -94,5 +94,20 @@ TEST(ExportSpeedscope, RefusesAProfileWithNeitherCallGraphNorHeap)
               "--heap=no, or by a vgprof older than format version 3)");
 }
 
+// A callgrind file has calls but no paths: nothing to draw a flame graph from.
+TEST(ExportSpeedscope, RefusesACallgrindFileWhichHasNoCallPaths)
+{
+    const Profile callgrind = parse_profile("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
+                                            "cmd: ./app\npositions: line\nevents: Ir\n"
+                                            "fl=/src/app.c\nfn=main\n10 100\ntotals: 100\n",
+                                            "callgrind.out");
+    std::ostringstream out;
+    EXPECT_NE(test::error_of([&] { write_speedscope(out, callgrind); })
+                  .find("no call-path tree: a callgrind file records calls, not the paths that "
+                        "led to them"),
+              std::string::npos);
+    EXPECT_EQ(out.str(), "");
+}
+
 } // namespace
 } // namespace vgprof
