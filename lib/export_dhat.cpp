@@ -50,6 +50,12 @@ std::string command_text(const Profile& profile)
     return cmd;
 }
 
+std::string one_line(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
 std::vector<FrameId> caller_frames(const Profile& profile, const HeapSite& site)
 {
     const std::optional<FrameId> caller = allocating_frame(profile, site);

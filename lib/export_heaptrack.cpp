@@ -130,12 +130,6 @@ private:
         return trace;
     }
 
-    static std::string one_line(std::string s)
-    {
-        std::replace(s.begin(), s.end(), '\n', ' ');
-        return s;
-    }
-
     std::ostream& out_;
     const Profile& p_;
     const Heap& heap_;

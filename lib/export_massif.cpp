@@ -89,7 +89,7 @@ private:
         if (depth == 0)
             out << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n";
         else
-            out << valgrind_frame_text(p, p.heap()->frame(n.frame)) << '\n';
+            out << one_line(valgrind_frame_text(p, p.heap()->frame(n.frame))) << '\n';
         for (size_t c : children)
             write_node(out, p, c, depth + 1, 0);
         if (unlisted)
@@ -159,7 +159,7 @@ void write_massif(std::ostream& out, const Profile& profile)
         stacks.push_back(caller_frames(profile, site));
 
     out << "desc: vgprof heap profile: the timeline and snapshots it recorded\n"
-        << "cmd: " << command_text(profile) << "\ntime_unit: i\n";
+        << "cmd: " << one_line(command_text(profile)) << "\ntime_unit: i\n";
     size_t number = 0;
     for (const auto& [time, s] : massif_snapshots(heap)) {
         out << "#-----------\nsnapshot=" << number++ << "\n#-----------\ntime=" << time

@@ -26,6 +26,10 @@ void write_dhat(std::ostream& out, const Profile& profile);
 // The profile's command line, its arguments joined by spaces.
 std::string command_text(const Profile& profile);
 
+// `text` with its line breaks made spaces, for the formats read line by line
+// (massif's, heaptrack's), where a line break in a name would end it.
+std::string one_line(std::string text);
+
 // Why a profile has no heap data, for messages.
 inline constexpr const char* kWhyNoHeap =
     "recorded with --heap=no, or by a vgprof older than format version 3";

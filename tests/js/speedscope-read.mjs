@@ -5,14 +5,14 @@
 // (the app's Export button), which writes speedscope's own model of them,
 // and reads that.
 //
-//   node speedscope-read.mjs FILE [--stacks] [--screenshot PNG] [--profile N]
+//   node speedscope-read.mjs FILE [--stacks] [--screenshot PNG]
 //        [--view flamegraph|left-heavy|sandwich] [--size WxH]
 //
 // Prints a line per profile, "profile<TAB>N<TAB>name<TAB>unit<TAB>total"
 // (total: the weight of the profile's roots added up) and, with --stacks,
 // a line per stack with a self weight, "stack<TAB>N<TAB>a;b;c<TAB>weight".
-// With --screenshot, shows profile N (default 0) in the view chosen and
-// saves a picture of the page. The browser is Debian's Chromium
+// With --screenshot, shows the first profile in the view chosen and saves
+// a picture of the page. The browser is Debian's Chromium
 // (CHROMIUM, default /usr/bin/chromium).
 import {chromium} from 'playwright-core';
 import fs from 'node:fs';
@@ -23,13 +23,11 @@ import {createRequire} from 'node:module';
 const require = createRequire(import.meta.url);
 
 function options(argv) {
-  const o = {file: null, stacks: false, screenshot: null, profile: 0, view: 'flamegraph',
-             size: [1280, 800]};
+  const o = {file: null, stacks: false, screenshot: null, view: 'flamegraph', size: [1280, 800]};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--stacks') o.stacks = true;
     else if (a === '--screenshot') o.screenshot = argv[++i];
-    else if (a === '--profile') o.profile = Number(argv[++i]);
     else if (a === '--view') o.view = argv[++i];
     else if (a === '--size') o.size = argv[++i].split('x').map(Number);
     else if (o.file === null) o.file = a;
@@ -103,11 +101,6 @@ async function main() {
           console.log(['stack', i, stack, weight].join('\t'));
     });
     if (o.screenshot) {
-      if (o.profile > 0) {
-        // The profile selector: the toolbar's title, then the profile's name.
-        await page.getByText(exported.profiles[0].name, {exact: false}).first().click();
-        await page.getByText(exported.profiles[o.profile].name, {exact: true}).first().click();
-      }
       await page.getByText(VIEW_BUTTONS[o.view], {exact: false}).first().click();
       await page.waitForTimeout(500);
       await page.screenshot({path: o.screenshot});
