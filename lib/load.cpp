@@ -18,6 +18,7 @@
 #include "callgrind.hpp"
 #include "dhat.hpp"
 #include "input.hpp"
+#include "load_data.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
 
@@ -173,6 +174,8 @@ const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", 
 const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
 // Added by version 3 (reserved, and ignored, before).
 const char* const kHeapKey = "heap";
+// Added by version 6.
+const char* const kDataKey = "data";
 const char* const kReservedTopLevelKeys[] = {"heap"};
 const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
@@ -335,6 +338,7 @@ private:
     void check_heap_sums(const Heap& heap, const Where& at) const;
     void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
     void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
+    void load_data(const json::value& v, const Where& at);
 
     // --- one row of a large table, while parsing or while validating ---------------
     void add_line(const RowCells& row, const Where& item);
@@ -608,7 +612,8 @@ private:
         return contains(kTopLevelKeys, key) ||
                (loader_.version() >= 2 &&
                 (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-               (loader_.version() >= 3 && key == kHeapKey);
+               (loader_.version() >= 3 && key == kHeapKey) ||
+               (loader_.version() >= 6 && key == kDataKey);
     }
 
     void begin_container(json::kind kind)
@@ -820,6 +825,9 @@ Profile Loader::validate()
     if (p_.meta_.version >= 3)
         if (const json::value* v = root.if_contains(kHeapKey))
             load_heap(*v, top.member(kHeapKey));
+    if (p_.meta_.version >= 6)
+        if (const json::value* v = root.if_contains(kDataKey))
+            load_data(*v, top.member(kDataKey));
     return std::move(p_);
 }
 
@@ -850,7 +858,8 @@ void Loader::check_top_level_keys(const json::object& root) const
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-                           (p_.meta_.version >= 3 && key == kHeapKey);
+                           (p_.meta_.version >= 3 && key == kHeapKey) ||
+                           (p_.meta_.version >= 6 && key == kDataKey);
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
@@ -2046,6 +2055,31 @@ void Loader::load_snapshots(const json::value& v, const Where& at, Heap& heap) c
         }
         heap.snapshots.push_back(std::move(sn));
     }
+}
+
+// --- which data was accessed (version 6) ------------------------------
+
+// The section's own reader (load_data.cpp) checks it against the tables;
+// here, only that there is what it refers to: the heap's sites and the
+// simulated data events.
+void Loader::load_data(const json::value& v, const Where& at)
+{
+    if (!p_.heap_)
+        fail(at, "the data section needs the heap section, whose sites it refers to");
+    DataSectionContext context;
+    context.file = name_;
+    context.strs = p_.strs_.size();
+    context.objs = p_.objs_.size();
+    context.fns = p_.functions_.size();
+    context.sites = p_.heap_->sites.size();
+    for (size_t e = 0; e < kDataEvents; ++e) {
+        const std::optional<size_t> i = p_.event_index(kDataEventNames[e]);
+        if (!i)
+            fail(at, cat("the data section needs the event ", kDataEventNames[e],
+                         " in meta.events (the cache simulated)"));
+        context.totals[e] = p_.meta_.totals[*i];
+    }
+    p_.data_ = read_data_section(v, context);
 }
 
 } // namespace detail

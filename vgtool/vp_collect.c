@@ -10,7 +10,8 @@
    counters always count; switching collection off folds them into the
    instruction cells (keeping what ran while collecting) and switching it
    on clears them (dropping what ran while not), so the inline counting
-   never has to test a flag. */
+   never has to test a flag.  The data objects' counts (vp_data.c) are
+   saved and put back in the same way as the cells' simulated counts. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -19,7 +20,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_transtab.h"
-#include "vp_global.h"
+#include "vp_data.h"
 
 Bool VP_(instrumenting) = True;
 Bool VP_(collecting)    = True;
@@ -107,6 +108,7 @@ void VP_(set_collecting)(Bool on)
       VP_(fold_all)();
       save_simulated_counts();
    }
+   VP_(data_set_collecting)(on);
    VP_(callgraph_set_collecting)(on);
    VP_(collecting) = on;
 }
@@ -117,6 +119,7 @@ void VP_(forget_saved_counts)(void)
 {
    if (saved) VG_(deleteXA)(saved);
    saved = NULL;
+   VP_(data_forget_saved)();
 }
 
 /* Brings the instruction cells up to date, whatever the collection state. */
@@ -128,6 +131,7 @@ void VP_(settle_counts)(void)
       VP_(drop_live_counts)();
       restore_simulated_counts();
    }
+   VP_(data_settle)();
 }
 
 Bool VP_(fn_toggles_collection)(UInt fn)

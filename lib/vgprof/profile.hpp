@@ -5,6 +5,7 @@
 #ifndef VGPROF_PROFILE_HPP
 #define VGPROF_PROFILE_HPP
 
+#include "vgprof/data.hpp"
 #include "vgprof/ids.hpp"
 
 #include <cstdint>
@@ -16,7 +17,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 5;
+inline constexpr int kNewestVersion = 6;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -302,6 +303,11 @@ public:
     // nullptr when the profile has no heap data.
     const Heap* heap() const { return heap_ ? &*heap_ : nullptr; }
 
+    // --- data objects (format version 6, with the heap and the cache simulated) ---
+
+    // nullptr when the profile does not say which data was accessed.
+    const DataProfile* data() const { return data_ ? &*data_ : nullptr; }
+
 private:
     friend class detail::Loader;
     friend class detail::CallgrindReader;
@@ -328,6 +334,7 @@ private:
     std::vector<ThreadGraph> threads_;
 
     std::optional<Heap> heap_;
+    std::optional<DataProfile> data_;
 };
 
 } // namespace vgprof
