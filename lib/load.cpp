@@ -2079,6 +2079,11 @@ void Loader::load_data(const json::value& v, const Where& at)
                          " in meta.events (the cache simulated)"));
         context.totals[e] = p_.meta_.totals[*i];
     }
+    context.fn_lines.assign(p_.functions_.size(), DataCost{});
+    for (size_t row = 0; row < p_.lines_.size(); ++row)
+        for (size_t e = 0; e < kDataEvents; ++e)
+            context.fn_lines[p_.lines_[row].fn.index()][e] +=
+                p_.line_cost(row)[*p_.event_index(kDataEventNames[e])];
     p_.data_ = read_data_section(v, context);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The `data` section's reader: every row checked against the tables it
 // refers to, and the counts checked to add up (the objects to meta.totals,
-// each object's offsets and functions to the object), so that a reader can
-// trust that the data objects account for every access exactly once.
+// each object's offsets and functions to the object, each function's rows
+// to its lines), so that a reader can trust that the data objects account
+// for every access exactly once.
 #include "load_data.hpp"
 
 #include "text.hpp"
@@ -71,11 +72,20 @@ private:
     void check_unique(const std::vector<DataObject>& objects) const;
     void read_offsets(const json::array& rows, DataProfile& out) const;
     void read_fns(const json::array& rows, DataProfile& out) const;
+    void check_function_sums(const DataProfile& out) const;
     void check_sum(const DataCost& sum, const DataCost& expected, const Place& at,
                    const std::string& what, const std::string& of) const;
 
     const DataSectionContext& c_;
 };
+
+// "a heap object", "an unnamed object".
+std::string object_of_kind(DataKind kind)
+{
+    const std::string name = data_kind_name(kind);
+    return cat(std::string("aeiou").find(name[0]) == std::string::npos ? "a " : "an ", name,
+               " object");
+}
 
 const char* const kObjectColumns =
     "[kind, site, name, obj, addr, size, width, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
@@ -177,10 +187,10 @@ void SectionReader::check_fields(const DataObject& o, const json::array& row,
                   {4, bool(o.addr), global, "the symbol's address"}};
     for (const auto& f : fields)
         if (f.present != f.wanted)
-            fail(at.at(f.column), f.wanted ? cat("expected ", f.what, " for a ",
-                                                 data_kind_name(o.kind), " object, got null")
-                                           : cat("expected null for a ", data_kind_name(o.kind),
-                                                 " object, got ",
+            fail(at.at(f.column), f.wanted ? cat("expected ", f.what, " for ",
+                                                 object_of_kind(o.kind), ", got null")
+                                           : cat("expected null for ", object_of_kind(o.kind),
+                                                 ", got ",
                                                  json::serialize(row[f.column]).substr(0, 40)));
     if (heap || global) {
         if (o.size == 0)
@@ -189,7 +199,7 @@ void SectionReader::check_fields(const DataObject& o, const json::array& row,
             fail(at.at(6), cat("expected a power of two of at least 8 bytes, got ", o.width));
     } else if (o.size != 0 || o.width != 0) {
         fail(at.at(o.size != 0 ? 5 : 6),
-             cat("expected 0: a ", data_kind_name(o.kind), " object has no offsets"));
+             cat("expected 0: ", object_of_kind(o.kind), " has no offsets"));
     }
 }
 
@@ -217,8 +227,8 @@ void SectionReader::check_sum(const DataCost& sum, const DataCost& expected, con
 {
     for (size_t e = 0; e < kDataEvents; ++e)
         if (sum[e] != expected[e])
-            fail(at, cat(what, " add up to ", sum[e], ' ', kDataEventNames[e], " but ", of,
-                         " has ", expected[e]));
+            fail(at, cat(what, " add up to ", sum[e], ' ', kDataEventNames[e], " but ", of, ' ',
+                         expected[e]));
 }
 
 void SectionReader::read_objects(const json::array& rows, DataProfile& out) const
@@ -234,7 +244,7 @@ void SectionReader::read_objects(const json::array& rows, DataProfile& out) cons
     }
     if (!out.objects.empty())
         check_unique(out.objects);
-    check_sum(sum, c_.totals, Place{"objects"}, "the objects' counts", "meta.totals");
+    check_sum(sum, c_.totals, Place{"objects"}, "the objects' counts", "meta.totals has");
 }
 
 void SectionReader::read_offsets(const json::array& rows, DataProfile& out) const
@@ -249,7 +259,7 @@ void SectionReader::read_offsets(const json::array& rows, DataProfile& out) cons
         r.cost = cost_at(row, 2, at);
         const DataObject& o = out.object(r.object);
         if (o.width == 0)
-            fail(at.at(0), cat("a ", data_kind_name(o.kind), " object has no offsets"));
+            fail(at.at(0), cat(object_of_kind(o.kind), " has no offsets"));
         if (r.offset % o.width != 0 || r.offset >= o.size)
             fail(at.at(1), cat("offset ", r.offset, " is not the start of a bucket of ", o.width,
                                " bytes within the object's ", o.size));
@@ -263,7 +273,7 @@ void SectionReader::read_offsets(const json::array& rows, DataProfile& out) cons
     for (size_t i = 0; i < out.objects.size(); ++i)
         if (out.objects[i].width != 0)
             check_sum(sums[i], out.objects[i].cost, Place{"objects", i},
-                      "the object's offsets", "the object");
+                      "the object's offsets", "the object has");
 }
 
 void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
@@ -285,7 +295,20 @@ void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
     }
     for (size_t i = 0; i < out.objects.size(); ++i)
         check_sum(sums[i], out.objects[i].cost, Place{"objects", i}, "the functions' counts",
-                  "the object");
+                  "the object has");
+    check_function_sums(out);
+}
+
+// What a function did to all the objects is what its lines did.
+void SectionReader::check_function_sums(const DataProfile& out) const
+{
+    std::vector<DataCost> sums(c_.fns, DataCost{});
+    for (const DataFunction& r : out.fns)
+        for (size_t e = 0; e < kDataEvents; ++e)
+            sums[r.fn.index()][e] += r.cost[e];
+    for (size_t fn = 0; fn < c_.fns && fn < c_.fn_lines.size(); ++fn)
+        check_sum(sums[fn], c_.fn_lines[fn], Place("fns"),
+                  cat("the rows of function ", fn), "its lines have");
 }
 
 DataProfile SectionReader::read(const json::value& v)

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace vgprof::detail {
 
@@ -19,6 +20,9 @@ struct DataSectionContext {
     std::string file;    // the profile's name, for messages
     size_t strs = 0, objs = 0, fns = 0, sites = 0;   // table sizes
     DataCost totals{};   // meta.totals of the data events
+    // Per function (by FnId), the data events of its `lines` rows: each
+    // function's data rows add up to them.
+    std::vector<DataCost> fn_lines;
 };
 
 // The section `v` (found at top-level key "data"), checked as

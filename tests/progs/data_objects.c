@@ -8,8 +8,9 @@
    fields only when the nodes are made.  A global table read with a
    stride of one cache line.
 
-   Each line that touches one of them touches nothing else in memory and
-   ends with a marker comment naming it (data: rows, data: cols,
+   The lines that allocate them end with "site: NAME".  Each line that
+   touches one of them touches nothing else in memory and ends with a
+   marker comment naming it (data: rows, data: cols,
    data: hot, data: cold, data: table), so a test can add up cachegrind's
    per-line figures for that object alone (hot and cold are two parts of
    the nodes: offsets 0 to 15, and 16 to 127). */
@@ -21,6 +22,7 @@
 #define NODES 4096
 #define WALKS 4
 #define TABLE 8192          /* 64 KiB of longs */
+#define STACK 4096          /* 32 KiB of longs on the stack */
 
 struct node {
    struct node* next;
@@ -30,26 +32,31 @@ struct node {
 
 long table[TABLE];
 
-static double* make_array(void)
+/* Functions of their own (each array's site is told apart by the line
+   that calls make_array), so that what each function did to each object
+   can be compared with cachegrind's figures for its lines. */
+#define OWN static __attribute__((noinline))
+
+OWN double* make_array(void)
 {
    return malloc(sizeof(double) * N * N);
 }
 
-static void fill_rows(double* m)
+OWN void fill_rows(double* m)
 {
    int i;
    for (i = 0; i < N * N; i++)
       m[i] = i;   /* data: rows */
 }
 
-static void fill_cols(double* m)
+OWN void fill_cols(double* m)
 {
    int i;
    for (i = 0; i < N * N; i++)
       m[i] = -i;   /* data: cols */
 }
 
-static double sum_rows(const double* m)
+OWN double sum_rows(const double* m)
 {
    double s = 0;
    int    i, j;
@@ -59,7 +66,7 @@ static double sum_rows(const double* m)
    return s;
 }
 
-static double sum_cols(const double* m)
+OWN double sum_cols(const double* m)
 {
    double s = 0;
    int    i, j;
@@ -69,12 +76,12 @@ static double sum_cols(const double* m)
    return s;
 }
 
-static struct node* make_nodes(void)
+OWN struct node* make_nodes(void)
 {
    struct node* first = NULL;
    int          i, k;
    for (i = 0; i < NODES; i++) {
-      struct node* n = malloc(sizeof *n);
+      struct node* n = malloc(sizeof *n);   /* site: nodes */
       for (k = 0; k < (int)sizeof n->cold; k++)
          n->cold[k] = (char)k;   /* data: cold */
       n->hot  = i;   /* data: hot */
@@ -84,15 +91,17 @@ static struct node* make_nodes(void)
    return first;
 }
 
-static long walk(const struct node* n)
+OWN long walk(const struct node* n)
 {
    long s = 0;
-   for (; n; n = n->next)   /* data: hot */
+   while (n) {
       s += n->hot;   /* data: hot */
+      n = n->next;   /* data: hot */
+   }
    return s;
 }
 
-static long stride_table(void)
+OWN long stride_table(void)
 {
    long s = 0;
    int  r, i;
@@ -102,10 +111,23 @@ static long stride_table(void)
    return s;
 }
 
+/* A local array walked with a stride: every access is the stack's. */
+OWN long stack_walk(void)
+{
+   volatile long local[STACK];
+   long s = 0;
+   int  i;
+   for (i = 0; i < STACK; i++)
+      local[i] = i;   /* data: stack */
+   for (i = 0; i < STACK; i += 8)
+      s += local[i];   /* data: stack */
+   return s;
+}
+
 int main(void)
 {
-   double*      rows = make_array();
-   double*      cols = make_array();
+   double*      rows = make_array();   /* site: rows */
+   double*      cols = make_array();   /* site: cols */
    struct node* list;
    long         t = 0;
    int          w;
@@ -115,6 +137,7 @@ int main(void)
    for (w = 0; w < WALKS; w++)
       t += walk(list);
    t += stride_table();
+   t += stack_walk();
    printf("%.0f %.0f %ld\n", sum_rows(rows), sum_cols(cols), t);
    return 0;
 }
