@@ -2,7 +2,7 @@
 // `vgprof annotate --data OBJECT`: one data object (a heap site, a global)
 // listed by offset, a row per bucket of the profile's width, with its
 // accesses and misses and a bar for the first event shown, so that hot
-// fields and cache lines stand out; then the functions that touched it
+// fields and cache lines stand out; then the functions that missed on it
 // and where the rest of the program's data events are.
 #include "annotate_layout.hpp"
 
@@ -65,12 +65,13 @@ void write_functions(std::ostream& out, const Profile& profile, const Layout& la
 {
     const size_t event = *data_event_index(profile.meta().events[bar_event]);
     print_line(out, rule());
-    print_line(out, "Functions that touched it, by " + profile.meta().events[bar_event]);
+    print_line(out, "Functions that missed on it, by " + profile.meta().events[bar_event] +
+                        " (misses only: accesses are not counted per function)");
     print_line(out, rule());
     print_line(out, layout.columns.header() + "  function");
     for (const DataFunction& f : functions_of_data(*profile.data(), id, event)) {
         const std::vector<uint64_t> costs = event_costs(profile, f.cost);
-        print_line(out, layout.cells(costs.data()) + "  " + function_label(profile, f.fn));
+        print_line(out, layout.columns.dotted_cells(&costs) + "  " + function_label(profile, f.fn));
     }
 }
 

@@ -299,7 +299,7 @@ Command add_annotate_command(CLI::App& app)
                       "needs a profile recorded with --dump-instr=yes");
     cmd->add_option("--data", options->data,
                     "annotate a data object by offset instead: its accesses and misses per "
-                    "bucket and the functions that touched it (OBJECT: site:N for heap site N, "
+                    "bucket and the functions that missed on it (OBJECT: site:N for heap site N, "
                     "a global's name, stack, allocator or other)")
         ->type_name("OBJECT")
         ->excludes(disassembly);

@@ -239,7 +239,7 @@ Command add_report_command(CLI::App& app)
     cmd->add_flag("--data", options->data,
                   "show which data the accesses and cache misses touched: heap sites, globals, "
                   "the stack... sorted by --sort (default D1mr), each with the functions that "
-                  "touched it most (with --function NAME, the data NAME touched)")
+                  "missed on it most (with --function NAME, the data NAME missed on)")
         ->excludes(heap, inclusive);
     return Command{cmd, [options] { return run_report(*options); }};
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `vgprof report --data`: the data objects (heap sites, globals, an
 // object's unnamed data, the stack, the allocator, the rest) by a data
-// event, each with the functions that touched it most; with --function, the
-// objects one function touched and what it did to each. The same columns
-// as the function summary, in text, or JSON for scripts.
+// event, each with the functions that missed on it most; with --function,
+// the objects one function missed on. The same columns as the function
+// summary, in text, or JSON for scripts. (A function's accesses are not
+// counted per object, only its misses: its rows leave Dr and Dw blank.)
 #include "report_layout.hpp"
 
 #include "vgprof/data.hpp"
@@ -26,7 +27,7 @@ struct Row {
     DataObjId object;
     std::vector<uint64_t> costs;       // in meta.events order
     std::vector<DataFunction> fns;     // by the sort event, first kJsonFunctions
-    size_t n_fns = 0;                  // all the functions that touched it
+    size_t n_fns = 0;                  // all the functions that missed on it
 };
 
 struct DataView {
@@ -111,13 +112,18 @@ DataView view_of(const Profile& profile, const ReportOptions& options)
     std::tie(v.sort_event, v.sort_data) =
         data_event_named(profile, options, options.sort.empty() ? "D1mr" : options.sort, "--sort");
     if (!options.function.empty()) {
+        if (!data_miss_rate(DataCost{1, 0, 0, 1, 0, 0}, v.sort_data))
+            throw Error(fmt::format("{}: --data with --function sorts by a miss event (D1mr "
+                                    "DLmr D1mw DLmw): a function's accesses are not counted per "
+                                    "data object",
+                                    options.profile));
         try {
             v.fn = find_function(profile, options.function);
         } catch (const Error& e) {
             throw Error(fmt::format("{}: {}", options.profile, e.what()));
         }
     }
-    // A function's objects are all shown: what it touched is small beside
+    // A function's objects are all shown: what it missed on is small beside
     // the program's totals.
     const double threshold = v.fn ? 0.0 : options.threshold;
     const uint64_t total = profile.meta().totals[v.sort_event];
@@ -157,22 +163,24 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     if (options.top != 0)
         header.push_back(fmt::format("Object limit:     {}", options.top));
     if (v.fn)
-        header.push_back(fmt::format("Accessed by:      {} (its own accesses only)",
+        header.push_back(fmt::format("Missed by:        {} (its own misses only)",
                                      function_label(profile, *v.fn)));
     write_header(out, profile, options, v.events, header);
     write_totals(out, profile, v.events);
 
     const CostColumns columns(profile, v.events, {""});
     print_line(out, rule());
-    print_line(out, columns.header() + "  data object" + (v.fn ? "" : "  (and the functions that touched it most)"));
+    print_line(out, columns.header() + "  data object" +
+                        (v.fn ? "" : "  (and the functions that missed on it most)"));
     print_line(out, rule());
     for (const Row& r : v.shown) {
-        print_line(out, columns.cells({&r.costs}) + "  " + data_object_label(profile, r.object));
+        const std::string cells = v.fn ? columns.dotted_cells(&r.costs) : columns.cells({&r.costs});
+        print_line(out, cells + "  " + data_object_label(profile, r.object));
         if (v.fn)
             continue;
         for (size_t i = 0; i < r.fns.size() && i < kTextFunctions; ++i) {
             const std::vector<uint64_t> costs = event_costs(profile, r.fns[i].cost);
-            print_line(out, columns.cells({&costs}) + "      by " +
+            print_line(out, columns.dotted_cells(&costs) + "      by " +
                                 function_label(profile, r.fns[i].fn));
         }
         if (r.n_fns > kTextFunctions)
@@ -205,6 +213,20 @@ boost::json::object object_json(const Profile& profile, DataObjId id)
     return j;
 }
 
+// {"D1mr":…}: the shown miss events of a function's row.
+boost::json::object misses_json(const Profile& profile, const ShownEvents& shown,
+                                const DataCost& cost)
+{
+    boost::json::object o;
+    for (size_t e : shown.events) {
+        const std::string& name = profile.meta().events[e];
+        const size_t d = *data_event_index(name);
+        if (d != 0 && d != 3)
+            o[name] = cost[d];
+    }
+    return o;
+}
+
 void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const DataView& v)
 {
@@ -216,7 +238,7 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             boost::json::array fns;
             for (const DataFunction& f : r.fns) {
                 boost::json::object fj = function_json(profile, f.fn);
-                add_costs(fj, "costs", profile, v.events, event_costs(profile, f.cost));
+                fj["misses"] = misses_json(profile, v.events, f.cost);
                 fns.push_back(std::move(fj));
             }
             o["functions"] = std::move(fns);
@@ -226,7 +248,7 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
     }
     boost::json::object report = json_header(profile, options, v.events, v.sort_event, "data");
     if (v.fn)
-        report["accessed_by"] = function_json(profile, *v.fn);
+        report["missed_by"] = function_json(profile, *v.fn);
     report["objects"] = std::move(objects);
     boost::json::object omitted = {{"objects", v.below_threshold + v.beyond_top}};
     add_costs(omitted, "costs", profile, v.events, v.omitted);

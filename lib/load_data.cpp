@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The `data` section's reader: every row checked against the tables it
 // refers to, and the counts checked to add up (the objects to meta.totals,
-// each object's offsets and functions to the object, each function's rows
-// to its lines), so that a reader can trust that the data objects account
-// for every access exactly once.
+// each object's offsets to the object, and its functions' misses to its
+// misses, each function's misses to its lines'), so that a reader can
+// trust that the data objects account for every access exactly once.
 #include "load_data.hpp"
 
 #include "text.hpp"
@@ -63,7 +63,7 @@ private:
                                  const char* table) const;
     DataCost cost_at(const json::array& row, size_t first, const Place& at) const;
     const json::array& row_at(const json::array& rows, size_t i, const char* table,
-                              size_t fixed, const char* columns) const;
+                              size_t length, const char* columns) const;
 
     void check_events(const json::value& v) const;
     void read_objects(const json::array& rows, DataProfile& out) const;
@@ -73,8 +73,9 @@ private:
     void read_offsets(const json::array& rows, DataProfile& out) const;
     void read_fns(const json::array& rows, DataProfile& out) const;
     void check_function_sums(const DataProfile& out) const;
+    template <typename Events>
     void check_sum(const DataCost& sum, const DataCost& expected, const Place& at,
-                   const std::string& what, const std::string& of) const;
+                   const std::string& what, const std::string& of, const Events& events) const;
 
     const DataSectionContext& c_;
 };
@@ -90,7 +91,10 @@ std::string object_of_kind(DataKind kind)
 const char* const kObjectColumns =
     "[kind, site, name, obj, addr, size, width, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
 const char* const kOffsetColumns = "[object, offset, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
-const char* const kFnColumns = "[object, fn, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
+const char* const kFnColumns = "[object, fn, D1mr, DLmr, D1mw, DLmw]";
+// The events of a fns row: the misses (accesses are not counted per function).
+const size_t kMissEvents[] = {1, 2, 4, 5};
+const size_t kAllEvents[] = {0, 1, 2, 3, 4, 5};
 
 const json::array& SectionReader::array_at(const json::value& v, const Place& at) const
 {
@@ -129,12 +133,12 @@ DataCost SectionReader::cost_at(const json::array& row, size_t first, const Plac
 }
 
 const json::array& SectionReader::row_at(const json::array& rows, size_t i, const char* table,
-                                         size_t fixed, const char* columns) const
+                                         size_t length, const char* columns) const
 {
     const Place at{table, i};
     const json::array& row = array_at(rows[i], at);
-    if (row.size() != fixed + kDataEvents)
-        fail(at, cat("expected ", fixed + kDataEvents, " entries ", columns, ", got ", row.size()));
+    if (row.size() != length)
+        fail(at, cat("expected ", length, " entries ", columns, ", got ", row.size()));
     return row;
 }
 
@@ -222,10 +226,12 @@ void SectionReader::check_unique(const std::vector<DataObject>& objects) const
                      std::min(keys[i].second, keys[i - 1].second), "]"));
 }
 
+template <typename Events>
 void SectionReader::check_sum(const DataCost& sum, const DataCost& expected, const Place& at,
-                              const std::string& what, const std::string& of) const
+                              const std::string& what, const std::string& of,
+                              const Events& events) const
 {
-    for (size_t e = 0; e < kDataEvents; ++e)
+    for (const size_t e : events)
         if (sum[e] != expected[e])
             fail(at, cat(what, " add up to ", sum[e], ' ', kDataEventNames[e], " but ", of, ' ',
                          expected[e]));
@@ -235,7 +241,7 @@ void SectionReader::read_objects(const json::array& rows, DataProfile& out) cons
 {
     DataCost sum{};
     for (size_t i = 0; i < rows.size(); ++i) {
-        const DataObject o = object_at(row_at(rows, i, "objects", 7, kObjectColumns),
+        const DataObject o = object_at(row_at(rows, i, "objects", 7 + kDataEvents, kObjectColumns),
                                        Place{"objects", i});
         for (size_t e = 0; e < kDataEvents; ++e)
             if (__builtin_add_overflow(sum[e], o.cost[e], &sum[e]))
@@ -244,7 +250,8 @@ void SectionReader::read_objects(const json::array& rows, DataProfile& out) cons
     }
     if (!out.objects.empty())
         check_unique(out.objects);
-    check_sum(sum, c_.totals, Place{"objects"}, "the objects' counts", "meta.totals has");
+    check_sum(sum, c_.totals, Place{"objects"}, "the objects' counts", "meta.totals has",
+              kAllEvents);
 }
 
 void SectionReader::read_offsets(const json::array& rows, DataProfile& out) const
@@ -252,7 +259,7 @@ void SectionReader::read_offsets(const json::array& rows, DataProfile& out) cons
     std::vector<DataCost> sums(out.objects.size(), DataCost{});
     for (size_t i = 0; i < rows.size(); ++i) {
         const Place at{"offsets", i};
-        const json::array& row = row_at(rows, i, "offsets", 2, kOffsetColumns);
+        const json::array& row = row_at(rows, i, "offsets", 2 + kDataEvents, kOffsetColumns);
         DataOffset r;
         r.object = *id_or_null<DataObjId>(row[0], at.at(0), out.objects.size(), "data object");
         r.offset = uint_at(row[1], at.at(1));
@@ -273,7 +280,7 @@ void SectionReader::read_offsets(const json::array& rows, DataProfile& out) cons
     for (size_t i = 0; i < out.objects.size(); ++i)
         if (out.objects[i].width != 0)
             check_sum(sums[i], out.objects[i].cost, Place{"objects", i},
-                      "the object's offsets", "the object has");
+                      "the object's offsets", "the object has", kAllEvents);
 }
 
 void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
@@ -281,11 +288,12 @@ void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
     std::vector<DataCost> sums(out.objects.size(), DataCost{});
     for (size_t i = 0; i < rows.size(); ++i) {
         const Place at{"fns", i};
-        const json::array& row = row_at(rows, i, "fns", 2, kFnColumns);
+        const json::array& row = row_at(rows, i, "fns", 2 + std::size(kMissEvents), kFnColumns);
         DataFunction r;
         r.object = *id_or_null<DataObjId>(row[0], at.at(0), out.objects.size(), "data object");
         r.fn = *id_or_null<FnId>(row[1], at.at(1), c_.fns, "fns");
-        r.cost = cost_at(row, 2, at);
+        for (size_t m = 0; m < std::size(kMissEvents); ++m)
+            r.cost[kMissEvents[m]] = uint_at(row[2 + m], at.at(2 + m));
         if (!out.fns.empty() &&
             std::tie(r.object, r.fn) <= std::tie(out.fns.back().object, out.fns.back().fn))
             fail(at, "rows must be sorted by (object, fn), each once");
@@ -294,12 +302,12 @@ void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
         out.fns.push_back(r);
     }
     for (size_t i = 0; i < out.objects.size(); ++i)
-        check_sum(sums[i], out.objects[i].cost, Place{"objects", i}, "the functions' counts",
-                  "the object has");
+        check_sum(sums[i], out.objects[i].cost, Place{"objects", i}, "the functions' misses",
+                  "the object has", kMissEvents);
     check_function_sums(out);
 }
 
-// What a function did to all the objects is what its lines did.
+// What a function missed on all the objects is what its lines missed.
 void SectionReader::check_function_sums(const DataProfile& out) const
 {
     std::vector<DataCost> sums(c_.fns, DataCost{});
@@ -307,8 +315,8 @@ void SectionReader::check_function_sums(const DataProfile& out) const
         for (size_t e = 0; e < kDataEvents; ++e)
             sums[r.fn.index()][e] += r.cost[e];
     for (size_t fn = 0; fn < c_.fns && fn < c_.fn_lines.size(); ++fn)
-        check_sum(sums[fn], c_.fn_lines[fn], Place("fns"),
-                  cat("the rows of function ", fn), "its lines have");
+        check_sum(sums[fn], c_.fn_lines[fn], Place("fns"), cat("the rows of function ", fn),
+                  "its lines have", kMissEvents);
 }
 
 DataProfile SectionReader::read(const json::value& v)

@@ -626,6 +626,7 @@ static void set_inside(Bool inside)
 {
    VP_(in_alloc) = inside;
    VP_(heap_count_accesses)(!inside);
+   VP_(data_alloc_entered)(inside);
 }
 
 void VP_(alloc_thread_runs)(ThreadId tid)

@@ -11,14 +11,14 @@
    count per offset in the same way by the size of their symbol.
 
    An address outside the heap and the running thread's stack is looked
-   up once per 16-byte granule (and once per page for pages wholly of
-   one object without offsets) in the data symbols of every loaded
-   object, read from their symbol tables (a stripped object has only its
-   exported ones); outside a symbol, it is another thread's stack, or the
-   object's unnamed data when it lies in one of an object's sections or
-   in a mapping of a file, or "other".  The caches forget a range when
-   it is mapped, unmapped or its protection changes, and the symbols are
-   read again when the debug info changed. */
+   up in the data symbols of every loaded object, read from their symbol
+   tables (a stripped object has only its exported ones), once per
+   16-byte granule, or once per page for a page without a symbol;
+   outside a symbol, it is an object's unnamed data (by the permissions
+   of the mapping of its file, or its bss), another thread's stack, or
+   "other".  The caches forget a range when it is mapped, unmapped or its
+   protection changes, and the symbols are read again when the debug
+   info changed. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -65,13 +65,20 @@ static VP_DataObj* new_obj(VP_DataKind kind)
    return o;
 }
 
-/* An object counted as a whole: one row. */
+/* Buckets [0, n) of the counts, zeroed. */
+static void alloc_buckets(VP_DataObj* o, UInt n)
+{
+   o->acc    = VG_(calloc)("vp.data.acc", 2 * (SizeT)n, sizeof(ULong));
+   o->miss   = VG_(calloc)("vp.data.miss", 4 * (SizeT)n, sizeof(ULong));
+   o->n_rows = n;
+}
+
+/* An object counted as a whole: one bucket. */
 static VP_DataObj* new_whole_obj(VP_DataKind kind)
 {
    VP_DataObj* o = new_obj(kind);
-   o->rows   = VG_(calloc)("vp.data.rows", 1, sizeof(VP_DataCost));
-   o->n_rows = 1;
-   o->shift  = 63;
+   alloc_buckets(o, 1);
+   o->shift = 63;
    return o;
 }
 
@@ -90,15 +97,16 @@ static UInt shift_for(SizeT size, UInt shift)
    return shift;
 }
 
-/* Adds rows [0, n) of `shift` into o's rows, each into the bucket that
-   holds it (o's buckets are as wide or wider). */
-static void add_rows_into(VP_DataObj* o, const VP_DataCost* rows, UInt n, UInt shift)
+/* Adds buckets [0, n) of `shift` (counts acc and miss) into o's, each
+   into the bucket that holds it (o's buckets are as wide or wider). */
+static void add_buckets_into(VP_DataObj* o, const ULong* acc, const ULong* miss, UInt n,
+                             UInt shift)
 {
-   UInt i, e;
+   UInt i, k;
    for (i = 0; i < n; i++) {
-      VP_DataCost* to = VP_(data_row_at)(o, (SizeT)i << shift);
-      for (e = 0; e < VP_DATA_EVENTS; e++)
-         to->c[e] += rows[i].c[e];
+      UWord to = VP_(data_bucket_at)(o, (SizeT)i << shift);
+      for (k = 0; k < 2; k++) o->acc[2 * to + k] += acc[2 * i + k];
+      for (k = 0; k < 4; k++) o->miss[4 * to + k] += miss[4 * i + k];
    }
 }
 
@@ -114,17 +122,17 @@ void VP_(data_site_covers)(VP_DataObj* o, SizeT size)
 {
    if (size <= o->size)
       return;
-   UInt         shift = shift_for(size, o->shift);
-   UWord        n     = buckets_for(size, shift);
-   VP_DataCost* old   = o->rows;
-   UInt         old_n = o->n_rows, old_shift = o->shift;
-   o->rows   = VG_(calloc)("vp.data.rows", n, sizeof(VP_DataCost));
-   o->n_rows = (UInt)n;
-   o->shift  = shift;
-   o->size   = size;
-   if (old != NULL) {
-      add_rows_into(o, old, old_n, old_shift);
-      VG_(free)(old);
+   UInt   shift = shift_for(size, o->shift);
+   ULong* acc   = o->acc;
+   ULong* miss  = o->miss;
+   UInt   old_n = o->n_rows, old_shift = o->shift;
+   alloc_buckets(o, (UInt)buckets_for(size, shift));
+   o->shift = shift;
+   o->size  = size;
+   if (acc != NULL) {
+      add_buckets_into(o, acc, miss, old_n, old_shift);
+      VG_(free)(acc);
+      VG_(free)(miss);
    }
 }
 
@@ -156,10 +164,9 @@ static VP_DataObj* named_obj(VP_DataKind kind, UInt obj, UInt name, Addr addr, S
       return o;
    if (kind == VP_DK_GLOBAL) {
       o = new_obj(kind);
-      o->shift  = shift_for(size, SMALL_SHIFT);
-      o->n_rows = (UInt)buckets_for(size, o->shift);
-      o->rows   = VG_(calloc)("vp.data.rows", o->n_rows, sizeof(VP_DataCost));
-      o->size   = size;
+      o->shift = shift_for(size, SMALL_SHIFT);
+      o->size  = size;
+      alloc_buckets(o, (UInt)buckets_for(size, o->shift));
    } else {
       o = new_whole_obj(kind);
    }
@@ -215,6 +222,7 @@ typedef struct {
    SizeT        size;
    const HChar* name;
    const HChar* path;
+   VP_DataObj*  obj;    /* once found */
 } Sym;
 
 static Sym* syms;
@@ -244,7 +252,7 @@ static void add_object_syms(const DebugInfo* di, XArray* out)
                                  &is_global);
       if (is_text || size == 0 || pri == NULL)
          continue;
-      Sym s = { avmas.main, size, pri, path ? path : "???" };
+      Sym s = { avmas.main, size, pri, path ? path : "???", NULL };
       VG_(addToXA)(out, &s);
    }
 }
@@ -303,106 +311,77 @@ static Int sym_below(Addr a)
    return lo - 1;
 }
 
-static VP_DataObj* global_obj(const Sym* s)
+/* The symbol's object, found once per reading of the symbols. */
+static VP_DataObj* global_obj(Sym* s)
 {
-   const HChar* name = s->name;
-   VG_(demangle)(True, False, s->name, &name);
-   return named_obj(VP_DK_GLOBAL, VP_(intern_str)(s->path), VP_(intern_str)(name),
-                    s->start, s->size);
+   if (s->obj == NULL) {
+      const HChar* name = s->name;
+      VG_(demangle)(True, False, s->name, &name);
+      s->obj = named_obj(VP_DK_GLOBAL, VP_(intern_str)(s->path), VP_(intern_str)(name),
+                         s->start, s->size);
+   }
+   return s->obj;
 }
 
 /*------------------------------------------------------------*/
 /*--- Outside the heap and the running thread's stack      ---*/
 /*------------------------------------------------------------*/
 
-/* The live stack of a thread holding a: [lo, hi]. */
-static Bool thread_stack_at(Addr a, Addr* lo, Addr* hi)
+/* Outside the data symbols, what an address is depends only on its page
+   (mappings, stacks and the objects' bss are whole pages), so that a
+   page without a symbol is classified once: another thread's stack
+   (every page of the mapping its stack pointer started in, as for the
+   running thread), an object's unnamed data, named by the mapping's
+   permissions (a mapping of the object's file, or the bss of an object
+   beyond its file's end), or "other". */
+
+/* Whether a lies in the stack of a thread other than the running one. */
+static Bool other_threads_stack(Addr a)
 {
    ThreadId tid;
+   Addr     sp, max;
    VG_(thread_stack_reset_iter)(&tid);
-   while (VG_(thread_stack_next)(&tid, lo, hi))
-      if (*lo <= a && a <= *hi)
+   while (VG_(thread_stack_next)(&tid, &sp, &max)) {
+      SizeT size = VG_(thread_get_stack_size)(tid);
+      if (a <= max && max - a < size)
          return True;
+   }
    return False;
 }
 
-static const NSegment* file_mapping_at(Addr a)
+/* The object whose bss holds a, beyond its file's end. */
+static const HChar* bss_object_at(Addr a)
 {
-   const NSegment* seg = VG_(am_find_nsegment)(a);
-   return seg != NULL && seg->kind == SkFileC ? seg : NULL;
-}
-
-/* The name of the part of an object that holds data outside any
-   symbol: the section Valgrind's debug info knows it to be in, or
-   "file" for the rest of a mapping of the object's file (read-only
-   data among it). */
-static const HChar* section_name(VgSectKind kind)
-{
-   switch (kind) {
-      case Vg_SectText:   return ".text";
-      case Vg_SectData:   return ".data";
-      case Vg_SectBSS:    return ".bss";
-      case Vg_SectGOT:    return ".got";
-      case Vg_SectPLT:    return ".plt";
-      case Vg_SectGOTPLT: return ".got.plt";
-      case Vg_SectOPD:    return ".opd";
-      default:            return "file";
+   const DebugInfo* di;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      Addr  b    = VG_(DebugInfo_get_bss_avma)(di);
+      SizeT n    = VG_(DebugInfo_get_bss_size)(di);
+      Addr  page = ((Addr)1 << VP_PAGE_SHIFT) - 1;
+      Addr  lo   = b & ~page, hi = (b + n + page) & ~page;
+      if (n > 0 && lo <= a && a < hi)
+         return VG_(DebugInfo_get_filename)(di);
    }
+   return NULL;
 }
 
-static VP_DataObj* unnamed_obj(const HChar* path, VgSectKind kind)
+static VP_DataObj* unnamed_obj(const HChar* path, const HChar* part)
 {
-   return named_obj(VP_DK_UNNAMED, VP_(intern_str)(path), VP_(intern_str)(section_name(kind)),
-                    0, 0);
+   return named_obj(VP_DK_UNNAMED, VP_(intern_str)(path), VP_(intern_str)(part), 0, 0);
 }
 
 /* What holds a, outside any data symbol. */
 static VP_DataObj* outside_symbols(Addr a)
 {
-   Addr            lo, hi;
-   const HChar*    path;
-   const NSegment* seg;
-   VgSectKind      kind;
-   if (thread_stack_at(a, &lo, &hi))
+   const NSegment* seg  = VG_(am_find_nsegment)(a);
+   const HChar*    path = NULL;
+   if (seg != NULL && seg->kind == SkFileC && (path = VG_(am_get_filename)(seg)) != NULL)
+      return unnamed_obj(path, seg->hasX ? "code" : seg->hasW ? "writable data"
+                                                              : "read-only data");
+   if ((path = bss_object_at(a)) != NULL)
+      return unnamed_obj(path, "writable data");
+   if (other_threads_stack(a))
       return VP_(data_stack_obj);
-   if ((kind = VG_(DebugInfo_sect_kind)(&path, a)) != Vg_SectUnknown)
-      return unnamed_obj(path, kind);
-   if ((seg = file_mapping_at(a)) != NULL && (path = VG_(am_get_filename)(seg)) != NULL)
-      return unnamed_obj(path, Vg_SectUnknown);
    return other_obj;
-}
-
-/* No object's section (bss included, which may lie in an anonymous
-   mapping after the file's) touches [lo, hi). */
-static Bool no_section_in(Addr lo, Addr hi)
-{
-   const DebugInfo* di;
-   if (VG_(DebugInfo_sect_kind)(NULL, lo) != Vg_SectUnknown
-       || VG_(DebugInfo_sect_kind)(NULL, hi - 1) != Vg_SectUnknown)
-      return False;
-   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
-      Addr  b = VG_(DebugInfo_get_bss_avma)(di);
-      SizeT n = VG_(DebugInfo_get_bss_size)(di);
-      if (n > 0 && b < hi && lo < b + n)
-         return False;
-   }
-   return True;
-}
-
-/* Whether the whole page [lo, hi), in which no symbol lies, is o. */
-static Bool page_is_wholly(const VP_DataObj* o, Addr a, Addr lo, Addr hi)
-{
-   Addr slo, shi;
-   if (o == VP_(data_stack_obj))
-      return thread_stack_at(a, &slo, &shi) && slo <= lo && hi - 1 <= shi;
-   if (o != other_obj)
-      return False;
-   const NSegment* seg = VG_(am_find_nsegment)(a);
-   if (seg == NULL || seg->kind == SkFileC || seg->start > lo || seg->end < hi - 1)
-      return False;
-   if (thread_stack_at(lo, &slo, &shi) || thread_stack_at(hi - 1, &slo, &shi))
-      return False;
-   return no_section_in(lo, hi);
 }
 
 static Addr max_addr(Addr a, Addr b) { return a > b ? a : b; }
@@ -420,47 +399,57 @@ static void remember(Addr a, Addr lo, Addr hi, Addr base, VP_DataObj* o)
    e->obj  = o;
 }
 
-VP_DataCost* VP_(data_static_slow)(Addr a, VP_DataObj** obj)
+VP_DataPlace VP_(data_static_slow)(Addr a)
 {
    symbols_current();
    Int i = sym_below(a);
    if (i >= 0 && a - syms[i].start < syms[i].size) {
       VP_DataObj* o = global_obj(&syms[i]);
       remember(a, syms[i].start, syms[i].start + syms[i].size, syms[i].start, o);
-      *obj = o;
-      return VP_(data_row_at)(o, a - syms[i].start);
+      return VP_(data_place_at)(o, a - syms[i].start);
    }
    /* The gap between symbols a lies in: [gap_lo, gap_hi). */
    Addr gap_lo = i >= 0 ? syms[i].start + syms[i].size : 0;
    Addr gap_hi = (UInt)(i + 1) < n_syms ? syms[i + 1].start : ~(Addr)0;
-   VP_DataObj* o = outside_symbols(a);
-   remember(a, gap_lo, gap_hi, a, o);
    Addr plo = a & ~(((Addr)1 << VP_PAGE_SHIFT) - 1), phi = plo + ((Addr)1 << VP_PAGE_SHIFT);
-   if (gap_lo <= plo && phi <= gap_hi && page_is_wholly(o, a, plo, phi)) {
+   VP_DataObj* o = outside_symbols(a);
+   if (gap_lo <= plo && phi <= gap_hi) {
       VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
       pe->tag = a >> VP_PAGE_SHIFT;
       pe->obj = o;
+   } else {
+      remember(a, gap_lo, gap_hi, 0, o);   /* base 0: every offset in bucket 0 */
    }
-   *obj = o;
-   return o->rows;
+   return VP_(data_whole)(o);
 }
 
-/* Forgets what the caches know of [a, a + len). */
+/* Forgets what the caches know of [a, a + len): entry by entry for a
+   small range, else by looking at every entry (a large munmap should not
+   cost the caches what they know of the rest). */
 static void forget_range(Addr a, SizeT len)
 {
-   UWord g, p;
+   UWord g, p, i;
    if (len == 0)
       return;
-   if (len >> VP_DATA_GRANULE_SHIFT >= VP_DATA_GRANULES) {
-      clear_all_caches();
-      return;
+   UWord g_lo = a >> VP_DATA_GRANULE_SHIFT, g_hi = (a + len - 1) >> VP_DATA_GRANULE_SHIFT;
+   UWord p_lo = a >> VP_PAGE_SHIFT, p_hi = (a + len - 1) >> VP_PAGE_SHIFT;
+   if (g_hi - g_lo < VP_DATA_GRANULES) {
+      for (g = g_lo; g <= g_hi; g++) {
+         VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
+         e->hi = e->lo;
+      }
+   } else {
+      for (i = 0; i < VP_DATA_GRANULES; i++) {
+         VP_DataGranule* e = &VP_(data_granules)[i];
+         if (e->tag >= g_lo && e->tag <= g_hi)
+            e->hi = e->lo;
+      }
    }
-   for (g = a >> VP_DATA_GRANULE_SHIFT; g <= (a + len - 1) >> VP_DATA_GRANULE_SHIFT; g++) {
-      VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
-      e->hi = e->lo;
+   for (i = 0; i < VP_DATA_PAGES; i++) {
+      p = VP_(data_pages)[i].tag;
+      if (p >= p_lo && p <= p_hi)
+         VP_(data_pages)[i].tag = NO_PAGE;
    }
-   for (p = a >> VP_PAGE_SHIFT; p <= (a + len - 1) >> VP_PAGE_SHIFT; p++)
-      VP_(data_pages)[p & (VP_DATA_PAGES - 1)].tag = NO_PAGE;
 }
 
 static void mem_mapped(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
@@ -475,14 +464,33 @@ static void mem_protected(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
    forget_range(a, len);
 }
 
+/* The running thread's stack, [lo, hi]; lo = hi = 0 (no address) while
+   it is inside a call of the allocator, whose accesses are the
+   allocator's wherever they fall: the test of VP_(in_alloc) then waits
+   until the stack is ruled out, which spares the stack's accesses one. */
+static Addr stack_lo, stack_hi;
+
+static void publish_stack(void)
+{
+   VP_(data_stack_lo) = VP_(in_alloc) ? 0 : stack_lo;
+   VP_(data_stack_hi) = VP_(in_alloc) ? 0 : stack_hi;
+}
+
 void VP_(data_thread_runs)(ThreadId tid)
 {
    if (!VP_(data_on))
       return;
    Addr  hi   = VG_(thread_get_stack_max)(tid);
    SizeT size = VG_(thread_get_stack_size)(tid);
-   VP_(data_stack_hi) = hi;
-   VP_(data_stack_lo) = size > 0 && size <= hi ? hi - size + 1 : hi;
+   stack_hi = hi;
+   stack_lo = size > 0 && size <= hi ? hi - size + 1 : hi;
+   publish_stack();
+}
+
+void VP_(data_alloc_entered)(Bool inside)
+{
+   if (VP_(data_on))
+      publish_stack();
 }
 
 /*------------------------------------------------------------*/
@@ -514,22 +522,41 @@ void VP_(data_post_clo_init)(void)
 static VP_DataObj* obj_at(Word i) { return *(VP_DataObj**)VG_(indexXA)(all_objs, i); }
 static VP_FnData*  fn_at(Word i)  { return *(VP_FnData**)VG_(indexXA)(all_fns, i); }
 
+static ULong* copy_of(const ULong* a, SizeT n)
+{
+   ULong* c = VG_(malloc)("vp.data.saved", n * sizeof(ULong));
+   VG_(memcpy)(c, a, n * sizeof(ULong));
+   return c;
+}
+
+static void free_saved(VP_DataObj* o)
+{
+   VG_(free)(o->saved_acc);
+   VG_(free)(o->saved_miss);
+   o->saved_acc = o->saved_miss = NULL;
+}
+
+static void zero_buckets(VP_DataObj* o)
+{
+   VG_(memset)(o->acc, 0, 2 * (SizeT)o->n_rows * sizeof(ULong));
+   VG_(memset)(o->miss, 0, 4 * (SizeT)o->n_rows * sizeof(ULong));
+}
+
 static void save_counts(void)
 {
    Word i;
    for (i = 0; i < VG_(sizeXA)(all_objs); i++) {
       VP_DataObj* o = obj_at(i);
-      VG_(free)(o->saved);
-      o->saved = NULL;
+      free_saved(o);
       if (o->n_rows == 0)
          continue;
-      o->saved = VG_(malloc)("vp.data.saved", o->n_rows * sizeof(VP_DataCost));
-      VG_(memcpy)(o->saved, o->rows, o->n_rows * sizeof(VP_DataCost));
+      o->saved_acc   = copy_of(o->acc, 2 * (SizeT)o->n_rows);
+      o->saved_miss  = copy_of(o->miss, 4 * (SizeT)o->n_rows);
       o->saved_rows  = o->n_rows;
       o->saved_shift = o->shift;
    }
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
-      fn_at(i)->saved = fn_at(i)->cost;
+      VG_(memcpy)(fn_at(i)->saved, fn_at(i)->miss, sizeof fn_at(i)->miss);
 }
 
 /* The counts as they were saved (zero for what was made since), in the
@@ -539,12 +566,12 @@ static void restore_counts(void)
    Word i;
    for (i = 0; i < VG_(sizeXA)(all_objs); i++) {
       VP_DataObj* o = obj_at(i);
-      VG_(memset)(o->rows, 0, o->n_rows * sizeof(VP_DataCost));
-      if (o->saved)
-         add_rows_into(o, o->saved, o->saved_rows, o->saved_shift);
+      zero_buckets(o);
+      if (o->saved_acc)
+         add_buckets_into(o, o->saved_acc, o->saved_miss, o->saved_rows, o->saved_shift);
    }
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
-      fn_at(i)->cost = fn_at(i)->saved;
+      VG_(memcpy)(fn_at(i)->miss, fn_at(i)->saved, sizeof fn_at(i)->miss);
 }
 
 void VP_(data_forget_saved)(void)
@@ -552,12 +579,10 @@ void VP_(data_forget_saved)(void)
    Word i;
    if (!VP_(data_on))
       return;
-   for (i = 0; i < VG_(sizeXA)(all_objs); i++) {
-      VG_(free)(obj_at(i)->saved);
-      obj_at(i)->saved = NULL;
-   }
+   for (i = 0; i < VG_(sizeXA)(all_objs); i++)
+      free_saved(obj_at(i));
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
-      VG_(memset)(&fn_at(i)->saved, 0, sizeof(VP_DataCost));
+      VG_(memset)(fn_at(i)->saved, 0, sizeof fn_at(i)->saved);
 }
 
 void VP_(data_set_collecting)(Bool on)
@@ -584,9 +609,9 @@ void VP_(data_zero)(void)
    if (!VP_(data_on))
       return;
    for (i = 0; i < VG_(sizeXA)(all_objs); i++)
-      VG_(memset)(obj_at(i)->rows, 0, obj_at(i)->n_rows * sizeof(VP_DataCost));
+      zero_buckets(obj_at(i));
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
-      VG_(memset)(&fn_at(i)->cost, 0, sizeof(VP_DataCost));
+      VG_(memset)(fn_at(i)->miss, 0, sizeof fn_at(i)->miss);
 }
 
 /*------------------------------------------------------------*/
@@ -598,13 +623,26 @@ static UInt         n_out_objs;
 static VP_FnData**  out_fns;
 static UInt         n_out_fns;
 
+void VP_(data_bucket_cost)(const VP_DataObj* o, UInt i, VP_DataCost* out)
+{
+   UInt w;
+   for (w = 0; w < 2; w++) {
+      out->c[3 * w]     = o->acc[2 * i + w];
+      out->c[3 * w + 1] = o->miss[4 * i + 2 * w];
+      out->c[3 * w + 2] = o->miss[4 * i + 2 * w + 1];
+   }
+}
+
 void VP_(data_obj_total)(const VP_DataObj* o, VP_DataCost* out)
 {
    UInt i, e;
    VG_(memset)(out, 0, sizeof *out);
-   for (i = 0; i < o->n_rows; i++)
+   for (i = 0; i < o->n_rows; i++) {
+      VP_DataCost b;
+      VP_(data_bucket_cost)(o, i, &b);
       for (e = 0; e < VP_DATA_EVENTS; e++)
-         out->c[e] += o->rows[i].c[e];
+         out->c[e] += b.c[e];
+   }
 }
 
 static Bool counted(const VP_DataCost* c)
@@ -612,6 +650,14 @@ static Bool counted(const VP_DataCost* c)
    UInt e;
    for (e = 0; e < VP_DATA_EVENTS; e++)
       if (c->c[e]) return True;
+   return False;
+}
+
+static Bool any_miss(const VP_FnData* f)
+{
+   UInt e;
+   for (e = 0; e < VP_DATA_MISSES; e++)
+      if (f->miss[e]) return True;
    return False;
 }
 
@@ -653,7 +699,7 @@ void VP_(data_prepare_dump)(void)
    out_fns   = VG_(malloc)("vp.data.outfns", (VG_(sizeXA)(all_fns) + 1) * sizeof(VP_FnData*));
    n_out_fns = 0;
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
-      if (counted(&fn_at(i)->cost)) {
+      if (any_miss(fn_at(i))) {
          tl_assert(fn_at(i)->obj->number != VP_NO_ID);
          out_fns[n_out_fns++] = fn_at(i);
       }

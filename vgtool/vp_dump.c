@@ -909,11 +909,13 @@ static void write_data_offsets(VP_Out* o)
       if (d->kind != VP_DK_HEAP && d->kind != VP_DK_GLOBAL)
          continue;
       for (r = 0; r < d->n_rows; r++) {
-         if (!data_row_counted(&d->rows[r]))
+         VP_DataCost c;
+         VP_(data_bucket_cost)(d, r, &c);
+         if (!data_row_counted(&c))
             continue;
          out_field(o, first ? "\n  [" : "\n  ,[", i);
          out_field(o, ",", (ULong)r << d->shift);
-         out_data_cost(o, &d->rows[r]);
+         out_data_cost(o, &c);
          VP_(out_s)(o, "]");
          first = False;
       }
@@ -928,10 +930,10 @@ static Int cmp_data_fns(const void* a, const void* b)
    return c ? c : cmp_u32(rn.fn[x->fn], rn.fn[y->fn]);
 }
 
-/* [object, fn, cost...], by object and function. */
+/* [object, fn, D1mr, DLmr, D1mw, DLmw], by object and function. */
 static void write_data_fns(VP_Out* o)
 {
-   UInt              i, n = VP_(data_n_fns)();
+   UInt              i, e, n = VP_(data_n_fns)();
    const VP_FnData** fns = VG_(malloc)("vp.dump.datafns", (n ? n : 1) * sizeof(VP_FnData*));
    for (i = 0; i < n; i++)
       fns[i] = VP_(data_fn)(i);
@@ -940,7 +942,8 @@ static void write_data_fns(VP_Out* o)
    for (i = 0; i < n; i++) {
       out_field(o, i ? "\n  ,[" : "\n  [", fns[i]->obj->number);
       out_field(o, ",", rn.fn[fns[i]->fn]);
-      out_data_cost(o, &fns[i]->cost);
+      for (e = 0; e < VP_DATA_MISSES; e++)
+         out_field(o, ",", fns[i]->miss[e]);
       VP_(out_s)(o, "]");
    }
    VG_(free)(fns);

@@ -3,7 +3,7 @@
 // `data` section, format version 6): the data objects (a heap allocation
 // site, a global, an object's unnamed data, the stack, the allocator's own
 // bookkeeping, the rest), their counts per offset, and the functions that
-// touched each; and the questions the report, annotate, diff, the exports
+// missed on each; and the questions the report, annotate, diff, the exports
 // and the viewer ask of them.
 #ifndef VGPROF_DATA_HPP
 #define VGPROF_DATA_HPP
@@ -65,7 +65,9 @@ struct DataOffset {
     DataCost cost{};
 };
 
-// A row of `data.fns`: what one function's instructions did to one object.
+// A row of `data.fns`: the misses of one function's instructions on one
+// object. Accesses are not counted per function (it would slow every
+// access down): Dr and Dw are zero.
 struct DataFunction {
     DataObjId object;
     FnId fn;
@@ -93,11 +95,11 @@ std::optional<double> data_miss_rate(const DataCost& cost, size_t event);
 // kind, then as the profile lists them.
 std::vector<DataObjId> data_objects_by(const DataProfile& data, size_t event);
 
-// The objects `fn` touched, with what it did to each, in descending order
+// The objects `fn` missed on, with its misses on each, in descending order
 // of `event`.
 std::vector<DataFunction> data_of_function(const DataProfile& data, FnId fn, size_t event);
 
-// The functions that touched `object`, in descending order of `event`.
+// The functions that missed on `object`, in descending order of `event`.
 std::vector<DataFunction> functions_of_data(const DataProfile& data, DataObjId object,
                                             size_t event);
 

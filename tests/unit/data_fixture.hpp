@@ -9,10 +9,10 @@
 //             600 300 30 50 5 1, at offset 8: 200 100 10 50 5 0.
 //   object 1: the global "table" of /usr/bin/app (64 bytes at 4210688):
 //             300 100 10 0 0 0, all by main at offset 0.
-//   object 2: the stack: 200 40 4 200 20 2; main 0 0 0 100 10 1, work
-//             200 40 4 100 10 1.
-//   lines:    main 300 100 10 100 10 1, work 1000 440 44 200 20 2 (what
-//             each did to the objects); totals 1300 540 54 300 30 3.
+//   object 2: the stack: 200 40 4 200 20 2; the misses (D1mr DLmr D1mw
+//             DLmw) of main 0 0 10 1, of work 40 4 10 1.
+//   lines:    main 300 100 10 100 10 1, work 1000 440 44 200 20 2 (their
+//             misses are those of the fns rows); totals 1300 540 54 300 30 3.
 #ifndef VGPROF_TESTS_DATA_FIXTURE_HPP
 #define VGPROF_TESTS_DATA_FIXTURE_HPP
 
@@ -29,9 +29,8 @@ inline const char* const kDataObjects =
     R"(,["stack",null,null,null,null,0,0,200,40,4,200,20,2]])";
 inline const char* const kDataOffsets =
     "[[0,0,600,300,30,50,5,1],[0,8,200,100,10,50,5,0],[1,0,300,100,10,0,0,0]]";
-inline const char* const kDataFns =
-    "[[0,1,800,400,40,100,10,1],[1,0,300,100,10,0,0,0],[2,0,0,0,0,100,10,1],"
-    "[2,1,200,40,4,100,10,1]]";
+inline const char* const kDataFns = "[[0,1,400,40,10,1],[1,0,100,10,0,0],[2,0,0,0,10,1],"
+                                    "[2,1,40,4,10,1]]";
 
 inline std::string data_json(const std::string& objects = kDataObjects,
                              const std::string& offsets = kDataOffsets,

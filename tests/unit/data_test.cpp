@@ -113,23 +113,21 @@ TEST(DataLoadError, AnObjectsOffsetsMustAddUpToIt)
               "has 10");
 }
 
-TEST(DataLoadError, AnObjectsFunctionsMustAddUpToIt)
+TEST(DataLoadError, AnObjectsFunctionsMustAddUpToItsMisses)
 {
-    const std::string fns = "[[0,1,800,400,40,100,10,1],[1,0,300,100,10,0,0,0],"
-                            "[2,1,200,40,4,100,10,1]]";
+    const std::string fns = "[[0,1,400,40,10,1],[1,0,100,10,0,0],[2,1,40,4,10,1]]";
     EXPECT_EQ(load_error(with_data(data_json(kDataObjects, kDataOffsets, fns))),
-              "p.json: data.objects[2]: the functions' counts add up to 100 Dw but the object "
-              "has 200");
+              "p.json: data.objects[2]: the functions' misses add up to 10 D1mw but the object "
+              "has 20");
 }
 
-TEST(DataLoadError, AFunctionsRowsMustAddUpToItsLines)
+TEST(DataLoadError, AFunctionsMissesMustAddUpToItsLines)
 {
-    // main's 100 stack writes charged to work instead: every object still
+    // main's stack write misses charged to work instead: the object still
     // adds up, but neither function's lines do.
-    const std::string fns = "[[0,1,800,400,40,100,10,1],[1,0,300,100,10,0,0,0],"
-                            "[2,1,200,40,4,200,20,2]]";
+    const std::string fns = "[[0,1,400,40,10,1],[1,0,100,10,0,0],[2,1,40,4,20,2]]";
     EXPECT_EQ(load_error(with_data(data_json(kDataObjects, kDataOffsets, fns))),
-              "p.json: data.fns: the rows of function 0 add up to 0 Dw but its lines have 100");
+              "p.json: data.fns: the rows of function 0 add up to 0 D1mw but its lines have 10");
 }
 
 TEST(DataLoadError, OffsetsAreBucketStartsInsideTheObject)
@@ -192,8 +190,8 @@ TEST(DataLoadError, AnObjectIsListedOnce)
 TEST(DataLoadError, TheRowsHaveTheirLength)
 {
     EXPECT_EQ(load_error(with_data(data_json(kDataObjects, kDataOffsets, "[[0,1,800]]"))),
-              "p.json: data.fns[0]: expected 8 entries [object, fn, Dr, D1mr, DLmr, Dw, D1mw, "
-              "DLmw], got 3");
+              "p.json: data.fns[0]: expected 6 entries [object, fn, D1mr, DLmr, D1mw, DLmw], "
+              "got 3");
 }
 
 // --- questions -------------------------------------------------------------------
@@ -280,15 +278,24 @@ TEST(DataReport, JsonHasTheSameObjectsAndRates)
     EXPECT_EQ(objects[2].at("functions").as_array().size(), 2u);
 }
 
-TEST(DataReport, WithAFunctionShowsWhatItTouched)
+TEST(DataReport, WithAFunctionShowsWhatItMissedOn)
 {
     cli::ReportOptions o;
     o.data = true;
     o.function = "main";
     const std::string text = report(load(with_data()), o);
-    EXPECT_NE(text.find("Accessed by:      main"), std::string::npos) << text;
+    EXPECT_NE(text.find("Missed by:        main"), std::string::npos) << text;
     EXPECT_NE(text.find("global table"), std::string::npos) << text;
     EXPECT_EQ(text.find("heap site 0"), std::string::npos) << text;
+}
+
+TEST(DataReport, WithAFunctionRefusesToSortByAccesses)
+{
+    cli::ReportOptions o;
+    o.data = true;
+    o.function = "main";
+    o.sort = "Dr";
+    EXPECT_THROW(report(load(with_data()), o), Error);
 }
 
 TEST(DataReport, RefusesEventsThatAreNotDataEvents)
