@@ -9,6 +9,7 @@
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/profile_builder.hpp"
 
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
@@ -166,7 +167,9 @@ private:
 
 class DhatReader {
 public:
-    DhatReader(const std::string& name, uint64_t max_string) : name_(name), max_string_(max_string)
+    DhatReader(const std::string& name, uint64_t max_string)
+        : name_(name), max_string_(max_string),
+          builder_(name, ProfileBuilder::Numbering::as_added)
     {
     }
     Profile read(Input& input);
@@ -178,7 +181,6 @@ private:
     }
     const json::value& member(const json::object& o, const char* key, const std::string& at) const;
     uint64_t uint_member(const json::object& o, const char* key, const std::string& at) const;
-    uint32_t str_id(const std::string& s);
     FrameId frame_id(uint64_t ftbl_index, const json::array& ftbl, const std::string& at);
     std::vector<uint32_t> accesses(const json::value& v, const std::string& at) const;
 
@@ -186,11 +188,10 @@ private:
 
     const std::string& name_;
     const uint64_t max_string_;  // LoadLimits::max_string
-    Profile p_;
+    // DHAT's own order is kept: sites in the order of its program points,
+    // frames, functions and strings in the order first used.
+    ProfileBuilder builder_;
     Heap heap_;
-    std::map<std::string, uint32_t> strs_;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> fns_;  // name, file, obj
-    std::map<uint32_t, uint32_t> files_, objs_;                          // str -> row
     std::map<uint64_t, FrameId> frames_;                                 // ftbl index -> row
 };
 
@@ -214,14 +215,6 @@ uint64_t DhatReader::uint_member(const json::object& o, const char* key,
     fail(at.empty() ? std::string(key) : cat(at, '.', key), "expected a non-negative integer");
 }
 
-uint32_t DhatReader::str_id(const std::string& s)
-{
-    const auto [it, fresh] = strs_.emplace(s, uint32_t(p_.strs_.size()));
-    if (fresh)
-        p_.strs_.push_back(s);
-    return it->second;
-}
-
 FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std::string& at)
 {
     if (const auto it = frames_.find(index); it != frames_.end())
@@ -235,24 +228,13 @@ FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std:
     if (!parse_frame(text, f))
         fail(cat("ftbl[", index, "]"), cat("not a frame of the form \"0xADDR: function "
                                            "(file:line)\": ", quote(text)));
-    const uint32_t unknown = str_id("???");
-    const uint32_t name = str_id(f.fn.empty() ? "???" : f.fn);
-    const uint32_t file_str = f.file.empty() ? unknown : str_id(f.file);
-    const uint32_t obj_str = f.obj.empty() ? unknown : str_id(f.obj);
-    const auto row_of = [](std::map<uint32_t, uint32_t>& rows, std::vector<StrId>& table,
-                           uint32_t s) {
-        const auto [it, fresh] = rows.emplace(s, uint32_t(table.size()));
-        if (fresh)
-            table.push_back(StrId(s));
-        return it->second;
-    };
-    const uint32_t file = row_of(files_, p_.files_, file_str);
-    const uint32_t obj = row_of(objs_, p_.objs_, obj_str);
-    const auto [it, fresh] = fns_.emplace(std::make_tuple(name, file, obj),
-                                          uint32_t(p_.functions_.size()));
-    if (fresh)
-        p_.functions_.push_back(Function{StrId(name), FileId(file), ObjId(obj), 0});
-    HeapFrame frame{f.addr, FnId(it->second), FileId(file), f.line};
+    const StrId unknown = builder_.str("???");
+    const StrId name = builder_.str(f.fn.empty() ? "???" : f.fn);
+    const StrId file_str = f.file.empty() ? unknown : builder_.str(f.file);
+    const StrId obj_str = f.obj.empty() ? unknown : builder_.str(f.obj);
+    const FileId file = builder_.file(file_str);
+    const ObjId obj = builder_.object(obj_str);
+    HeapFrame frame{f.addr, builder_.function(name, file, obj, 0), file, f.line};
     const FrameId id(uint32_t(heap_.frames.size()));
     heap_.frames.push_back(frame);
     frames_.emplace(index, id);
@@ -320,9 +302,9 @@ Profile DhatReader::read(Input& input)
     if (!mode.is_string() || mode.get_string() != "heap")
         fail("mode", "only DHAT's heap mode has heap data (not copy or ad-hoc)");
 
-    Meta& m = p_.meta_;
+    Meta& m = builder_.meta();
     m.tool = "dhat";
-    m.events = {"Ir"};
+    builder_.add_event("Ir");
     m.totals = {0};
     if (const json::value* cmd = o.if_contains("cmd"); cmd && cmd->is_string()) {
         std::istringstream words{std::string(cmd->get_string())};
@@ -331,7 +313,6 @@ Profile DhatReader::read(Input& input)
     }
     if (const json::value* pid = o.if_contains("pid"); pid && pid->is_int64())
         m.pid = pid->get_int64();
-    p_.graph_.num_events_ = 1;
 
     HeapTotals& t = heap_.totals;
     t.end_time = uint_member(o, "te", "");
@@ -406,8 +387,8 @@ Profile DhatReader::read(Input& input)
             sn.sites.resize(10);
         heap_.snapshots.push_back(std::move(sn));
     }
-    p_.heap_ = std::move(heap_);
-    return std::move(p_);
+    builder_.set_heap(std::move(heap_));
+    return builder_.finish();
 }
 
 bool is_dhat_format(std::string_view head)

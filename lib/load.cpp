@@ -18,8 +18,10 @@
 #include "callgrind.hpp"
 #include "dhat.hpp"
 #include "input.hpp"
+#include "profile_checks.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/profile_builder.hpp"
 
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
@@ -42,6 +44,7 @@ namespace vgprof {
 namespace {
 
 using detail::cat;
+using detail::CheckedSum;
 
 // A place in the document as a chain of links to the enclosing places, kept
 // on the stack. It is rendered as text ("lines[12][0]") only when an error is
@@ -184,20 +187,6 @@ bool contains(const Array& names, json::string_view key)
     return std::find(std::begin(names), std::end(names), key) != std::end(names);
 }
 
-// A sum that remembers passing 2^64-1, so a message can say so instead of
-// showing a wrapped-round number.
-struct CheckedSum {
-    uint64_t value = 0;
-    bool overflow = false;
-
-    void add(uint64_t n) { overflow |= __builtin_add_overflow(value, n, &value); }
-    bool operator==(const CheckedSum& o) const
-    {
-        return !overflow && !o.overflow && value == o.value;
-    }
-    std::string str() const { return overflow ? std::string("more than 2^64-1") : cat(value); }
-};
-
 // What identifies a row of `calls`: the threads' rows with the same key add
 // up to the top-level row.
 struct CallKey {
@@ -261,7 +250,9 @@ struct TableSource {
 // against tables already read).
 class Loader {
 public:
-    Loader(const std::string& name, uint64_t max_string) : name_(name), max_string_(max_string)
+    Loader(const std::string& name, const LoadLimits& limits)
+        : name_(name), max_string_(limits.max_string),
+          reject_inclusive_below_self_(limits.reject_inclusive_below_self)
     {
     }
     Profile load(Input& input);
@@ -277,7 +268,7 @@ private:
     }
 
     void parse(Input& input);
-    int version() const { return p_.meta_.version; }
+    int version() const { return p_.meta.version; }
     [[noreturn]] void fail_syntax(const struct TextPosition& at, const std::string& what) const;
     Profile validate();
 
@@ -312,18 +303,15 @@ private:
     template <typename Row>
     void located_at(const Row& row, const Where& at, uint64_t& addr, FnId& fn, FileId& file,
                     uint32_t& line) const;
-    void check_totals(const Where& at) const;
     void load_call_graph(const json::object& root);
-    void load_calls(const TableSource& source, const Where& at, CallGraph& graph);
+    void load_calls(const TableSource& source, const Where& at, CallGraphTables& graph);
     std::vector<size_t> load_inclusive(const TableSource& source, const Where& at,
-                                       CallGraph& graph);
+                                       CallGraphTables& graph);
     void load_paths(const TableSource& source, const Where& at);
-    void check_path_inclusive_costs(const Where& at) const;
-    void check_path_self_totals(const Where& at) const;
     void load_threads(const json::value& v, const Where& at);
     uint32_t tid_at(const json::value& v, const Where& at) const;
     void check_tid_order(uint32_t tid, const Where& at) const;
-    void load_roots(const json::value& v, const Where& at, ThreadGraph& thread,
+    void load_roots(const json::value& v, const Where& at, ThreadTables& thread,
                     std::vector<uint32_t>& owner) const;
     void check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
                                        const Where& threads) const;
@@ -332,26 +320,25 @@ private:
     void load_heap_frames(const json::value& v, const Where& at, Heap& heap) const;
     void load_heap_sites(const json::value& v, const Where& at, Heap& heap) const;
     std::vector<uint32_t> accesses_at(const json::value& v, const Where& at) const;
-    void check_heap_sums(const Heap& heap, const Where& at) const;
     void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
     void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
 
     // --- one row of a large table, while parsing or while validating ---------------
     void add_line(const RowCells& row, const Where& item);
     void add_instr(const RowCells& row, const Where& item);
-    void add_call(const RowCells& row, const Where& item, CallGraph& graph);
-    void add_inclusive(const RowCells& row, const Where& item, size_t index, CallGraph& graph);
+    void add_call(const RowCells& row, const Where& item, CallGraphTables& graph);
+    void add_inclusive(const RowCells& row, const Where& item, size_t index, CallGraphTables& graph);
     void add_path(const RowCells& row, const Where& item, size_t node);
     std::optional<PathId> parent_at(const Cell& v, const Where& at, size_t node) const;
     // The checks a streamed table's rows [0, rows) skipped while parsing.
     template <typename Row>
     void check_fn_and_file_ids(const std::vector<Row>& table, const Where& at, size_t rows,
                                size_t fn_column) const;
-    void check_call_ids(const Where& at, size_t rows, const CallGraph& graph) const;
-    void check_inclusive_ids(const Where& at, size_t rows, const CallGraph& graph);
+    void check_call_ids(const Where& at, size_t rows, const CallGraphTables& graph) const;
+    void check_inclusive_ids(const Where& at, size_t rows, const CallGraphTables& graph);
     void check_path_ids(const Where& at, size_t rows) const;
     void check_no_second_inclusive_row(FnId fn, size_t index, const Where& item);
-    std::vector<size_t> sort_inclusive(CallGraph& graph) const;
+    std::vector<size_t> sort_inclusive(CallGraphTables& graph) const;
 
     // The threads' call and inclusive rows summed per top-level row, so that
     // they can be compared with it once every thread is read.
@@ -365,8 +352,8 @@ private:
         std::vector<CheckedSum> thread_inclusive;
     };
     ThreadSums top_level_sums() const;
-    void add_thread_calls(const ThreadGraph& thread, const Where& calls, ThreadSums& sums) const;
-    void add_thread_inclusive(const ThreadGraph& thread, const std::vector<size_t>& source_rows,
+    void add_thread_calls(const ThreadTables& thread, const Where& calls, ThreadSums& sums) const;
+    void add_thread_inclusive(const ThreadTables& thread, const std::vector<size_t>& source_rows,
                               const Where& inclusive, ThreadSums& sums) const;
     void check_thread_sums(const ThreadSums& sums) const;
 
@@ -395,7 +382,8 @@ private:
 
     const std::string& name_;
     const uint64_t max_string_;  // LoadLimits::max_string
-    Profile p_;
+    const bool reject_inclusive_below_self_;
+    ProfileTables p_;
 
     // What the parser keeps: the members other than the streamed tables, in
     // document order (a streamed table's member holds null), and the tables.
@@ -408,7 +396,7 @@ private:
     std::optional<size_t> events_;
     static constexpr size_t kNotYetKnown = std::numeric_limits<uint32_t>::max();
 
-    // For each position of p_.graph_'s inclusive rows (sorted by fn), the
+    // For each position of p_.graph's inclusive rows (sorted by fn), the
     // row the document had there: messages name rows as written.
     std::vector<size_t> inclusive_source_rows_;
     // Indexed by FnId: the row of the inclusive table being read that holds
@@ -757,7 +745,7 @@ bool Loader::streams(std::string_view key, Table& table) const
     for (size_t t = 0; t < kTables; ++t)
         if (key == kTableKeys[t]) {
             table = Table(t);
-            return p_.meta_.version >= 2 || table == Table::lines || table == Table::instrs;
+            return p_.meta.version >= 2 || table == Table::lines || table == Table::instrs;
         }
     return false;
 }
@@ -785,8 +773,8 @@ void Loader::stream_row(Table table, const RowCells& row)
         switch (table) {
         case Table::lines: add_line(row, item); break;
         case Table::instrs: add_instr(row, item); break;
-        case Table::calls: add_call(row, item, p_.graph_); break;
-        case Table::inclusive: add_inclusive(row, item, t.rows, p_.graph_); break;
+        case Table::calls: add_call(row, item, p_.graph); break;
+        case Table::inclusive: add_inclusive(row, item, t.rows, p_.graph); break;
         case Table::paths: add_path(row, item, t.rows); break;
         }
         ++t.rows;
@@ -807,20 +795,25 @@ Profile Loader::validate()
                 instrs = top.member("instrs");
     load_meta(required(root, "meta", top), meta);
     // Even without a call graph: an empty graph still answers in events.
-    p_.graph_.num_events_ = p_.num_events();
+    p_.graph.num_events = p_.num_events();
     load_strs(required(root, "strs", top), strs);
-    load_str_table(required(root, "objs", top), objs, p_.objs_);
-    load_str_table(required(root, "files", top), files, p_.files_);
+    load_str_table(required(root, "objs", top), objs, p_.objs);
+    load_str_table(required(root, "files", top), files, p_.files);
     load_fns(required(root, "fns", top), fns);
     load_lines(table_source(required(root, "lines", top), Table::lines), lines);
     if (const json::value* v = root.if_contains("instrs"))
         load_instrs(table_source(*v, Table::instrs), instrs);
-    check_totals(meta);
+    detail::check_line_totals(p_, name_);
     load_call_graph(root);
-    if (p_.meta_.version >= 3)
+    if (p_.meta.version >= 3)
         if (const json::value* v = root.if_contains(kHeapKey))
             load_heap(*v, top.member(kHeapKey));
-    return std::move(p_);
+    // Every structural check has been made above, each naming the place in
+    // the document; the builder only judges inclusive against self costs.
+    FinishOptions options;
+    options.structure_checked = true;
+    options.reject_inclusive_below_self = reject_inclusive_below_self_;
+    return ProfileBuilder::finish(std::move(p_), name_, options);
 }
 
 void Loader::load_version(const json::value& v)
@@ -840,29 +833,29 @@ void Loader::load_version(const json::value& v)
                       "); upgrade vgprof"));
     if (version < 1)
         fail(at, cat("invalid format version ", version, " (versions start at 1)"));
-    p_.meta_.version = int(version);
+    p_.meta.version = int(version);
 }
 
 void Loader::check_top_level_keys(const json::object& root) const
 {
-    const bool version1 = p_.meta_.version == 1;
+    const bool version1 = p_.meta.version == 1;
     for (const auto& member : root) {
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-                           (p_.meta_.version >= 3 && key == kHeapKey);
+                           (p_.meta.version >= 3 && key == kHeapKey);
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
             fail(Where{}, cat("unknown top-level key ", quoted(key), " (not part of format version ",
-                              p_.meta_.version, ")"));
+                              p_.meta.version, ")"));
     }
 }
 
 void Loader::load_meta(const json::value& v, const Where& at)
 {
     const json::object& o = object_at(v, at);
-    Meta& m = p_.meta_;
+    Meta& m = p_.meta;
     const Where tool = at.member("tool"), tool_version = at.member("tool_version"),
                 valgrind = at.member("valgrind"), argv = at.member("argv"),
                 options = at.member("options"), events = at.member("events"),
@@ -941,7 +934,7 @@ void Loader::load_cache(const json::object& o, const Where& at)
         if (!contains(kCacheKeys, member.key()))
             fail(at, cat("unknown key ", quoted(member.key()),
                          " (expected \"I1\", \"D1\", \"LL\" and \"branches\")"));
-    CacheConfig& c = p_.meta_.cache.emplace();
+    CacheConfig& c = p_.meta.cache.emplace();
     const Where i1 = at.member("I1"), d1 = at.member("D1"), ll = at.member("LL"),
                 branches = at.member("branches");
     const json::value& branches_value = required(o, "branches", at);
@@ -989,12 +982,12 @@ CacheGeometry Loader::cache_geometry_at(const json::value& v, const Where& at) c
 // hold such events without meta.cache (the unit tests' fixtures do).
 void Loader::check_simulated_events(const Where& cache, const Where& events) const
 {
-    const Meta& m = p_.meta_;
+    const Meta& m = p_.meta;
     if (!m.cache)
         return;
     const auto check = [&](const auto& group, const char* what_was) {
         for (const char* name : group)
-            if (!p_.event_index(name))
+            if (std::find(m.events.begin(), m.events.end(), name) == m.events.end())
                 fail(events, cat("no ", quoted(name), " event, but ", cache.str(), " says ",
                                  what_was));
     };
@@ -1019,7 +1012,7 @@ void Loader::load_merged(const json::value& v, const Where& at)
     const json::array& a = array_at(v, at);
     if (a.empty())
         fail(at, "expected at least one run, got an empty array");
-    Meta& m = p_.meta_;
+    Meta& m = p_.meta;
     const size_t events = m.events.size();
     std::vector<CheckedSum> sums(events);
     m.merged.reserve(a.size());
@@ -1054,7 +1047,7 @@ void Loader::load_merged(const json::value& v, const Where& at)
 void Loader::load_run(const json::value& v, const Where& at)
 {
     const json::object& o = object_at(v, at);
-    Meta& m = p_.meta_;
+    Meta& m = p_.meta;
     const Where pid = at.member("pid"), ppid = at.member("ppid"),
                 elapsed = at.member("elapsed_ms");
     if (const json::value* x = o.if_contains("pid"))
@@ -1068,10 +1061,10 @@ void Loader::load_run(const json::value& v, const Where& at)
 void Loader::load_strs(const json::value& v, const Where& at)
 {
     const json::array& a = array_at(v, at);
-    p_.strs_.reserve(a.size());
+    p_.strs.reserve(a.size());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        p_.strs_.emplace_back(string_at(a[i], item));
+        p_.strs.emplace_back(string_at(a[i], item));
     }
 }
 
@@ -1081,14 +1074,14 @@ void Loader::load_str_table(const json::value& v, const Where& at, std::vector<S
     out.reserve(a.size());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        out.push_back(id_at<StrId>(a[i], item, "strs", p_.strs_.size(), "string"));
+        out.push_back(id_at<StrId>(a[i], item, "strs", p_.strs.size(), "string"));
     }
 }
 
 void Loader::load_fns(const json::value& v, const Where& at)
 {
     const json::array& a = array_at(v, at);
-    p_.functions_.reserve(a.size());
+    p_.functions.reserve(a.size());
     RowCells row;
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
@@ -1097,11 +1090,11 @@ void Loader::load_fns(const json::value& v, const Where& at)
         const Where name = item.element(0), file = item.element(1), obj = item.element(2),
                     line = item.element(3);
         Function f;
-        f.name = id_at<StrId>(row[0], name, "strs", p_.strs_.size(), "string");
-        f.file = id_at<FileId>(row[1], file, "file", p_.files_.size(), "file");
-        f.obj = id_at<ObjId>(row[2], obj, "obj", p_.objs_.size(), "object");
+        f.name = id_at<StrId>(row[0], name, "strs", p_.strs.size(), "string");
+        f.file = id_at<FileId>(row[1], file, "file", p_.files.size(), "file");
+        f.obj = id_at<ObjId>(row[2], obj, "obj", p_.objs.size(), "object");
         f.line = u32_at(row[3], line);
-        p_.functions_.push_back(f);
+        p_.functions.push_back(f);
     }
 }
 
@@ -1144,7 +1137,7 @@ void Loader::load_lines(const TableSource& source, const Where& at)
 {
     load_table(
         source, at, [&](const RowCells& row, const Where& item, size_t) { add_line(row, item); },
-        [&](size_t rows) { check_fn_and_file_ids(p_.lines_, at, rows, 0); });
+        [&](size_t rows) { check_fn_and_file_ids(p_.lines, at, rows, 0); });
 }
 
 void Loader::add_line(const RowCells& row, const Where& item)
@@ -1152,11 +1145,11 @@ void Loader::add_line(const RowCells& row, const Where& item)
     check_row(row, item, {"fn", "file", "line"}, {""});
     const Where fn = item.element(0), file = item.element(1), line = item.element(2);
     LineCost l;
-    l.fn = id_at<FnId>(row[0], fn, "fn", table_size(p_.functions_.size()), "function");
-    l.file = id_at<FileId>(row[1], file, "file", table_size(p_.files_.size()), "file");
+    l.fn = id_at<FnId>(row[0], fn, "fn", table_size(p_.functions.size()), "function");
+    l.file = id_at<FileId>(row[1], file, "file", table_size(p_.files.size()), "file");
     l.line = u32_at(row[2], line);
-    p_.lines_.push_back(l);
-    append_costs(row, 3, item, p_.line_costs_);
+    p_.lines.push_back(l);
+    append_costs(row, 3, item, p_.line_costs);
 }
 
 // lines and instrs rows refer to a function and, in the next column, a file.
@@ -1167,8 +1160,8 @@ void Loader::check_fn_and_file_ids(const std::vector<Row>& table, const Where& a
     for (size_t i = 0; i < rows; ++i) {
         const Where item = at.element(i), fn = item.element(fn_column),
                     file = item.element(fn_column + 1);
-        check_id(table[i].fn, fn, "fn", p_.functions_.size(), "function");
-        check_id(table[i].file, file, "file", p_.files_.size(), "file");
+        check_id(table[i].fn, fn, "fn", p_.functions.size(), "function");
+        check_id(table[i].file, file, "file", p_.files.size(), "file");
     }
 }
 
@@ -1176,7 +1169,7 @@ void Loader::load_instrs(const TableSource& source, const Where& at)
 {
     load_table(
         source, at, [&](const RowCells& row, const Where& item, size_t) { add_instr(row, item); },
-        [&](size_t rows) { check_fn_and_file_ids(p_.instrs_, at, rows, 1); });
+        [&](size_t rows) { check_fn_and_file_ids(p_.instrs, at, rows, 1); });
 }
 
 void Loader::add_instr(const RowCells& row, const Where& item)
@@ -1184,8 +1177,8 @@ void Loader::add_instr(const RowCells& row, const Where& item)
     check_row(row, item, {"addr", "fn", "file", "line"}, {""});
     InstrCost c;
     located_at(row, item, c.addr, c.fn, c.file, c.line);
-    p_.instrs_.push_back(c);
-    append_costs(row, 4, item, p_.instr_costs_);
+    p_.instrs.push_back(c);
+    append_costs(row, 4, item, p_.instr_costs);
 }
 
 // The first four columns of an `instrs` row or a heap frame: an
@@ -1197,31 +1190,9 @@ void Loader::located_at(const Row& row, const Where& at, uint64_t& addr, FnId& f
     const Where addr_at = at.element(0), fn_at = at.element(1), file_at = at.element(2),
                 line_at = at.element(3);
     addr = uint_at(row[0], addr_at);
-    fn = id_at<FnId>(row[1], fn_at, "fn", table_size(p_.functions_.size()), "function");
-    file = id_at<FileId>(row[2], file_at, "file", table_size(p_.files_.size()), "file");
+    fn = id_at<FnId>(row[1], fn_at, "fn", table_size(p_.functions.size()), "function");
+    file = id_at<FileId>(row[2], file_at, "file", table_size(p_.files.size()), "file");
     line = u32_at(row[3], line_at);
-}
-
-// meta.totals is what a reader shows as the program total; checking it
-// against the lines catches a writer that dropped or double-counted rows.
-void Loader::check_totals(const Where& meta) const
-{
-    const size_t events = p_.num_events();
-    std::vector<uint64_t> sums(events, 0);
-    for (size_t row = 0; row < p_.lines_.size(); ++row) {
-        const uint64_t* cost = p_.line_cost(row);
-        for (size_t e = 0; e < events; ++e)
-            if (__builtin_add_overflow(sums[e], cost[e], &sums[e]))
-                fail(Where{}, cat("lines: the ", p_.meta_.events[e],
-                                  " costs add up to more than 2^64-1"));
-    }
-    const Where totals = meta.member("totals");
-    for (size_t e = 0; e < events; ++e) {
-        const Where item = totals.element(e);
-        if (sums[e] != p_.meta_.totals[e])
-            fail(item, cat(p_.meta_.events[e], " total is ", p_.meta_.totals[e],
-                           " but the lines add up to ", sums[e]));
-    }
 }
 
 // The call graph arrives with version 2 as three tables that only make sense
@@ -1229,7 +1200,7 @@ void Loader::check_totals(const Where& meta) const
 // another must not find half of them missing.
 void Loader::load_call_graph(const json::object& root)
 {
-    if (p_.meta_.version < 2)
+    if (p_.meta.version < 2)
         return;
     std::vector<const char*> present, missing;
     for (const char* key : kCallGraphKeys)
@@ -1256,21 +1227,21 @@ void Loader::load_call_graph(const json::object& root)
     }
     const Where top, calls = top.member("calls"), inclusive = top.member("inclusive"),
                      paths = top.member("paths");
-    load_calls(table_source(root.at("calls"), Table::calls), calls, p_.graph_);
+    load_calls(table_source(root.at("calls"), Table::calls), calls, p_.graph);
     inclusive_source_rows_ =
-        load_inclusive(table_source(root.at("inclusive"), Table::inclusive), inclusive, p_.graph_);
+        load_inclusive(table_source(root.at("inclusive"), Table::inclusive), inclusive, p_.graph);
     load_paths(table_source(root.at("paths"), Table::paths), paths);
-    check_path_inclusive_costs(paths);
-    check_path_self_totals(paths);
-    p_.has_call_graph_ = true;
+    detail::check_path_inclusive_costs(p_, name_);
+    detail::check_path_self_totals(p_, name_);
+    p_.has_call_graph = true;
     if (threads) {
         const Where threads_at = top.member(kThreadKey);
         load_threads(root.at(kThreadKey), threads_at);
-        p_.has_thread_graphs_ = true;
+        p_.has_thread_graphs = true;
     }
 }
 
-void Loader::load_calls(const TableSource& source, const Where& at, CallGraph& graph)
+void Loader::load_calls(const TableSource& source, const Where& at, CallGraphTables& graph)
 {
     load_table(
         source, at,
@@ -1278,27 +1249,27 @@ void Loader::load_calls(const TableSource& source, const Where& at, CallGraph& g
         [&](size_t rows) { check_call_ids(at, rows, graph); });
 }
 
-void Loader::add_call(const RowCells& row, const Where& item, CallGraph& graph)
+void Loader::add_call(const RowCells& row, const Where& item, CallGraphTables& graph)
 {
     check_row(row, item, {"caller", "callee", "file", "line", "count"}, {""});
     const Where caller = item.element(0), callee = item.element(1), file = item.element(2),
                 line = item.element(3), count = item.element(4);
-    const size_t fns = table_size(p_.functions_.size()), files = table_size(p_.files_.size());
+    const size_t fns = table_size(p_.functions.size()), files = table_size(p_.files.size());
     CallEdge c;
     c.caller = id_at<FnId>(row[0], caller, "fn", fns, "function");
     c.callee = id_at<FnId>(row[1], callee, "fn", fns, "function");
     c.file = id_at<FileId>(row[2], file, "file", files, "file");
     c.line = u32_at(row[3], line);
     c.count = uint_at(row[4], count);
-    graph.calls_.push_back(c);
-    append_costs(row, 5, item, graph.call_costs_);
+    graph.calls.push_back(c);
+    append_costs(row, 5, item, graph.call_costs);
 }
 
-void Loader::check_call_ids(const Where& at, size_t rows, const CallGraph& graph) const
+void Loader::check_call_ids(const Where& at, size_t rows, const CallGraphTables& graph) const
 {
-    const size_t fns = p_.functions_.size(), files = p_.files_.size();
+    const size_t fns = p_.functions.size(), files = p_.files.size();
     for (size_t i = 0; i < rows; ++i) {
-        const CallEdge& c = graph.calls_[i];
+        const CallEdge& c = graph.calls[i];
         const Where item = at.element(i), caller = item.element(0), callee = item.element(1),
                     file = item.element(2);
         check_id(c.caller, caller, "fn", fns, "function");
@@ -1310,39 +1281,39 @@ void Loader::check_call_ids(const Where& at, size_t rows, const CallGraph& graph
 // Returns, for each row of graph's inclusive table (sorted by fn), the row
 // of the document it came from.
 std::vector<size_t> Loader::load_inclusive(const TableSource& source, const Where& at,
-                                           CallGraph& graph)
+                                           CallGraphTables& graph)
 {
-    inclusive_row_of_fn_.resize(p_.functions_.size(), kNoRow);
+    inclusive_row_of_fn_.resize(p_.functions.size(), kNoRow);
     load_table(
         source, at,
         [&](const RowCells& row, const Where& item, size_t index) {
             add_inclusive(row, item, index, graph);
         },
         [&](size_t rows) { check_inclusive_ids(at, rows, graph); });
-    for (FnId fn : graph.inclusive_fns_)
+    for (FnId fn : graph.inclusive_fns)
         inclusive_row_of_fn_[fn.index()] = kNoRow;
     return sort_inclusive(graph);
 }
 
 void Loader::add_inclusive(const RowCells& row, const Where& item, size_t index,
-                           CallGraph& graph)
+                           CallGraphTables& graph)
 {
     check_row(row, item, {"fn"}, {""});
     const Where fn_at = item.element(0);
     const FnId fn =
-        id_at<FnId>(row[0], fn_at, "fn", table_size(p_.functions_.size()), "function");
+        id_at<FnId>(row[0], fn_at, "fn", table_size(p_.functions.size()), "function");
     if (!parsing_)
         check_no_second_inclusive_row(fn, index, item);
-    graph.inclusive_fns_.push_back(fn);
-    append_costs(row, 1, item, graph.inclusive_costs_);
+    graph.inclusive_fns.push_back(fn);
+    append_costs(row, 1, item, graph.inclusive_costs);
 }
 
-void Loader::check_inclusive_ids(const Where& at, size_t rows, const CallGraph& graph)
+void Loader::check_inclusive_ids(const Where& at, size_t rows, const CallGraphTables& graph)
 {
     for (size_t i = 0; i < rows; ++i) {
         const Where item = at.element(i), fn_at = item.element(0);
-        const FnId fn = graph.inclusive_fns_[i];
-        check_id(fn, fn_at, "fn", p_.functions_.size(), "function");
+        const FnId fn = graph.inclusive_fns[i];
+        check_id(fn, fn_at, "fn", p_.functions.size(), "function");
         check_no_second_inclusive_row(fn, i, item);
     }
 }
@@ -1360,10 +1331,10 @@ void Loader::check_no_second_inclusive_row(FnId fn, size_t index, const Where& i
 }
 
 // The tool writes the rows sorted by fn; a reader sorts them if not.
-std::vector<size_t> Loader::sort_inclusive(CallGraph& graph) const
+std::vector<size_t> Loader::sort_inclusive(CallGraphTables& graph) const
 {
-    std::vector<FnId>& fns = graph.inclusive_fns_;
-    std::vector<uint64_t>& costs = graph.inclusive_costs_;
+    std::vector<FnId>& fns = graph.inclusive_fns;
+    std::vector<uint64_t>& costs = graph.inclusive_costs;
     const size_t events = p_.num_events();
     std::vector<size_t> source_rows(fns.size());
     for (size_t i = 0; i < source_rows.size(); ++i)
@@ -1403,22 +1374,22 @@ void Loader::add_path(const RowCells& row, const Where& item, size_t node)
     PathNode n;
     n.parent = parent_at(row[0], parent, node);
     if (!row[1].is_null())
-        n.fn = id_at<FnId>(row[1], fn, "fn", table_size(p_.functions_.size()), "function");
+        n.fn = id_at<FnId>(row[1], fn, "fn", table_size(p_.functions.size()), "function");
     else if (!n.parent)
         fail(fn, "a [truncated] node (null fn) must have a parent, but this one is a root");
     n.count = uint_at(row[2], count);
-    p_.paths_.push_back(n);
+    p_.paths.push_back(n);
     // The row's self costs then inclusive costs are exactly the layout of
     // path_costs_.
-    append_costs(row, 3, item, p_.path_costs_);
+    append_costs(row, 3, item, p_.path_costs);
 }
 
 void Loader::check_path_ids(const Where& at, size_t rows) const
 {
     for (size_t i = 0; i < rows; ++i)
-        if (const std::optional<FnId> fn = p_.paths_[i].fn) {
+        if (const std::optional<FnId> fn = p_.paths[i].fn) {
             const Where item = at.element(i), fn_at = item.element(1);
-            check_id(*fn, fn_at, "fn", p_.functions_.size(), "function");
+            check_id(*fn, fn_at, "fn", p_.functions.size(), "function");
         }
 }
 
@@ -1435,61 +1406,6 @@ std::optional<PathId> Loader::parent_at(const Cell& v, const Where& at, size_t n
     return PathId(uint32_t(parent));
 }
 
-// A node's inclusive cost is its self cost plus its children's inclusive
-// costs. Checked so that every reader can trust any node's inclusive cost
-// without re-adding its subtree.
-void Loader::check_path_inclusive_costs(const Where& at) const
-{
-    const size_t events = p_.num_events(), nodes = p_.paths_.size();
-    std::vector<uint64_t> children(nodes * events, 0);
-    for (size_t i = 0; i < nodes; ++i) {
-        const std::optional<PathId> parent = p_.paths_[i].parent;
-        if (!parent)
-            continue;
-        const uint64_t* inclusive = p_.path_inclusive(i);
-        for (size_t e = 0; e < events; ++e) {
-            uint64_t& sum = children[parent->index() * events + e];
-            if (__builtin_add_overflow(sum, inclusive[e], &sum)) {
-                const Where item = at.element(parent->index());
-                fail(item, cat("the ", p_.meta_.events[e], " inclusive costs of the node's ",
-                               "children add up to more than 2^64-1"));
-            }
-        }
-    }
-    for (size_t i = 0; i < nodes; ++i) {
-        const uint64_t *self = p_.path_self(i), *inclusive = p_.path_inclusive(i);
-        for (size_t e = 0; e < events; ++e) {
-            const uint64_t below = children[i * events + e];
-            uint64_t expected;
-            const bool overflow = __builtin_add_overflow(self[e], below, &expected);
-            if (!overflow && inclusive[e] == expected)
-                continue;
-            const Where item = at.element(i), cost = item.element(3 + events + e);
-            fail(cost, cat(p_.meta_.events[e], " inclusive cost is ", inclusive[e],
-                           " but self ", self[e], " plus the children's inclusive ", below,
-                           overflow ? std::string(" is more than 2^64-1")
-                                    : cat(" is ", expected)));
-        }
-    }
-}
-
-// The tree accounts for every instruction exactly once, as the lines do.
-void Loader::check_path_self_totals(const Where& at) const
-{
-    const size_t events = p_.num_events();
-    std::vector<uint64_t> sums(events, 0);
-    for (size_t i = 0; i < p_.paths_.size(); ++i) {
-        const uint64_t* self = p_.path_self(i);
-        for (size_t e = 0; e < events; ++e)
-            if (__builtin_add_overflow(sums[e], self[e], &sums[e]))
-                fail(at, cat("the ", p_.meta_.events[e], " self costs add up to more than 2^64-1"));
-    }
-    for (size_t e = 0; e < events; ++e)
-        if (sums[e] != p_.meta_.totals[e])
-            fail(at, cat("the ", p_.meta_.events[e], " self costs of the nodes add up to ", sums[e],
-                         " but meta.totals[", e, "] is ", p_.meta_.totals[e]));
-}
-
 // `threads` (--separate-threads=yes): each thread's own calls, inclusive
 // costs and path-tree roots. The threads split the whole program's graph
 // between them, so their rows must add up to the top-level ones and their
@@ -1500,25 +1416,25 @@ void Loader::load_threads(const json::value& v, const Where& at)
     const json::array& a = array_at(v, at);
     const size_t events = p_.num_events();
     // Indexed by path node: the threads index of the thread whose root it is.
-    std::vector<uint32_t> owner(p_.paths_.size(), UINT32_MAX);
+    std::vector<uint32_t> owner(p_.paths.size(), UINT32_MAX);
     ThreadSums sums = top_level_sums();
-    p_.threads_.reserve(a.size());
+    p_.threads.reserve(a.size());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
         const json::object& o = object_at(a[i], item);
         const Where tid = item.member("tid"), calls = item.member("calls"),
                     inclusive = item.member("inclusive"), roots = item.member("roots");
-        ThreadGraph t;
-        t.num_events_ = events;
+        ThreadTables t;
+        t.graph.num_events = events;
         t.tid = tid_at(required(o, "tid", item), tid);
         check_tid_order(t.tid, tid);
-        load_calls(TableSource{&required(o, "calls", item)}, calls, t);
+        load_calls(TableSource{&required(o, "calls", item)}, calls, t.graph);
         const std::vector<size_t> source_rows =
-            load_inclusive(TableSource{&required(o, "inclusive", item)}, inclusive, t);
+            load_inclusive(TableSource{&required(o, "inclusive", item)}, inclusive, t.graph);
         load_roots(required(o, "roots", item), roots, t, owner);
         add_thread_calls(t, calls, sums);
         add_thread_inclusive(t, source_rows, inclusive, sums);
-        p_.threads_.push_back(std::move(t));
+        p_.threads.push_back(std::move(t));
     }
     check_every_root_has_a_thread(owner, at);
     check_thread_sums(sums);
@@ -1538,10 +1454,10 @@ uint32_t Loader::tid_at(const json::value& v, const Where& at) const
 // Sorted, each tid once, so that Profile::thread() can search them.
 void Loader::check_tid_order(uint32_t tid, const Where& at) const
 {
-    if (p_.threads_.empty())
+    if (p_.threads.empty())
         return;
-    const size_t previous = p_.threads_.size() - 1;
-    const uint32_t before = p_.threads_.back().tid;
+    const size_t previous = p_.threads.size() - 1;
+    const uint32_t before = p_.threads.back().tid;
     if (tid == before)
         fail(at, cat("tid ", tid, " is listed twice (threads[", previous, "] has it too)"));
     if (tid < before)
@@ -1549,21 +1465,21 @@ void Loader::check_tid_order(uint32_t tid, const Where& at) const
                      "]); threads are sorted by tid"));
 }
 
-void Loader::load_roots(const json::value& v, const Where& at, ThreadGraph& thread,
+void Loader::load_roots(const json::value& v, const Where& at, ThreadTables& thread,
                         std::vector<uint32_t>& owner) const
 {
     const json::array& a = array_at(v, at);
     thread.roots.reserve(a.size());
-    const uint32_t this_thread = uint32_t(p_.threads_.size());
+    const uint32_t this_thread = uint32_t(p_.threads.size());
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
-        const PathId root = id_at<PathId>(a[i], item, "path", p_.paths_.size(), "node");
-        if (const std::optional<PathId> parent = p_.path(root).parent)
+        const PathId root = id_at<PathId>(a[i], item, "path", p_.paths.size(), "node");
+        if (const std::optional<PathId> parent = p_.paths[root.index()].parent)
             fail(item, cat("paths[", root.value, "] is not a root (its parent is paths[",
                            parent->value, "])"));
         uint32_t& slot = owner[root.index()];
         if (slot != UINT32_MAX) {
-            const uint32_t tid = slot == this_thread ? thread.tid : p_.threads_[slot].tid;
+            const uint32_t tid = slot == this_thread ? thread.tid : p_.threads[slot].tid;
             fail(item, cat("paths[", root.value, "] is already a root of tid ", tid,
                            " (threads[", slot, "])"));
         }
@@ -1575,8 +1491,8 @@ void Loader::load_roots(const json::value& v, const Where& at, ThreadGraph& thre
 void Loader::check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
                                            const Where& threads) const
 {
-    for (size_t node = 0; node < p_.paths_.size(); ++node)
-        if (!p_.paths_[node].parent && owner[node] == UINT32_MAX)
+    for (size_t node = 0; node < p_.paths.size(); ++node)
+        if (!p_.paths[node].parent && owner[node] == UINT32_MAX)
             fail(threads, cat("paths[", node, "] is a root but no thread lists it in its roots"));
 }
 
@@ -1585,7 +1501,7 @@ void Loader::check_every_root_has_a_thread(const std::vector<uint32_t>& owner,
 Loader::ThreadSums Loader::top_level_sums() const
 {
     const size_t width = 1 + p_.num_events();  // count, then costs
-    const std::vector<CallEdge>& calls = p_.graph_.calls_;
+    const std::vector<CallEdge>& calls = p_.graph.calls;
     ThreadSums sums;
     sums.call_slot.reserve(calls.size());
     for (size_t row = 0; row < calls.size(); ++row) {
@@ -1597,20 +1513,20 @@ Loader::ThreadSums Loader::top_level_sums() const
         }
         CheckedSum* top = &sums.top_calls[it->second * width];
         top[0].add(calls[row].count);
-        const uint64_t* cost = p_.graph_.call_cost(row);
+        const uint64_t* cost = &p_.graph.call_costs[row * p_.num_events()];
         for (size_t e = 0; e < p_.num_events(); ++e)
             top[1 + e].add(cost[e]);
     }
     sums.thread_calls.resize(sums.top_calls.size());
-    sums.thread_inclusive.resize(p_.graph_.inclusive_costs_.size());
+    sums.thread_inclusive.resize(p_.graph.inclusive_costs.size());
     return sums;
 }
 
-void Loader::add_thread_calls(const ThreadGraph& thread, const Where& calls, ThreadSums& sums) const
+void Loader::add_thread_calls(const ThreadTables& thread, const Where& calls, ThreadSums& sums) const
 {
     const size_t events = p_.num_events(), width = 1 + events;
-    for (size_t row = 0; row < thread.calls_.size(); ++row) {
-        const CallEdge& edge = thread.calls_[row];
+    for (size_t row = 0; row < thread.graph.calls.size(); ++row) {
+        const CallEdge& edge = thread.graph.calls[row];
         const auto it = sums.call_slot.find(CallKey(edge));
         if (it == sums.call_slot.end()) {
             const Where item = calls.element(row);
@@ -1620,26 +1536,26 @@ void Loader::add_thread_calls(const ThreadGraph& thread, const Where& calls, Thr
         }
         CheckedSum* sum = &sums.thread_calls[it->second * width];
         sum[0].add(edge.count);
-        const uint64_t* cost = thread.call_cost(row);
+        const uint64_t* cost = &thread.graph.call_costs[row * events];
         for (size_t e = 0; e < events; ++e)
             sum[1 + e].add(cost[e]);
     }
 }
 
-void Loader::add_thread_inclusive(const ThreadGraph& thread, const std::vector<size_t>& source_rows,
+void Loader::add_thread_inclusive(const ThreadTables& thread, const std::vector<size_t>& source_rows,
                                   const Where& inclusive, ThreadSums& sums) const
 {
     const size_t events = p_.num_events();
-    const std::vector<FnId>& top_fns = p_.graph_.inclusive_fns_;
-    for (size_t i = 0; i < thread.inclusive_fns_.size(); ++i) {
-        const FnId fn = thread.inclusive_fns_[i];
+    const std::vector<FnId>& top_fns = p_.graph.inclusive_fns;
+    for (size_t i = 0; i < thread.graph.inclusive_fns.size(); ++i) {
+        const FnId fn = thread.graph.inclusive_fns[i];
         const auto it = std::lower_bound(top_fns.begin(), top_fns.end(), fn);
         if (it == top_fns.end() || *it != fn) {
             const Where item = inclusive.element(source_rows[i]);
             fail(item, cat("fn ", fn.value, " has no top-level inclusive row"));
         }
         const size_t top_row = size_t(it - top_fns.begin());
-        const uint64_t* cost = &thread.inclusive_costs_[i * events];
+        const uint64_t* cost = &thread.graph.inclusive_costs[i * events];
         for (size_t e = 0; e < events; ++e)
             sums.thread_inclusive[top_row * events + e].add(cost[e]);
     }
@@ -1651,7 +1567,7 @@ void Loader::check_thread_sums(const ThreadSums& sums) const
 {
     const Where top, calls = top.member("calls"), inclusive = top.member("inclusive");
     const size_t events = p_.num_events(), width = 1 + events;
-    const std::vector<std::string>& names = p_.meta_.events;
+    const std::vector<std::string>& names = p_.meta.events;
     for (size_t slot = 0; slot < sums.call_row.size(); ++slot) {
         const CheckedSum *threads = &sums.thread_calls[slot * width],
                          *total = &sums.top_calls[slot * width];
@@ -1665,10 +1581,10 @@ void Loader::check_thread_sums(const ThreadSums& sums) const
                 fail(item, cat("the threads' ", names[e], " costs add up to ",
                                threads[1 + e].str(), ", not ", total[1 + e].str()));
     }
-    for (size_t row = 0; row < p_.graph_.inclusive_fns_.size(); ++row)
+    for (size_t row = 0; row < p_.graph.inclusive_fns.size(); ++row)
         for (size_t e = 0; e < events; ++e) {
             const CheckedSum& threads = sums.thread_inclusive[row * events + e];
-            const uint64_t total = p_.graph_.inclusive_costs_[row * events + e];
+            const uint64_t total = p_.graph.inclusive_costs[row * events + e];
             if (threads.overflow || threads.value != total) {
                 const Where item = inclusive.element(inclusive_source_rows_[row]);
                 fail(item, cat("the threads' ", names[e], " inclusive costs add up to ",
@@ -1788,7 +1704,7 @@ void Loader::check_row(const RowCells& row, const Where& at,
     for (const char* c : fixed)
         columns += cat(columns.empty() ? "" : ", ", c);
     for (const char* prefix : cost_sets)
-        for (const std::string& e : p_.meta_.events)
+        for (const std::string& e : p_.meta.events)
             columns += cat(", ", prefix, e);
     fail(at, cat("expected ", count_of(expected, "entry", "entries"), " [", columns, "], got ",
                  row.size()));
@@ -1827,10 +1743,10 @@ void Loader::load_heap(const json::value& v, const Where& at)
     heap.totals = heap_totals_at(required(o, "totals", at), totals);
     load_heap_frames(required(o, "frames", at), frames, heap);
     load_heap_sites(required(o, "sites", at), sites, heap);
-    check_heap_sums(heap, totals);
+    detail::check_heap_sums(heap, name_);
     load_timeline(required(o, "timeline", at), timeline, heap);
     load_snapshots(required(o, "snapshots", at), snapshots, heap);
-    p_.heap_ = std::move(heap);
+    p_.heap = std::move(heap);
 }
 
 HeapTotals Loader::heap_totals_at(const json::value& v, const Where& at) const
@@ -1899,19 +1815,7 @@ void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) 
             const Where cell = item.element(f + 1);
             *fields[f] = uint_at(row[f + 1], cell);
         }
-        // Live figures never exceed the site's own highest, which never
-        // exceeds what it allocated in all.
-        const auto at_most = [&](size_t col, uint64_t value, const char* what, uint64_t limit) {
-            if (value > limit) {
-                const Where cell = item.element(col);
-                fail(cell, cat(value, " is more than ", what, " (", limit, ")"));
-            }
-        };
-        at_most(4, s.max_bytes, "the bytes allocated", s.bytes);
-        at_most(5, s.max_blocks, "the blocks allocated", s.blocks);
-        at_most(6, s.peak_bytes, "the site's highest live bytes", s.max_bytes);
-        at_most(8, s.end_bytes, "the site's highest live bytes", s.max_bytes);
-        at_most(9, s.end_blocks, "the blocks allocated", s.blocks);
+        detail::check_site_bounds(s, i, name_);
         const Where acc = item.element(12);
         s.accesses = accesses_at(row[12], acc);
         heap.sites.push_back(std::move(s));
@@ -1939,35 +1843,6 @@ std::vector<uint32_t> Loader::accesses_at(const json::value& v, const Where& at)
         out.insert(out.end(), size_t(count), value);
     }
     return out;
-}
-
-// heap.totals is what a reader shows as the program's figures; the sites
-// must add up to it.
-void Loader::check_heap_sums(const Heap& heap, const Where& totals) const
-{
-    struct Column {
-        const char* name;
-        uint64_t HeapSite::*site;
-        uint64_t total;
-    };
-    const HeapTotals& t = heap.totals;
-    const Column columns[] = {{"bytes", &HeapSite::bytes, t.bytes},
-                              {"blocks", &HeapSite::blocks, t.blocks},
-                              {"peak_bytes", &HeapSite::peak_bytes, t.peak_bytes},
-                              {"peak_blocks", &HeapSite::peak_blocks, t.peak_blocks},
-                              {"end_bytes", &HeapSite::end_bytes, t.end_bytes},
-                              {"end_blocks", &HeapSite::end_blocks, t.end_blocks},
-                              {"reads", &HeapSite::reads, t.reads},
-                              {"writes", &HeapSite::writes, t.writes}};
-    for (const Column& c : columns) {
-        CheckedSum sum;
-        for (const HeapSite& s : heap.sites)
-            sum.add(s.*c.site);
-        if (!(sum == CheckedSum{c.total, false})) {
-            const Where item = totals.member(c.name);
-            fail(item, cat(c.name, " total is ", c.total, " but the sites add up to ", sum.str()));
-        }
-    }
 }
 
 void Loader::load_timeline(const json::value& v, const Where& at, Heap& heap) const
@@ -2072,7 +1947,7 @@ Profile load_input(detail::PeekableInput& input, const std::string& name,
             return detail::read_callgrind(input, name, limits.max_string);
         if (detail::is_dhat_format(input.peek(detail::kCallgrindSniffBytes)))
             return detail::read_dhat(input, name, limits.max_string);
-        return detail::Loader(name, limits.max_string).load(input);
+        return detail::Loader(name, limits).load(input);
     } catch (const Error&) {
         // Damage inside compressed data often decompresses to text that is
         // merely wrong, and only the checksum at the end of the stream tells:
