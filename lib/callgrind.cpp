@@ -26,6 +26,7 @@
 #include "profile_checks.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/profile_builder.hpp"
 
 #include <algorithm>
@@ -535,9 +536,9 @@ void CallgrindReader::spec_line(std::string_view key, std::string_view value)
     } else if (key == "fn") {
         const uint32_t name = compressed_name(value, fn_names_, key);
         if (!obj_)
-            obj_ = object_id(intern("???"));
+            obj_ = object_id(intern(kUnknown));
         if (!file_)
-            file_ = file_id(intern("???"));
+            file_ = file_id(intern(kUnknown));
         fn_ = named_function(*obj_, *file_, name);
     } else if (key == "cob") {
         call_obj_ = object_id(compressed_name(value, object_names_, key));

@@ -9,6 +9,7 @@
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/profile_builder.hpp"
 
 #include <boost/json.hpp>
@@ -228,8 +229,8 @@ FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std:
     if (!parse_frame(text, f))
         fail(cat("ftbl[", index, "]"), cat("not a frame of the form \"0xADDR: function "
                                            "(file:line)\": ", quote(text)));
-    const StrId unknown = builder_.str("???");
-    const StrId name = builder_.str(f.fn.empty() ? "???" : f.fn);
+    const StrId unknown = builder_.str(kUnknown);
+    const StrId name = f.fn.empty() ? unknown : builder_.str(f.fn);
     const StrId file_str = f.file.empty() ? unknown : builder_.str(f.file);
     const StrId obj_str = f.obj.empty() ? unknown : builder_.str(f.obj);
     const FileId file = builder_.file(file_str);

@@ -2,6 +2,7 @@
 #include "vgprof/export_dhat.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <boost/json.hpp>
 
@@ -14,20 +15,14 @@ namespace vgprof {
 
 namespace {
 
-std::string base_name(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // As Valgrind describes a code address: the file's name without its
 // directory, or the object when there is no source.
 std::string frame_text(const Profile& profile, const HeapFrame& f)
 {
     const std::string& fn = profile.fn_name(f.fn);
     const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, base_name(file), f.line);
+    if (!is_unknown(file))
+        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, basename_of(file), f.line);
     return fmt::format("0x{:X}: {} (in {})", f.addr, fn,
                        profile.obj_path(profile.function(f.fn).obj));
 }

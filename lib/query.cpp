@@ -4,6 +4,7 @@
 #include "vgprof/query.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -240,16 +241,6 @@ FnId find_function(const Profile& profile, std::string_view name)
     if (candidates.size() > kListed)
         message += "\n  and " + std::to_string(candidates.size() - kListed) + " more";
     throw Error(message);
-}
-
-std::string function_label(const Profile& profile, FnId fn)
-{
-    const Function& f = profile.function(fn);
-    std::string label = profile.str(f.name);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        label += " (" + file + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
-    return label + "  [" + profile.obj_path(f.obj) + "]";
 }
 
 std::optional<double> MissRate::of(const std::vector<uint64_t>& costs) const

@@ -8,6 +8,7 @@
 #ifndef VGPROF_QUERY_HPP
 #define VGPROF_QUERY_HPP
 
+#include "vgprof/identity.hpp"  // function_label, once declared here
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
@@ -148,11 +149,6 @@ std::string simulation_text(const std::optional<CacheConfig>& cache);
 // and when several do, listing the first 10 of them (by name, then file,
 // line and object) with their file:line and object.
 FnId find_function(const Profile& profile, std::string_view name);
-
-// "work (/src/app.c:3)  [/usr/bin/app]": name, where it starts and its
-// object, leaving out the line when unknown (0) and the parenthesis when the
-// file is ("???").
-std::string function_label(const Profile& profile, FnId fn);
 
 // 2485947 -> "2,485,947", as cg_annotate prints counts.
 std::string format_thousands(uint64_t n);
