@@ -11,6 +11,7 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"

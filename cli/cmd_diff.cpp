@@ -10,6 +10,7 @@
 
 #include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 
 #include "vgprof/identity.hpp"

@@ -3,6 +3,7 @@
 // and functions are interned in a ProfileBuilder and its rows added under
 // the builder's ids, which sums rows of the same key; result() has the
 // builder number the tables as the format orders them.
+#include "vgprof/format.hpp"
 #include "vgprof/merge.hpp"
 
 #include "vgprof/error.hpp"
