@@ -6,21 +6,17 @@
 // figures go where the heap section puts vgprof's; the peak's and the
 // end's times are DHAT's tg and te, and the timeline has those two points.
 #include "dhat.hpp"
+#include "json_stream.hpp"
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/profile_builder.hpp"
 
-#include <boost/json.hpp>
-#include <boost/json/basic_parser_impl.hpp>
-
 #include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
-
-namespace json = boost::json;
 
 namespace vgprof::detail {
 
@@ -69,100 +65,6 @@ bool parse_frame(const std::string& text, FrameText& f)
     f.line = uint32_t(std::stoul(place.substr(sep + 1)));
     return true;
 }
-
-// The handler of Boost.JSON's basic_parser that builds the document as
-// json::parse does, except that it stops the parser as soon as a string or
-// key grows past `max_string` bytes: a crafted file cannot make it hold one
-// string as long as the file.
-class BoundedDocument {
-public:
-    static constexpr size_t max_object_size = json::object::max_size();
-    static constexpr size_t max_array_size = json::array::max_size();
-    static constexpr size_t max_key_size = json::string::max_size();
-    static constexpr size_t max_string_size = json::string::max_size();
-
-    explicit BoundedDocument(uint64_t max_string) : max_string_(max_string) {}
-
-    json::value release() { return values_.release(); }
-    bool too_long() const { return too_long_; }
-
-    bool on_document_begin(json::error_code&)
-    {
-        values_.reset();
-        return true;
-    }
-    bool on_document_end(json::error_code&) { return true; }
-    bool on_object_begin(json::error_code&) { return true; }
-    bool on_object_end(size_t n, json::error_code&)
-    {
-        values_.push_object(n);
-        return true;
-    }
-    bool on_array_begin(json::error_code&) { return true; }
-    bool on_array_end(size_t n, json::error_code&)
-    {
-        values_.push_array(n);
-        return true;
-    }
-    bool on_key_part(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_chars(s), true);
-    }
-    bool on_key(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_key(s), true);
-    }
-    bool on_string_part(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_chars(s), true);
-    }
-    bool on_string(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_string(s), true);
-    }
-    bool on_number_part(json::string_view, json::error_code&) { return true; }
-    bool on_int64(int64_t i, json::string_view, json::error_code&)
-    {
-        values_.push_int64(i);
-        return true;
-    }
-    bool on_uint64(uint64_t u, json::string_view, json::error_code&)
-    {
-        values_.push_uint64(u);
-        return true;
-    }
-    bool on_double(double d, json::string_view, json::error_code&)
-    {
-        values_.push_double(d);
-        return true;
-    }
-    bool on_bool(bool b, json::error_code&)
-    {
-        values_.push_bool(b);
-        return true;
-    }
-    bool on_null(json::error_code&)
-    {
-        values_.push_null();
-        return true;
-    }
-    bool on_comment_part(json::string_view, json::error_code&) { return true; }
-    bool on_comment(json::string_view, json::error_code&) { return true; }
-
-private:
-    bool fits(size_t n, json::error_code& ec)
-    {
-        if (n <= max_string_)
-            return true;
-        too_long_ = true;
-        ec = json::error::string_too_large;
-        return false;
-    }
-
-    const uint64_t max_string_;
-    bool too_long_ = false;
-    json::value_stack values_;
-};
 
 } // namespace
 
@@ -274,20 +176,14 @@ std::vector<uint32_t> DhatReader::accesses(const json::value& v, const std::stri
 json::value DhatReader::parse(Input& input) const
 {
     json::basic_parser<BoundedDocument> parser(json::parse_options{}, max_string_);
-    json::error_code ec;
-    for (std::string_view chunk; !ec && !(chunk = input.next()).empty();) {
-        const size_t used =
-            parser.done() ? 0 : parser.write_some(true, chunk.data(), chunk.size(), ec);
-        // Only white space may follow the document.
-        if (!ec && chunk.find_first_not_of(" \t\r\n", used) != std::string_view::npos)
-            fail("", "invalid JSON: unexpected data after the end of the document");
-    }
-    if (!ec && !parser.done())
-        parser.write_some(false, nullptr, 0, ec);
+    TextPosition position;
+    const StreamEnd end = parse_stream(parser, input, position);
+    if (end.trailing_data)
+        fail("", "invalid JSON: unexpected data after the end of the document");
     if (parser.handler().too_long())
         fail("", longer_than("a string", max_string_));
-    if (ec)
-        fail("", cat("invalid JSON: ", ec.message()));
+    if (end.ec)
+        fail("", cat("invalid JSON: ", end.ec.message()));
     return parser.handler().release();
 }
 
