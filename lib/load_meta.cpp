@@ -52,6 +52,13 @@ void Loader::load_meta(const json::value& v, const Where& at)
                              " (merged profiles are version 4)"));
         load_merged(*runs, merged);
     }
+    if (const json::value* a = o.if_contains("allocators")) {
+        const Where allocators = at.member("allocators");
+        if (m.version < 5)
+            fail(allocators, cat("not part of format version ", m.version,
+                                 " (the allocators seen are version 5)"));
+        m.allocators = strings_at(*a, allocators);
+    }
     load_run(required(o, "run", at), run);
 }
 
