@@ -29,12 +29,17 @@ using detail::fail_at;
 // of a root.
 constexpr uint64_t kNone = UINT64_MAX;
 
-template <size_t N>
-using Key = std::array<uint64_t, N>;
+// Keys of provisional ids; 64-bit parts where a part can be wider (an
+// address) or must hold kNone.
+using Ids1 = std::array<uint32_t, 1>;
+using Ids3 = std::array<uint32_t, 3>;
+using Ids4 = std::array<uint32_t, 4>;
+using Wide3 = std::array<uint64_t, 3>;
+using Wide4 = std::array<uint64_t, 4>;
 
-template <size_t N>
+template <typename Key>
 struct KeyHash {
-    size_t operator()(const Key<N>& key) const noexcept
+    size_t operator()(const Key& key) const noexcept
     {
         uint64_t h = 0xcbf29ce484222325ULL;
         for (uint64_t part : key)
@@ -43,9 +48,9 @@ struct KeyHash {
     }
 };
 
-// Rows identified by N integers, numbered in the order first seen. Each
-// holds `prefix` numbers, then `sets` groups of one number per event.
-template <size_t N>
+// Rows identified by a Key of integers, numbered in the order first seen.
+// Each holds `prefix` numbers, then `sets` groups of one number per event.
+template <typename Key>
 class SummedRows {
 public:
     SummedRows(size_t prefix = 0, size_t sets = 0, size_t events = 0)
@@ -54,12 +59,12 @@ public:
     }
 
     size_t size() const { return keys_.size(); }
-    const Key<N>& key(size_t row) const { return keys_[row]; }
+    const Key& key(size_t row) const { return keys_[row]; }
     uint64_t* values(size_t row) { return values_.data() + row * width(); }
     const uint64_t* values(size_t row) const { return values_.data() + row * width(); }
 
     // The row of `key`, added (all zeros) if new.
-    size_t row(const Key<N>& key)
+    size_t row(const Key& key)
     {
         const auto [it, added] = row_of_.try_emplace(key, keys_.size());
         if (added) {
@@ -92,8 +97,8 @@ private:
     size_t width() const { return prefix_ + sets_ * events_; }
 
     size_t prefix_, sets_, events_;
-    std::unordered_map<Key<N>, size_t, KeyHash<N>> row_of_;
-    std::vector<Key<N>> keys_;
+    std::unordered_map<Key, size_t, KeyHash<Key>> row_of_;
+    std::vector<Key> keys_;
     std::vector<uint64_t> values_;
 };
 
@@ -126,8 +131,8 @@ std::vector<uint32_t> ranks(const std::vector<size_t>& order)
 // A call graph's rows: calls {caller, callee, site file, site line} ->
 // count, costs; inclusive {fn} -> costs.
 struct GraphRows {
-    SummedRows<4> calls;
-    SummedRows<1> inclusive;
+    SummedRows<Ids4> calls;
+    SummedRows<Ids1> inclusive;
 
     explicit GraphRows(size_t events) : calls(1, 1, events), inclusive(0, 1, events) {}
     void add_event()
@@ -154,14 +159,14 @@ struct ProfileBuilder::State {
     std::unordered_map<std::string, uint32_t> str_of;
     std::vector<uint32_t> obj_strs, file_strs;  // provisional object, file -> string
     std::unordered_map<uint32_t, uint32_t> obj_of_str, file_of_str;
-    SummedRows<4> fns;        // {obj, name, file, line}, no numbers
-    SummedRows<3> lines;      // {fn, file, line} -> costs
-    SummedRows<4> instrs;     // {addr, fn, file, line} -> costs
+    SummedRows<Ids4> fns;     // {obj, name, file, line}, no numbers
+    SummedRows<Ids3> lines;   // {fn, file, line} -> costs
+    SummedRows<Wide4> instrs; // {addr, fn, file, line} -> costs
     // By graph (kWholeProgram, or a tid).
     std::map<uint32_t, GraphRows> graphs;
     // {parent node (kNone: a root), fn (kNone: [truncated]), tid of a root's
     // thread (0: none)} -> count, self costs, inclusive costs.
-    SummedRows<3> paths;
+    SummedRows<Wide3> paths;
     std::optional<Heap> heap;
 
     State(std::string n, Numbering how)
@@ -247,13 +252,13 @@ uint64_t* ProfileBuilder::instr(uint64_t addr, FnId fn, FileId file, uint32_t li
 uint64_t* ProfileBuilder::call(uint32_t graph, FnId caller, FnId callee, FileId file,
                                uint32_t line)
 {
-    SummedRows<4>& calls = graph_rows(s_->graphs, graph, num_events()).calls;
+    SummedRows<Ids4>& calls = graph_rows(s_->graphs, graph, num_events()).calls;
     return calls.values(calls.row({caller.value, callee.value, file.value, line}));
 }
 
 uint64_t* ProfileBuilder::inclusive(uint32_t graph, FnId fn)
 {
-    SummedRows<1>& rows = graph_rows(s_->graphs, graph, num_events()).inclusive;
+    SummedRows<Ids1>& rows = graph_rows(s_->graphs, graph, num_events()).inclusive;
     return rows.values(rows.row({fn.value}));
 }
 
@@ -290,10 +295,10 @@ void ProfileBuilder::drop_thread_graphs()
 void ProfileBuilder::fold_thread_roots(const std::function<void(uint64_t&, uint64_t)>& add)
 {
     const size_t width = 1 + 2 * num_events();
-    SummedRows<3> folded(1, 2, num_events());
+    SummedRows<Wide3> folded(1, 2, num_events());
     std::vector<uint64_t> node_of(s_->paths.size());
     for (size_t row = 0; row < s_->paths.size(); ++row) {
-        const Key<3>& key = s_->paths.key(row);
+        const Wide3& key = s_->paths.key(row);
         const uint64_t parent = key[0] == kNone ? kNone : node_of[key[0]];
         node_of[row] = folded.row({parent, key[1], 0});
         uint64_t* sum = folded.values(node_of[row]);
@@ -311,7 +316,7 @@ namespace {
 Renumbering number_interned(const ProfileBuilder::Numbering numbering,
                             const std::vector<std::string>& strs,
                             const std::vector<uint32_t>& obj_strs,
-                            const std::vector<uint32_t>& file_strs, const SummedRows<4>& fns)
+                            const std::vector<uint32_t>& file_strs, const SummedRows<Ids4>& fns)
 {
     Renumbering r;
     const bool canonical = numbering == ProfileBuilder::Numbering::canonical;
@@ -335,7 +340,7 @@ Renumbering number_interned(const ProfileBuilder::Numbering numbering,
     const auto& str = r.str;
     r.fn_order = canonical ? sorted_rows(fns.size(),
                                          [&](size_t a, size_t b) {
-                                             const Key<4>&x = fns.key(a), &y = fns.key(b);
+                                             const Ids4 &x = fns.key(a), &y = fns.key(b);
                                              return std::make_tuple(str[obj_strs[x[0]]], str[x[1]],
                                                                     str[file_strs[x[2]]], x[3]) <
                                                     std::make_tuple(str[obj_strs[y[0]]], str[y[1]],
@@ -348,8 +353,8 @@ Renumbering number_interned(const ProfileBuilder::Numbering numbering,
 
 // The rows of `rows` in final order: sorted by `key` of their final ids, or
 // as added.
-template <size_t N, typename SortKey>
-std::vector<size_t> row_order(const SummedRows<N>& rows, bool canonical, SortKey key)
+template <typename Key, typename SortKey>
+std::vector<size_t> row_order(const SummedRows<Key>& rows, bool canonical, SortKey key)
 {
     if (!canonical)
         return rows_as_added(rows.size());
@@ -357,23 +362,23 @@ std::vector<size_t> row_order(const SummedRows<N>& rows, bool canonical, SortKey
                        [&](size_t a, size_t b) { return key(rows.key(a)) < key(rows.key(b)); });
 }
 
-void number_graph(const SummedRows<4>& calls, const SummedRows<1>& inclusive,
+void number_graph(const SummedRows<Ids4>& calls, const SummedRows<Ids1>& inclusive,
                   const Renumbering& r, bool canonical, size_t events, CallGraphTables& out)
 {
     const auto& fn = r.fn;
     const auto& file = r.file;
     out.num_events = events;
-    for (size_t row : row_order(calls, canonical, [&](const Key<4>& k) {
+    for (size_t row : row_order(calls, canonical, [&](const Ids4& k) {
              return std::make_tuple(fn[k[0]], fn[k[1]], file[k[2]], k[3]);
          })) {
-        const Key<4>& k = calls.key(row);
+        const Ids4& k = calls.key(row);
         const uint64_t* sum = calls.values(row);
         out.calls.push_back(
             CallEdge{FnId(fn[k[0]]), FnId(fn[k[1]]), FileId(file[k[2]]), uint32_t(k[3]), sum[0]});
         out.call_costs.insert(out.call_costs.end(), sum + 1, sum + 1 + events);
     }
     // Always by fn: CallGraph::fn_inclusive() searches them.
-    for (size_t row : row_order(inclusive, true, [&](const Key<1>& k) { return fn[k[0]]; })) {
+    for (size_t row : row_order(inclusive, true, [&](const Ids1& k) { return fn[k[0]]; })) {
         out.inclusive_fns.push_back(FnId(fn[inclusive.key(row)[0]]));
         out.inclusive_costs.insert(out.inclusive_costs.end(), inclusive.values(row),
                                    inclusive.values(row) + events);
@@ -384,13 +389,13 @@ void number_graph(const SummedRows<4>& calls, const SummedRows<1>& inclusive,
 // [truncated] node last) and roots of one function by thread, as the tool
 // does; as added, parents still come before their children. Returns each
 // root's thread and id, in id order.
-std::vector<std::pair<uint64_t, PathId>> number_paths(const SummedRows<3>& paths,
+std::vector<std::pair<uint64_t, PathId>> number_paths(const SummedRows<Wide3>& paths,
                                                       const Renumbering& r, bool canonical,
                                                       size_t events, ProfileTables& out)
 {
     const size_t nodes = paths.size();
     const auto sort_key = [&](size_t node) {
-        const Key<3>& k = paths.key(node);
+        const Wide3& k = paths.key(node);
         return std::make_pair(k[1] == kNone ? kNone : uint64_t(r.fn[k[1]]), k[2]);
     };
     const auto by_key = [&](size_t a, size_t b) { return sort_key(a) < sort_key(b); };
@@ -414,7 +419,7 @@ std::vector<std::pair<uint64_t, PathId>> number_paths(const SummedRows<3>& paths
             const auto [node, parent] = stack.back();
             stack.pop_back();
             const uint32_t id = uint32_t(out.paths.size());
-            const Key<3>& k = paths.key(node);
+            const Wide3& k = paths.key(node);
             const uint64_t* sum = paths.values(node);
             PathNode n;
             if (parent != kNone)
@@ -454,25 +459,25 @@ ProfileTables ProfileBuilder::take_tables()
     for (size_t file : r.file_order)
         out.files.push_back(StrId(r.str[s.file_strs[file]]));
     for (size_t fn : r.fn_order) {
-        const Key<4>& k = s.fns.key(fn);
+        const Ids4& k = s.fns.key(fn);
         out.functions.push_back(
             Function{StrId(r.str[k[1]]), FileId(r.file[k[2]]), ObjId(r.obj[k[0]]), uint32_t(k[3])});
     }
 
     const auto& fn = r.fn;
     const auto& file = r.file;
-    for (size_t row : row_order(s.lines, canonical, [&](const Key<3>& k) {
+    for (size_t row : row_order(s.lines, canonical, [&](const Ids3& k) {
              return std::make_tuple(fn[k[0]], file[k[1]], k[2]);
          })) {
-        const Key<3>& k = s.lines.key(row);
+        const Ids3& k = s.lines.key(row);
         out.lines.push_back(LineCost{FnId(fn[k[0]]), FileId(file[k[1]]), uint32_t(k[2])});
         out.line_costs.insert(out.line_costs.end(), s.lines.values(row),
                               s.lines.values(row) + events);
     }
-    for (size_t row : row_order(s.instrs, canonical, [&](const Key<4>& k) {
+    for (size_t row : row_order(s.instrs, canonical, [&](const Wide4& k) {
              return std::make_tuple(k[0], fn[k[1]], file[k[2]], k[3]);
          })) {
-        const Key<4>& k = s.instrs.key(row);
+        const Wide4& k = s.instrs.key(row);
         out.instrs.push_back(InstrCost{k[0], FnId(fn[k[1]]), FileId(file[k[2]]), uint32_t(k[3])});
         out.instr_costs.insert(out.instr_costs.end(), s.instrs.values(row),
                                s.instrs.values(row) + events);
@@ -515,6 +520,16 @@ ProfileTables ProfileBuilder::take_tables()
 
 namespace {
 
+// A row of a table, named as text only when a check of it fails: the
+// checks run over millions of rows.
+struct RowAt {
+    const std::string& prefix;  // "" or "threads[2]."
+    const char* table;
+    size_t index;
+
+    std::string str() const { return cat(prefix, table, '[', index, ']'); }
+};
+
 // Ids within their tables, for tables a reader numbered without reading
 // them from a document (which the loader checks id by id as it reads).
 class StructureCheck {
@@ -524,23 +539,23 @@ public:
     void run() const
     {
         for (size_t i = 0; i < t_.objs.size(); ++i)
-            id(t_.objs[i], t_.strs.size(), cat("objs[", i, ']'));
+            id(t_.objs[i], t_.strs.size(), {none_, "objs", i});
         for (size_t i = 0; i < t_.files.size(); ++i)
-            id(t_.files[i], t_.strs.size(), cat("files[", i, ']'));
+            id(t_.files[i], t_.strs.size(), {none_, "files", i});
         for (size_t i = 0; i < t_.functions.size(); ++i) {
             const Function& f = t_.functions[i];
-            const std::string at = cat("fns[", i, ']');
+            const RowAt at{none_, "fns", i};
             id(f.name, t_.strs.size(), at);
             id(f.file, t_.files.size(), at);
             id(f.obj, t_.objs.size(), at);
         }
         for (size_t i = 0; i < t_.lines.size(); ++i)
-            located(t_.lines[i].fn, t_.lines[i].file, cat("lines[", i, ']'));
+            located(t_.lines[i].fn, t_.lines[i].file, {none_, "lines", i});
         for (size_t i = 0; i < t_.instrs.size(); ++i)
-            located(t_.instrs[i].fn, t_.instrs[i].file, cat("instrs[", i, ']'));
+            located(t_.instrs[i].fn, t_.instrs[i].file, {none_, "instrs", i});
         costs(t_.line_costs, t_.lines.size(), "lines");
         costs(t_.instr_costs, t_.instrs.size(), "instrs");
-        graph(t_.graph, "");
+        graph(t_.graph, none_);
         paths();
         for (size_t i = 0; i < t_.threads.size(); ++i)
             thread(i);
@@ -550,17 +565,17 @@ public:
 
 private:
     template <typename Id>
-    void id(Id id, size_t size, const std::string& at) const
+    void id(Id id, size_t size, const RowAt& at) const
     {
         if (id.index() >= size)
-            fail_at(name_, at, cat("id ", id.value, " out of range (", size, " rows)"));
+            fail_at(name_, at.str(), cat("id ", id.value, " out of range (", size, " rows)"));
     }
-    void located(FnId fn, FileId file, const std::string& at) const
+    void located(FnId fn, FileId file, const RowAt& at) const
     {
         id(fn, t_.functions.size(), at);
         id(file, t_.files.size(), at);
     }
-    void costs(const std::vector<uint64_t>& costs, size_t rows, const char* table) const
+    void costs(const std::vector<uint64_t>& costs, size_t rows, const std::string& table) const
     {
         if (costs.size() != rows * t_.num_events())
             fail_at(name_, table, cat(costs.size(), " costs for ", rows, " rows"));
@@ -570,30 +585,29 @@ private:
     {
         for (size_t i = 0; i < g.calls.size(); ++i) {
             const CallEdge& c = g.calls[i];
-            const std::string at = cat(prefix, "calls[", i, ']');
+            const RowAt at{prefix, "calls", i};
             located(c.caller, c.file, at);
             id(c.callee, t_.functions.size(), at);
         }
         for (size_t i = 0; i < g.inclusive_fns.size(); ++i) {
-            const std::string at = cat(prefix, "inclusive[", i, ']');
+            const RowAt at{prefix, "inclusive", i};
             id(g.inclusive_fns[i], t_.functions.size(), at);
             if (i > 0 && !(g.inclusive_fns[i - 1] < g.inclusive_fns[i]))
-                fail_at(name_, at, "inclusive rows are not in ascending fn order, one per fn");
+                fail_at(name_, at.str(), "inclusive rows are not in ascending fn order, one per fn");
         }
-        if (g.call_costs.size() != g.calls.size() * t_.num_events() ||
-            g.inclusive_costs.size() != g.inclusive_fns.size() * t_.num_events())
-            fail_at(name_, prefix + "calls", "cost rows of the wrong length");
+        costs(g.call_costs, g.calls.size(), prefix + "calls");
+        costs(g.inclusive_costs, g.inclusive_fns.size(), prefix + "inclusive");
     }
 
     void paths() const
     {
         for (size_t i = 0; i < t_.paths.size(); ++i) {
             const PathNode& n = t_.paths[i];
-            const std::string at = cat("paths[", i, ']');
+            const RowAt at{none_, "paths", i};
             if (n.parent && n.parent->index() >= i)
-                fail_at(name_, at, "the parent is not an earlier node");
+                fail_at(name_, at.str(), "the parent is not an earlier node");
             if (!n.parent && !n.fn)
-                fail_at(name_, at, "a [truncated] node is a root");
+                fail_at(name_, at.str(), "a [truncated] node is a root");
             if (n.fn)
                 id(*n.fn, t_.functions.size(), at);
         }
@@ -604,37 +618,39 @@ private:
     void thread(size_t i) const
     {
         const ThreadTables& t = t_.threads[i];
-        const std::string at = cat("threads[", i, "].");
+        const std::string prefix = cat("threads[", i, "].");
         if (t.tid == 0 || (i > 0 && t_.threads[i - 1].tid >= t.tid))
-            fail_at(name_, at + "tid", "threads are numbered from 1, sorted, each once");
-        graph(t.graph, at);
-        for (PathId root : t.roots) {
-            id(root, t_.paths.size(), at + "roots");
+            fail_at(name_, prefix + "tid", "threads are numbered from 1, sorted, each once");
+        graph(t.graph, prefix);
+        for (size_t r = 0; r < t.roots.size(); ++r) {
+            const PathId root = t.roots[r];
+            id(root, t_.paths.size(), {prefix, "roots", r});
             if (t_.paths[root.index()].parent)
-                fail_at(name_, at + "roots", cat("paths[", root.value, "] is not a root"));
+                fail_at(name_, prefix + "roots", cat("paths[", root.value, "] is not a root"));
         }
     }
 
     void heap(const Heap& h) const
     {
         for (size_t i = 0; i < h.frames.size(); ++i)
-            located(h.frames[i].fn, h.frames[i].file, cat("heap.frames[", i, ']'));
+            located(h.frames[i].fn, h.frames[i].file, {none_, "heap.frames", i});
         for (size_t i = 0; i < h.sites.size(); ++i) {
             const HeapSite& s = h.sites[i];
-            const std::string at = cat("heap.sites[", i, ']');
+            const RowAt at{none_, "heap.sites", i};
             if (s.frames.empty() || s.frames.size() > h.depth)
-                fail_at(name_, at, cat(s.frames.size(), " frames (1 to ", h.depth, ")"));
+                fail_at(name_, at.str(), cat(s.frames.size(), " frames (1 to ", h.depth, ")"));
             for (FrameId f : s.frames)
                 id(f, h.frames.size(), at);
             detail::check_site_bounds(s, i, name_);
         }
         for (size_t i = 0; i < h.snapshots.size(); ++i)
             for (const SnapshotSite& s : h.snapshots[i].sites)
-                id(s.site, h.sites.size(), cat("heap.snapshots[", i, ']'));
+                id(s.site, h.sites.size(), {none_, "heap.snapshots", i});
     }
 
     const ProfileTables& t_;
     const std::string& name_;
+    const std::string none_;  // the prefix of the top-level tables
 };
 
 // What the threads' rows add up to must be the whole program's, and each
