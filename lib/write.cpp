@@ -5,7 +5,7 @@
 // wrote, and rewriting a tool's profile changes nothing.
 #include "vgprof/write.hpp"
 
-#include "vgprof/output_file.hpp"
+#include "vgprof/file_io.hpp"
 
 #include <algorithm>
 #include <charconv>

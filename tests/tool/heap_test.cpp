@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_heap.cpp: the heap profile against DHAT's on the same binary and
+// heap_test.cpp: the heap profile against DHAT's on the same binary and
 // input (the comparison is in heap_sites.hpp), and what is made from it.
 #include <gtest/gtest.h>
 

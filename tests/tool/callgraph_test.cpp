@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_callgraph.cpp: the call graph against callgrind's on the same
+// callgraph_test.cpp: the call graph against callgrind's on the same
 // binary: every call edge that touches the test program's own functions
 // has the same count and inclusive Ir, main's inclusive Ir is the same,
 // and the call-path tree adds up.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_annotate.cpp: `vgprof annotate` on recorded profiles. Each source
+// annotate_test.cpp: `vgprof annotate` on recorded profiles. Each source
 // line it lists costs what cachegrind says that line cost, and each
 // instruction --asm lists costs what callgrind --dump-instr=yes says; a
 // source that is missing or newer than the profile gets a note.

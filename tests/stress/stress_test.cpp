@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_stress.cpp: the tool under heavy load and concurrent clients, each
+// stress_test.cpp: the tool under heavy load and concurrent clients, each
 // case compared with what the reference tools record on the same binary:
 // sixteen threads freeing each other's blocks, fork (also from a thread,
 // and a fork of a fork), exec with and without --trace-children, recursion

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_allocators.cpp: the heap of programs that bring their own allocator,
+// allocators_test.cpp: the heap of programs that bring their own allocator,
 // seen with no option: functions named as jemalloc, mimalloc, tcmalloc and
 // the C library name theirs, Rust's global allocator, a pool that tells
 // Valgrind of its blocks with client requests, and an in-house allocator

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_destinations.cpp: where the profile cannot go.  A read-only
+// destinations_test.cpp: where the profile cannot go.  A read-only
 // directory and a full disk (small tmpfs mounts, which need root and
 // CAP_SYS_ADMIN; skipped otherwise) give a clear message, keep the
 // client's exit status and leave no file behind.  Odd --vgprof-out-file
 // names either give exactly the named file or are refused as cachegrind
-// refuses them.  (A directory that does not exist: tests/tool/test_output.cpp.)
+// refuses them.  (A directory that does not exist: tests/tool/output_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <dirent.h>

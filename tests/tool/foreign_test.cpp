@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_foreign.cpp: `vgprof report` on callgrind's and cachegrind's own
+// foreign_test.cpp: `vgprof report` on callgrind's and cachegrind's own
 // output files shows the figures cg_annotate and callgrind_annotate
 // (--inclusive=yes too) print for the same files; compressed copies read
 // the same; damaged files are clean errors.

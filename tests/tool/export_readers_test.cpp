@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_export_readers.cpp: `vgprof export` to speedscope, pprof, massif and
+// export_readers_test.cpp: `vgprof export` to speedscope, pprof, massif and
 // heaptrack, each file opened by the program people open it with
 // (speedscope's own app in headless Chromium, `go tool pprof`, ms_print,
 // heaptrack_print), whose totals must be `vgprof report`'s; ms_print's peak

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_record.cpp: `vgprof record` runs the program under the tool, passes
+// record_test.cpp: `vgprof record` runs the program under the tool, passes
 // its exit status on and summarizes the profile it wrote: the total is
 // cachegrind's, options reach the tool, and a missing valgrind is a clean
 // error.

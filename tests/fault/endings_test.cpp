@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_endings.cpp: a client that dies of SIGSEGV, one that calls abort(),
+// endings_test.cpp: a client that dies of SIGSEGV, one that calls abort(),
 // and one that calls _exit(42) from a thread while three others spin: each
 // run ends as the program does without Valgrind, and leaves one complete
 // profile that says how the client ended, whose counts up to the end

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_report_cli.cpp: `vgprof report` on real profiles and on bad input.
+// report_cli_test.cpp: `vgprof report` on real profiles and on bad input.
 #include <gtest/gtest.h>
 
 #include <sstream>

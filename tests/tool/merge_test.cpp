@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_merge.cpp: `vgprof merge` on recorded profiles: a profile merged with
+// merge_test.cpp: `vgprof merge` on recorded profiles: a profile merged with
 // itself doubles every number, the runs of two inputs add up per source
 // line and event as cg_merge adds up cachegrind's runs of them, and
 // profiles of different events are refused; and the library's writer

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_export.cpp: `vgprof export` on recorded profiles. The callgrind file
+// export_test.cpp: `vgprof export` on recorded profiles. The callgrind file
 // is read by callgrind_annotate, which must find in it every figure
 // `vgprof report` shows; the collapsed stacks add up to the total and
 // their paths through paths.c cost what callgrind's call edges say.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_cache.cpp: the cache and branch simulation against cachegrind's on
+// cache_test.cpp: the cache and branch simulation against cachegrind's on
 // the same binary, input and cache geometry: every line of the exit
 // summary, and every event per source line and per function.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_counts.cpp: vgprof's instruction counts equal cachegrind's, in
+// counts_test.cpp: vgprof's instruction counts equal cachegrind's, in
 // total, per source line and per function, on small programs and on a
 // real program from Debian (bzip2), at vgprof's defaults: the heap
 // profiled while the program's own allocator runs.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_signals.cpp: signal handlers on an alternate stack, and handlers
+// signals_test.cpp: signal handlers on an alternate stack, and handlers
 // left by siglongjmp over and over (from a raised signal and from a fault):
 // the instruction counts equal cachegrind's line by line, and the calls
 // into, out of and between the program's own functions equal callgrind's.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// test_output.cpp: how the tool writes its profile: deterministically,
+// output_test.cpp: how the tool writes its profile: deterministically,
 // one per process after fork, also when the client crashes, never half a
 // file, and with a clear message when it cannot write (more destinations
-// that refuse it, and odd names: tests/fault/test_destinations.cpp).
+// that refuse it, and odd names: tests/fault/destinations_test.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
