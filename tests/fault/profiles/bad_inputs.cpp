@@ -209,7 +209,7 @@ std::vector<BadInput> lying_profiles(const std::string& profile, const std::stri
    }
 
    // Versions: from the future, absent, not first, not an integer.
-   for (const char* raw : {"5", "4294967296", "0", "-3", "\"3\"", "3.0", "null"})
+   for (const char* raw : {"6", "4294967296", "0", "-3", "\"3\"", "3.0", "null"})
       writer.add("version " + std::string(raw), with_raw(doc, "/vgprof", raw));
    {
       json::value copy = doc;
