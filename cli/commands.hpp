@@ -134,7 +134,7 @@ Command add_annotate_command(CLI::App& app);
 // --- vgprof export -------------------------------------------------------
 
 struct ExportOptions {
-    std::string format;                 // callgrind, collapsed or dhat
+    std::string format;                 // a name in cmd_export.cpp's kFormats
     std::string output;                 // a path, or "-" for standard output
     std::vector<std::string> profiles;  // paths; two for a differential export
     // Collapsed stacks: the event counted (default Ir) and whether each stack

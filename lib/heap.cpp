@@ -106,7 +106,11 @@ std::vector<std::string> site_notes(const HeapSite& site)
 std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site)
 {
     const Heap& heap = *profile.heap();
-    for (FrameId f : site.frames) {
+    // Since format version 5 the first frame is the allocator function the
+    // program called; before, the allocator was a preload library's.
+    const size_t first = profile.meta().version >= 5 ? 1 : 0;
+    for (size_t i = first; i < site.frames.size(); ++i) {
+        const FrameId f = site.frames[i];
         const std::string& obj = profile.obj_path(profile.function(heap.frame(f).fn).obj);
         const size_t slash = obj.rfind('/');
         if (obj.compare(slash == std::string::npos ? 0 : slash + 1, 10, "vgpreload_") != 0)

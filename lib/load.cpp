@@ -909,11 +909,18 @@ void Loader::load_meta(const json::value& v, const Where& at)
                              " (merged profiles are version 4)"));
         load_merged(*runs, merged);
     }
+    if (const json::value* a = o.if_contains("allocators")) {
+        const Where allocators = at.member("allocators");
+        if (m.version < 5)
+            fail(allocators, cat("not part of format version ", m.version,
+                                 " (the allocators seen are version 5)"));
+        m.allocators = strings_at(*a, allocators);
+    }
     load_run(required(o, "run", at), run);
 }
 
 // meta.exit: {"code":N}; {"killed":true} for a client killed by a signal
-// (it has no exit status), from version 5 with "signal":N when the tool
+// (it has no exit status), from version 6 with "signal":N when the tool
 // learnt which; null for a profile dumped while the client was still
 // running.
 std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& at,
@@ -930,7 +937,7 @@ std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& a
             fail(killed_at, cat("expected true or false, got ", describe(*k)));
         killed = k->get_bool();
     }
-    if (const json::value* s = o.if_contains("signal"); s && p_.meta_.version >= 5) {
+    if (const json::value* s = o.if_contains("signal"); s && p_.meta_.version >= 6) {
         const Where signal_at = at.member("signal");
         if (!killed)
             fail(signal_at, "a signal without \"killed\":true");

@@ -228,6 +228,10 @@ void write_meta(JsonOut& j, const Meta& m)
     write_cache(j, m.cache);
     write_outcome(j, separator, m.totals, m.exit_code, m.killed, m.signal, m.dump_number,
                   m.dump_label);
+    if (m.allocators) {
+        write_key(j, separator, "allocators");
+        write_strings(j, *m.allocators);
+    }
     if (!m.merged.empty())
         write_merged(j, m.merged);
     write_run(j, m);
@@ -440,10 +444,12 @@ int written_version(const Profile& profile)
         version = std::max(version, 3);
     if (!profile.meta().merged.empty())
         version = std::max(version, 4);
+    if (profile.meta().allocators)
+        version = std::max(version, 5);
     const auto names_a_signal = [](const MergedRun& run) { return run.signal.has_value(); };
     if (profile.meta().signal ||
         std::any_of(profile.meta().merged.begin(), profile.meta().merged.end(), names_a_signal))
-        version = std::max(version, 5);
+        version = std::max(version, 6);
     return version;
 }
 

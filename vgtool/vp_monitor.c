@@ -19,6 +19,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "vp_global.h"
+#include "vp_heap.h"   /* the instruction clock */
 
 static void print_help(void)
 {

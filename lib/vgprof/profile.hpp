@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 5;
+inline constexpr int kNewestVersion = 6;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -64,6 +64,9 @@ struct Meta {
     // meta.merged: the runs a profile written by `vgprof merge` adds up, in
     // the order given; empty for the profile of one run.
     std::vector<MergedRun> merged;
+    // meta.allocators (format version 5, with the heap): the families of
+    // allocator functions whose calls made or freed blocks.
+    std::optional<std::vector<std::string>> allocators;
     // meta.run: the facts that vary between identical runs.
     std::optional<int64_t> pid, ppid, elapsed_ms;
     int version = 0;                     // the top-level "vgprof" key

@@ -259,11 +259,11 @@ TEST_F(ControlledServer, DumpsTheLoadBetweenAZeroAndADump)
 }
 
 // SIGINT by its default action: the whole run's counts equal cachegrind's
-// on every line (the allocator left in place, as cachegrind runs it).
+// on every line.
 TEST_F(ControlledServer, SigintLeavesACompleteProfileNamingIt)
 {
    TempDir dir;
-   Server s("vgprof", {"--heap=no", "--vgdb=no", "--vgprof-out-file=p.json"}, dir);
+   Server s("vgprof", {"--vgdb=no", "--vgprof-out-file=p.json"}, dir);
    s.serve(1 + kLoad);
    const RunResult end = s.stop(SIGINT);
    EXPECT_EQ(end.signal, SIGINT) << end.err;

@@ -28,8 +28,17 @@ struct Case {
    bool call_graph = true;
 };
 
+// A line of the heap's part of vgprof's exit summary.
+bool heap_summary_line(const std::string& body)
+{
+   for (const char* label : {"Total:", "At t-gmax:", "At t-end:", "Reads:", "Writes:", "Allocators:"})
+      if (body.rfind(label, 0) == 0) return true;
+   return false;
+}
+
 // The lines of cachegrind's (or vgprof's) exit summary, from "I   refs:"
-// on, without the ==pid== prefix.
+// on, without the ==pid== prefix, and without vgprof's heap lines (and the
+// blank line before them): cachegrind has none.
 std::vector<std::string> summary_block(const std::string& err)
 {
    std::vector<std::string> lines;
@@ -41,6 +50,11 @@ std::vector<std::string> summary_block(const std::string& err)
       if (body.rfind("I   refs:", 0) == 0) inside = true;
       if (!inside) continue;
       if (body.rfind("vgprof:", 0) == 0) break;
+      if (heap_summary_line(body)) {
+         if (body.rfind("Total:", 0) == 0 && !lines.empty() && lines.back().empty())
+            lines.pop_back();
+         continue;
+      }
       if (line.rfind("==", 0) == 0 && pos != std::string::npos && pos + 3 >= line.size()) {
          lines.push_back("");   // "==pid== " blank separator
          continue;

@@ -85,7 +85,12 @@ INSTANTIATE_TEST_SUITE_P(
              {"dive.constprop.0"}},
         Case{"threads", "threads", {"main", "worker", "compute"},
              {"pthread_join@@GLIBC_2.34", "pthread_create@@GLIBC_2.34"}},
-        Case{"paths", "paths", {"main", "a", "b", "c"}}),
+        Case{"paths", "paths", {"main", "a", "b", "c"}},
+        // The heap profiled: calls into the C library's allocator, and its
+        // own calls, are the program's.
+        Case{"allocator", "heap_basic",
+             {"main", "malloc", "free", "calloc", "realloc", "posix_memalign", "_int_malloc",
+              "_int_free"}}),
     [](const auto& info) { return info.param.name; });
 
 // The tree's own arithmetic, checked directly rather than through the

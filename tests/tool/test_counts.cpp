@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // test_counts.cpp: vgprof's instruction counts equal cachegrind's, in
 // total, per source line and per function, on small programs and on a
-// real program from Debian (bzip2).
+// real program from Debian (bzip2), at vgprof's defaults: the heap
+// profiled while the program's own allocator runs.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -74,6 +75,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"recursion", {"recursion"}, ""},
                       Case{"libc_calls", {"libc_calls"}, ""},
                       Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(300000)},
+                      // The heap profiled (the default) with the program's own
+                      // malloc and free: their instructions are counted too.
+                      Case{"allocating", {"heap_basic"}, ""},
+                      Case{"allocating_no_call_graph", {"heap_basic"}, "", false},
                       Case{"loops_no_call_graph", {"loops"}, "", false},
                       Case{"libc_calls_no_call_graph", {"libc_calls"}, "", false},
                       Case{"bzip2_no_call_graph", {"bzip2", "-9", "-c", "input"}, generated_text(300000), false}),

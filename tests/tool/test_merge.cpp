@@ -35,7 +35,8 @@ std::vector<Row> doubled(std::vector<Row> rows, size_t from)
 TEST(Merge, AProfileWithItselfDoublesEveryNumber)
 {
    TempDir dir;
-   auto vp = run_tool("vgprof", {"--dump-instr=yes", "--separate-threads=yes", "--vgprof-out-file=vp.json"},
+   auto vp = run_tool("vgprof", {"--heap=no", "--dump-instr=yes", "--separate-threads=yes",
+                                 "--vgprof-out-file=vp.json"},
                       {prog("threads")}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
    auto merge = run({cli_path(), "merge", "vp.json", "vp.json", "-o", "twice.json"}, dir.path());

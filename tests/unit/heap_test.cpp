@@ -188,6 +188,18 @@ TEST(HeapQueries, BytesAllocatedPerLineGoToTheCallingLine)
     EXPECT_TRUE(allocated_bytes_by_line(load(ProfileText().set("vgprof", "3"))).empty());
 }
 
+// Since format version 5 a stack's first frame is the allocator function
+// the program called, whatever its object: the next one calls it.
+TEST(HeapQueries, TheFirstFrameIsTheAllocatorsSinceVersion5)
+{
+    const Profile p = load(with_heap().set("vgprof", "5"));
+    EXPECT_EQ(allocating_frame(p, p.heap()->sites[0]), FrameId(1));   // work < main
+    EXPECT_EQ(allocating_frame(p, p.heap()->sites[1]), std::nullopt); // one frame only
+    const auto by_line = allocated_bytes_by_line(p);
+    ASSERT_EQ(by_line.size(), 1u);
+    EXPECT_EQ(by_line.at({FileId(1), 20}), 1000u);   // site 0's caller, main app.c:20
+}
+
 std::string heap_report(const Profile& p, cli::ReportOptions options)
 {
     options.profile = "p.json";
