@@ -217,6 +217,7 @@ TEST_F(ControlledServer, DumpsTheLoadBetweenAZeroAndADump)
    EXPECT_EQ(start.meta().dump_label, "after start-up");
    EXPECT_EQ(start.meta().exit_code, std::nullopt);
    EXPECT_EQ(calls(start, "serve", "handle_request"), 1u);
+   EXPECT_EQ(start.meta().totals[0], after_warm_up_->summary.at("Ir"));
 
    const BoundedResult zero = control({prefix, pid, "zero"}, dir.path());
    EXPECT_EQ(zero.exit_code, 0) << zero.err;
