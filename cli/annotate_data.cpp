@@ -83,7 +83,7 @@ void write_data_annotation(std::ostream& out, const Profile& profile,
     const AnnotateOptions opts = data_options(options);
     if (profile.data() == nullptr)
         throw Error(fmt::format("{}: --data needs a profile that says which data was accessed "
-                                "(format version 6, recorded with --data=yes)",
+                                "(format version 7, recorded with --data=yes)",
                                 options.profile));
     DataObjId id;
     try {

@@ -9,6 +9,7 @@
 
 #include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/query.hpp"
 
@@ -42,7 +43,7 @@ void add_data_events(const Profile& profile, const ReportOptions& options, HeapV
     if (data == nullptr)
         throw Error(fmt::format("{}: --heap with --events shows the data events of each site, "
                                 "which this profile does not have (recorded with --data=no, "
-                                "--cache-sim=no, or before format version 6)",
+                                "--cache-sim=no, or before format version 7)",
                                 options.profile));
     for (const std::string& name : options.events) {
         const std::optional<size_t> e = data_event_index(name);

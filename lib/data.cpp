@@ -5,6 +5,7 @@
 #include "text.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/heap.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/profile.hpp"
 #include "vgprof/query.hpp"
 
@@ -19,12 +20,6 @@ namespace {
 
 const char* const kKindNames[] = {"heap", "global", "unnamed", "stack", "allocator", "other"};
 
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string join(const std::vector<std::string>& parts, const char* separator)
 {
     std::string out;
@@ -37,7 +32,7 @@ std::string join(const std::vector<std::string>& parts, const char* separator)
 std::string short_frame(const Profile& profile, const HeapFrame& frame)
 {
     const std::string& file = profile.file_path(frame.file);
-    if (file == "???")
+    if (is_unknown(file))
         return profile.fn_name(frame.fn);
     return cat(profile.fn_name(frame.fn), " (", basename_of(file), ':', frame.line, ')');
 }

@@ -6,6 +6,7 @@
 // trust that the data objects account for every access exactly once.
 #include "load_data.hpp"
 
+#include "loader.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
 
@@ -345,6 +346,38 @@ DataProfile SectionReader::read(const json::value& v)
 DataProfile read_data_section(const json::value& v, const DataSectionContext& context)
 {
     return SectionReader(context).read(v);
+}
+
+// The section's own reader (above) checks it against the tables; the
+// loader only gives it what it refers to: the heap's sites and the
+// simulated data events.
+void Loader::load_data(const json::value& v, const Where& at)
+{
+    if (!p_.heap)
+        fail(at, "the data section needs the heap section, whose sites it refers to");
+    DataSectionContext context;
+    context.file = name_;
+    context.strs = p_.strs.size();
+    context.objs = p_.objs.size();
+    context.fns = p_.functions.size();
+    context.sites = p_.heap->sites.size();
+    const size_t events = p_.num_events();
+    size_t column[kDataEvents];
+    for (size_t e = 0; e < kDataEvents; ++e) {
+        const auto found = std::find(p_.meta.events.begin(), p_.meta.events.end(),
+                                     kDataEventNames[e]);
+        if (found == p_.meta.events.end())
+            fail(at, cat("the data section needs the event ", kDataEventNames[e],
+                         " in meta.events (the cache simulated)"));
+        column[e] = size_t(found - p_.meta.events.begin());
+        context.totals[e] = p_.meta.totals[column[e]];
+    }
+    context.fn_lines.assign(p_.functions.size(), DataCost{});
+    for (size_t row = 0; row < p_.lines.size(); ++row)
+        for (size_t e = 0; e < kDataEvents; ++e)
+            context.fn_lines[p_.lines[row].fn.index()][e] +=
+                p_.line_costs[row * events + column[e]];
+    p_.data = read_data_section(v, context);
 }
 
 } // namespace vgprof::detail

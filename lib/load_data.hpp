@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Reading the `data` section of a profile (format version 6): a piece of
+// Reading the `data` section of a profile (format version 7): a piece of
 // the loader of its own, given the section's JSON and what it refers to.
 // Internal to libvgprof.
 #ifndef VGPROF_LOAD_DATA_HPP

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Which data the program's accesses and cache misses touched (the profile's
-// `data` section, format version 6): the data objects (a heap allocation
+// `data` section, format version 7): the data objects (a heap allocation
 // site, a global, an object's unnamed data, the stack, the allocator's own
 // bookkeeping, the rest), their counts per offset, and the functions that
 // missed on each; and the questions the report, annotate, diff, the exports

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// A profile of format version 6 with the cache events, the heap of
+// A profile of format version 7 with the cache events, the heap of
 // heap_fixture.hpp and a data section, for the unit tests of the data
 // objects (fns 0 main, 1 work; strs 5 "table", the global's name).
 //
@@ -44,7 +44,7 @@ inline std::string data_json(const std::string& objects = kDataObjects,
 inline ProfileText with_data(const std::string& data = data_json())
 {
     ProfileText t = with_heap();
-    t.set("vgprof", "6")
+    t.set("vgprof", "7")
         .set("strs", R"(["???","/usr/bin/app","/src/app.c","main","work","table"])")
         .set("lines", "[[0,1,11,1200,10,10,300,100,10,100,10,1],"
                       "[1,1,4,2484747,0,0,1000,440,44,200,20,2]]")

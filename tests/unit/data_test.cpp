@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The data section of a profile (format version 6): loading and checking
+// The data section of a profile (format version 7): loading and checking
 // it, the questions vgprof/data.hpp answers, `vgprof report --data`,
 // `report --heap --events` and `annotate --data`. The fixture is
 // data_fixture.hpp's.
@@ -75,10 +75,10 @@ TEST(DataLoad, AProfileWithoutTheSectionHasNoData)
     EXPECT_EQ(load(with_data().drop("data")).data(), nullptr);
 }
 
-TEST(DataLoadError, VersionFiveHasNoDataSection)
+TEST(DataLoadError, VersionSixHasNoDataSection)
 {
-    EXPECT_EQ(load_error(with_data().set("vgprof", "5")),
-              R"(p.json: unknown top-level key "data" (not part of format version 5))");
+    EXPECT_EQ(load_error(with_data().set("vgprof", "6")),
+              R"(p.json: unknown top-level key "data" (not part of format version 6))");
 }
 
 TEST(DataLoadError, TheSectionNeedsTheHeapAndTheCacheEvents)
