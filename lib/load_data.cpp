@@ -93,8 +93,6 @@ const char* const kObjectColumns =
     "[kind, site, name, obj, addr, size, width, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
 const char* const kOffsetColumns = "[object, offset, Dr, D1mr, DLmr, Dw, D1mw, DLmw]";
 const char* const kFnColumns = "[object, fn, D1mr, DLmr, D1mw, DLmw]";
-// The events of a fns row: the misses (accesses are not counted per function).
-const size_t kMissEvents[] = {1, 2, 4, 5};
 const size_t kAllEvents[] = {0, 1, 2, 3, 4, 5};
 
 const json::array& SectionReader::array_at(const json::value& v, const Place& at) const
@@ -289,12 +287,12 @@ void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
     std::vector<DataCost> sums(out.objects.size(), DataCost{});
     for (size_t i = 0; i < rows.size(); ++i) {
         const Place at{"fns", i};
-        const json::array& row = row_at(rows, i, "fns", 2 + std::size(kMissEvents), kFnColumns);
+        const json::array& row = row_at(rows, i, "fns", 2 + std::size(kDataMissEvents), kFnColumns);
         DataFunction r;
         r.object = *id_or_null<DataObjId>(row[0], at.at(0), out.objects.size(), "data object");
         r.fn = *id_or_null<FnId>(row[1], at.at(1), c_.fns, "fns");
-        for (size_t m = 0; m < std::size(kMissEvents); ++m)
-            r.cost[kMissEvents[m]] = uint_at(row[2 + m], at.at(2 + m));
+        for (size_t m = 0; m < std::size(kDataMissEvents); ++m)
+            r.cost[kDataMissEvents[m]] = uint_at(row[2 + m], at.at(2 + m));
         if (!out.fns.empty() &&
             std::tie(r.object, r.fn) <= std::tie(out.fns.back().object, out.fns.back().fn))
             fail(at, "rows must be sorted by (object, fn), each once");
@@ -304,7 +302,7 @@ void SectionReader::read_fns(const json::array& rows, DataProfile& out) const
     }
     for (size_t i = 0; i < out.objects.size(); ++i)
         check_sum(sums[i], out.objects[i].cost, Place{"objects", i}, "the functions' misses",
-                  "the object has", kMissEvents);
+                  "the object has", kDataMissEvents);
     check_function_sums(out);
 }
 
@@ -317,7 +315,7 @@ void SectionReader::check_function_sums(const DataProfile& out) const
             sums[r.fn.index()][e] += r.cost[e];
     for (size_t fn = 0; fn < c_.fns && fn < c_.fn_lines.size(); ++fn)
         check_sum(sums[fn], c_.fn_lines[fn], Place("fns"), cat("the rows of function ", fn),
-                  "its lines have", kMissEvents);
+                  "its lines have", kDataMissEvents);
 }
 
 DataProfile SectionReader::read(const json::value& v)

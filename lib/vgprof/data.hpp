@@ -29,6 +29,9 @@ inline constexpr size_t kDataEvents = 6;
 inline constexpr const char* kDataEventNames[kDataEvents] = {"Dr", "D1mr", "DLmr",
                                                              "Dw", "D1mw", "DLmw"};
 using DataCost = std::array<uint64_t, kDataEvents>;
+// The misses among them (D1mr, DLmr, D1mw, DLmw): what is counted per
+// function, in the columns of a `data.fns` row.
+inline constexpr size_t kDataMissEvents[] = {1, 2, 4, 5};
 
 // The position of `event` in a DataCost; nullopt for any other event.
 std::optional<size_t> data_event_index(std::string_view event);

@@ -10,6 +10,7 @@
 #include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/write.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -68,6 +69,30 @@ TEST(DataLoad, ReadsObjectsOffsetsAndFunctions)
     EXPECT_EQ(d.offsets[1].offset, 8u);
     EXPECT_EQ(d.fns_of(DataObjId(2)), (std::pair<size_t, size_t>{2, 4}));
     EXPECT_EQ(data_total(d), cost(1300, 540, 54, 300, 30, 3));
+}
+
+TEST(DataLoad, IsWrittenBackAsItWasRead)
+{
+    const Profile p = load(with_data());
+    std::ostringstream out;
+    write_profile(out, p);
+    EXPECT_EQ(out.str().rfind("{\"vgprof\":7\n", 0), 0u) << out.str();
+    const Profile again = parse_profile(out.str(), "again.json");
+    ASSERT_NE(again.data(), nullptr);
+    const DataProfile& a = *again.data();
+    const DataProfile& d = *p.data();
+    ASSERT_EQ(a.objects.size(), d.objects.size());
+    for (size_t i = 0; i < d.objects.size(); ++i) {
+        EXPECT_EQ(a.objects[i].kind, d.objects[i].kind) << i;
+        EXPECT_EQ(a.objects[i].site, d.objects[i].site) << i;
+        EXPECT_EQ(a.objects[i].name, d.objects[i].name) << i;
+        EXPECT_EQ(a.objects[i].addr, d.objects[i].addr) << i;
+        EXPECT_EQ(a.objects[i].cost, d.objects[i].cost) << i;
+    }
+    ASSERT_EQ(a.offsets.size(), d.offsets.size());
+    ASSERT_EQ(a.fns.size(), d.fns.size());
+    for (size_t i = 0; i < d.fns.size(); ++i)
+        EXPECT_EQ(a.fns[i].cost, d.fns[i].cost) << i;
 }
 
 TEST(DataLoad, AProfileWithoutTheSectionHasNoData)
