@@ -56,6 +56,10 @@ void CallGraphView::draw(ViewContext& ctx)
         centred_message("This profile has no call graph: it was recorded with --call-graph=no.");
         return;
     }
+    if (ctx.doc.num_functions() == 0) {
+        centred_message("This profile has no functions: nothing was collected while the program ran.");
+        return;
+    }
     const Selection& sel = ctx.selection.current();
     if (ctx.selection.version() != seen_version_) {
         if (sel.fn && ctx.selection.version() != own_version_) {

@@ -91,6 +91,32 @@ inline ProfileText cache_profile()
     return t;
 }
 
+// A run that collected nothing (--collect-atstart=no and no toggle): no
+// function, no call, no allocation; the heap's end is still a time.
+inline ProfileText empty_profile()
+{
+    ProfileText t;
+    t.set("vgprof", "3")
+        .set("strs", "[]")
+        .set("objs", "[]")
+        .set("files", "[]")
+        .set("fns", "[]")
+        .set("lines", "[]")
+        .drop("instrs")
+        .set("calls", "[]")
+        .set("inclusive", "[]")
+        .set("paths", "[]")
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"bytes":0,"blocks":0,"peak_bytes":0,"peak_blocks":0,)"
+                     R"("peak_time":0,"end_bytes":0,"end_blocks":0,"end_time":143190,)"
+                     R"("reads":0,"writes":0},"frames":[],"sites":[],)"
+                     R"("timeline":{"width":1,"samples":[]},)"
+                     R"("snapshots":[{"kind":"peak","time":0,"bytes":0,"blocks":0,"sites":[]},)"
+                     R"({"kind":"end","time":143190,"bytes":0,"blocks":0,"sites":[]}]})")
+        .set_meta("totals", "[0]");
+    return t;
+}
+
 inline std::unique_ptr<viewer::Document> document_of(const ProfileText& text,
                                                      const std::string& name = "app.json")
 {
