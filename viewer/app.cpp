@@ -235,7 +235,8 @@ void App::handle(const SDL_Event& event)
                 session_->table.focus_search();
             else
                 session_->side_list.focus_search();
-        } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 && key <= SDLK_6)
+        } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 &&
+                   key < SDLK_1 + int(std::size(kAllViews)))
             show(kAllViews[key - SDLK_1]);
         break;
     }

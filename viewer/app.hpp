@@ -41,6 +41,10 @@ struct Session {
     size_t event = 0;
     FunctionsView table;      // the Functions tab
     FunctionsView side_list;  // beside the other views
+    SharedCallTree call_tree; // what the three tree views show
+    CallTreeView calltree{call_tree, false};
+    CallTreeView bottomup{call_tree, true};
+    SandwichView sandwich{call_tree};
     CallGraphView callgraph;
     FlameGraphView flamegraph;
     HeatmapView heatmap;

@@ -28,9 +28,9 @@ bool parse_size(const std::string& text, int& width, int& height)
 int main(int argc, char** argv)
 {
     using namespace vgprof::viewer;
-    CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call graph, flame "
-                 "graph, cache-miss heatmap, source and heap. With two profiles, shows how the "
-                 "second differs from the first.",
+    CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call tree (top-down, "
+                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source and "
+                 "heap. With two profiles, shows how the second differs from the first.",
                  "vgprof-viewer"};
     cli.set_version_flag("--version", "vgprof-viewer " PACKAGE_VERSION);
     AppOptions options;
@@ -39,8 +39,11 @@ int main(int argc, char** argv)
         ->expected(0, 2);
     cli.add_option("--screenshot", options.screenshot,
                    "draw the window, write it to this PNG file and exit");
-    cli.add_option("--view", view, "the view shown first")
-        ->check(CLI::IsMember({"functions", "callgraph", "flamegraph", "heatmap", "source", "heap"}));
+    std::vector<std::string> views;
+    for (ViewId v : kAllViews)
+        views.push_back(view_key(v));
+    cli.add_option("--view", view, "the view shown first (sandwich: of --select's function)")
+        ->check(CLI::IsMember(views));
     cli.add_option("--select", options.select, "the function selected first (a name or part of one)");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");

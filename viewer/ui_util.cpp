@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace vgprof::viewer {
 
@@ -44,6 +45,17 @@ std::string signed_short(int64_t n)
     return (n < 0 ? "-" : "+") + short_count(magnitude);
 }
 
+std::string change_text(int64_t delta, uint64_t base)
+{
+    if (delta == 0)
+        return "0";
+    if (base == 0)
+        return signed_count(delta) + " (new)";
+    char share[32];
+    std::snprintf(share, sizeof share, " (%+.1f%%)", 100.0 * double(delta) / double(base));
+    return signed_count(delta) + share;
+}
+
 std::string percent(uint64_t part, uint64_t total)
 {
     if (total == 0)
@@ -61,6 +73,13 @@ Rgb delta_rgb(int64_t delta, int64_t max_magnitude)
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
 {
     return to_imgui(delta_rgb(delta, max_magnitude), alpha);
+}
+
+Rgb flame_color(const std::string& name)
+{
+    const size_t h = std::hash<std::string>()(name);
+    const double a = double(h % 1000) / 1000.0, b = double((h / 1000) % 1000) / 1000.0;
+    return Rgb{uint8_t(205 + 50 * a), uint8_t(90 + 110 * b), uint8_t(40 + 30 * a)};
 }
 
 void cost_cell(uint64_t value, uint64_t total, bool compact)

@@ -23,6 +23,9 @@ std::string short_count(uint64_t n);
 std::string signed_count(int64_t n);
 // As short_count with a sign: "+1.2M", "-56", "0".
 std::string signed_short(int64_t n);
+// "+300 (+16.7%)": a change as a count and as a share of the base; "+300
+// (new)" when the base was 0.
+std::string change_text(int64_t delta, uint64_t base);
 // 12.345 -> "12.3%"; "-" for a zero total.
 std::string percent(uint64_t part, uint64_t total);
 
@@ -31,6 +34,10 @@ std::string percent(uint64_t part, uint64_t total);
 // one).
 Rgb delta_rgb(int64_t delta, int64_t max_magnitude);
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha = 255);
+
+// Warm colors, varied by function name so neighbours in a flame graph are
+// told apart; the same function always gets the same color.
+Rgb flame_color(const std::string& name);
 
 // A table cell showing `value` and `percent of total` (only the percentage
 // when `compact`), right-aligned, with a bar as wide as the fraction behind

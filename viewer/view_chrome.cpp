@@ -124,6 +124,9 @@ void App::draw_body()
             ImGui::SameLine();
             ImGui::BeginChild("view", ImVec2(0, 0), false);
             switch (v) {
+            case ViewId::calltree: s.calltree.draw(ctx); break;
+            case ViewId::bottomup: s.bottomup.draw(ctx); break;
+            case ViewId::sandwich: s.sandwich.draw(ctx); break;
             case ViewId::callgraph: s.callgraph.draw(ctx); break;
             case ViewId::flamegraph: s.flamegraph.draw(ctx); break;
             case ViewId::heatmap: s.heatmap.draw(ctx); break;

@@ -18,19 +18,6 @@
 
 namespace vgprof::viewer {
 
-namespace {
-
-// Warm colors, varied by function name so neighbours are told apart; the
-// same function always gets the same color.
-Rgb flame_color(const std::string& name)
-{
-    const size_t h = std::hash<std::string>()(name);
-    const double a = double(h % 1000) / 1000.0, b = double((h / 1000) % 1000) / 1000.0;
-    return Rgb{uint8_t(205 + 50 * a), uint8_t(90 + 110 * b), uint8_t(40 + 30 * a)};
-}
-
-} // namespace
-
 void FlameGraphView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();

@@ -7,6 +7,7 @@
 #define VGPROF_VIEWER_VIEWS_HPP
 
 #include "call_neighbourhood.hpp"
+#include "call_tree.hpp"
 #include "diff_link.hpp"
 #include "document.hpp"
 #include "flame_graph.hpp"
@@ -14,6 +15,8 @@
 #include "graph_layout.hpp"
 #include "heap_timeline.hpp"
 #include "heatmap.hpp"
+#include "icicle.hpp"
+#include "merged_tree.hpp"
 #include "selection.hpp"
 #include "source_lines.hpp"
 
@@ -26,9 +29,12 @@
 
 namespace vgprof::viewer {
 
-enum class ViewId { functions, callgraph, flamegraph, heatmap, source, heap };
-inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::callgraph, ViewId::flamegraph,
-                                       ViewId::heatmap, ViewId::source, ViewId::heap};
+enum class ViewId {
+    functions, calltree, bottomup, sandwich, callgraph, flamegraph, heatmap, source, heap
+};
+inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::calltree,  ViewId::bottomup,
+                                       ViewId::sandwich,  ViewId::callgraph, ViewId::flamegraph,
+                                       ViewId::heatmap,   ViewId::source,    ViewId::heap};
 // The name on the command line ("callgraph") and on the tab ("Call graph").
 const char* view_key(ViewId view);
 const char* view_title(ViewId view);
@@ -62,6 +68,81 @@ private:
     uint64_t seen_version_ = ~uint64_t(0);
     // Diff mode: the largest change's size per (event, self/inclusive).
     std::vector<int64_t> largest_change_;
+};
+
+// The call tree the Call tree, Bottom-up and Sandwich views share: the
+// transforms and the search a person applied (a library collapsed in one
+// view is collapsed in the others), and the tree built from them for the
+// chosen event, built again only when one of those changed.
+class SharedCallTree {
+public:
+    const CallTree& tree(const ViewContext& ctx);
+    // Grows whenever tree() builds a new tree.
+    uint64_t version() const { return version_; }
+
+    const std::vector<TreeTransform>& transforms() const { return transforms_; }
+    void push(TreeTransform t);
+    // Keeps the first `count` transforms.
+    void pop_to(size_t count);
+    const std::string& search() const { return search_; }
+    void set_search(std::string text);
+
+private:
+    std::vector<TreeTransform> transforms_;
+    std::string search_;
+    std::optional<CallTree> tree_;
+    size_t event_ = 0;
+    bool dirty_ = true;
+    uint64_t version_ = 0;
+};
+
+// The Call tree (top-down) and Bottom-up (inverted) views: a tree table of
+// the shared call tree, opened along its most expensive path, with the
+// transforms a right-click offers.
+class CallTreeView {
+public:
+    CallTreeView(SharedCallTree& shared, bool inverted) : shared_(&shared), inverted_(inverted) {}
+    void draw(ViewContext& ctx);
+
+private:
+    void rebuild(ViewContext& ctx);
+    void reveal(ViewContext& ctx, FnId fn);
+    void draw_toolbar(ViewContext& ctx);
+    void draw_table(ViewContext& ctx);
+    void draw_row(ViewContext& ctx, uint32_t id, float indent);
+    void handle_keys(ViewContext& ctx);
+
+    SharedCallTree* shared_;
+    bool inverted_;
+    std::optional<MergedTree> tree_;
+    uint64_t built_version_ = ~uint64_t(0);
+    std::optional<uint32_t> current_;        // the row selected here
+    bool scroll_to_current_ = false;
+    uint64_t seen_version_ = ~uint64_t(0);  // of the selection
+    uint64_t own_version_ = ~uint64_t(0);   // a selection made by clicking here
+    char search_[256] = "";
+};
+
+// The Sandwich view: the selected function in the middle, what called it
+// above (an upside-down flame graph, callers of callers further up) and
+// what it called below, each merged over every call of the function.
+class SandwichView {
+public:
+    explicit SandwichView(SharedCallTree& shared) : shared_(&shared) {}
+    void draw(ViewContext& ctx);
+
+private:
+    SharedCallTree* shared_;
+    struct Key {
+        std::optional<FnId> fn;
+        uint64_t tree = 0;
+        int width = 0;
+        bool operator==(const Key& o) const { return fn == o.fn && tree == o.tree && width == o.width; }
+    };
+    std::optional<Key> built_;
+    std::optional<MergedTree> callers_, callees_;
+    Icicle callers_boxes_, callees_boxes_;
+    bool scroll_callers_ = false;
 };
 
 class CallGraphView {

@@ -72,6 +72,9 @@ protected:
 // Every view of one document, as a window's session holds them.
 struct ViewSet {
     FunctionsView table, list;
+    SharedCallTree call_tree;
+    CallTreeView top_down{call_tree, false}, bottom_up{call_tree, true};
+    SandwichView sandwich{call_tree};
     CallGraphView graph;
     FlameGraphView flame;
     HeatmapView heat;
@@ -84,6 +87,8 @@ struct ViewSet {
     std::vector<std::pair<std::string, std::function<void()>>> draws(ViewContext& ctx)
     {
         return {{"functions", [&] { table.draw(ctx); }}, {"list", [&] { list.draw(ctx); }},
+                {"calltree", [&] { top_down.draw(ctx); }}, {"bottomup", [&] { bottom_up.draw(ctx); }},
+                {"sandwich", [&] { sandwich.draw(ctx); }},
                 {"callgraph", [&] { graph.draw(ctx); }}, {"flamegraph", [&] { flame.draw(ctx); }},
                 {"heatmap", [&] { heat.draw(ctx); }},     {"source", [&] { source.draw(ctx); }},
                 {"heap", [&] { heap.draw(ctx); }}};
@@ -100,7 +105,8 @@ TEST_F(Headless, EveryViewDrawsTheProfile)
     // The least each view draws: tables and graphs of the four functions;
     // the heatmap says there is no simulation, the source that /src/app.c
     // cannot be opened, the heap that there is no heap data.
-    const std::map<std::string, int> least{{"functions", 400}, {"list", 200}, {"callgraph", 400},
+    const std::map<std::string, int> least{{"functions", 400}, {"list", 200}, {"calltree", 400},
+                                           {"bottomup", 400}, {"sandwich", 200}, {"callgraph", 400},
                                            {"flamegraph", 200}, {"heatmap", 50}, {"source", 50},
                                            {"heap", 50}};
     for (int i = 0; i < 3; ++i)
@@ -207,6 +213,40 @@ TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
         click(draw, 40, y);
     ASSERT_EQ(selection.current().kind, Selection::Kind::function);
     EXPECT_EQ(selection.current().fn, FnId(kMain));
+}
+
+TEST_F(Headless, CallTreeRowsSelectTheirFunction)
+{
+    const auto doc = document_of(app_profile());
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kMain)));
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    SharedCallTree shared;
+    CallTreeView tree(shared, false);
+    const auto draw = [&] { tree.draw(ctx); };
+    frame(draw);
+    // The tree opens down its hottest path: main, compute, helper, then
+    // parse. Clicking down the rows' names reaches helper's.
+    for (float y = 40; y < 300 && selection.current().fn != FnId(kHelper); y += 4)
+        click(draw, 60, y);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
+}
+
+TEST_F(Headless, SandwichBoxesSelectTheirFunction)
+{
+    const auto doc = document_of(app_profile());
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kCompute)));
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    SharedCallTree shared;
+    SandwichView sandwich(shared);
+    const auto draw = [&] { sandwich.draw(ctx); };
+    frame(draw);
+    // compute's one callee, helper, fills the row under it in the lower
+    // half; clicking it makes helper the middle.
+    for (float y = 420; y < 780 && selection.current().fn != FnId(kHelper); y += 4)
+        click(draw, 400, y);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
 }
 
 TEST_F(Headless, HeapViewsDrawAndSelect)
