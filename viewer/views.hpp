@@ -12,6 +12,7 @@
 #include "document.hpp"
 #include "flame_graph.hpp"
 #include "function_table.hpp"
+#include "graph_labels.hpp"
 #include "graph_layout.hpp"
 #include "heap_timeline.hpp"
 #include "heatmap.hpp"
@@ -152,6 +153,7 @@ public:
 private:
     void rebuild(ViewContext& ctx);
     void draw_canvas(ViewContext& ctx);
+    void fit(ImVec2 avail);
 
     std::optional<FnId> centre_;
     int depth_ = 2;
@@ -171,11 +173,17 @@ private:
     std::optional<Key> built_;
     Neighbourhood graph_;
     GraphLayout layout_;
-    std::vector<std::string> labels_;
+    std::vector<std::string> labels_;                 // the boxes' names, cut to fit
+    std::vector<std::string> edge_labels_;            // "5,000x"
+    std::vector<std::optional<Point>> label_at_;      // where each edge's label goes
     std::string error_;
     uint64_t seen_version_ = ~uint64_t(0);
     uint64_t own_version_ = ~uint64_t(0);  // a selection made by clicking here
-    bool scroll_to_centre_ = false;
+    // The drawing's place in the canvas: layout point p is drawn at
+    // canvas corner + pan_ + p * zoom_.
+    float zoom_ = 1;
+    ImVec2 pan_{0, 0};
+    bool fit_pending_ = true;
 };
 
 class FlameGraphView {

@@ -24,18 +24,13 @@ std::vector<TreeTransform> just(Kind kind, uint32_t fn) { return {TreeTransform:
 // main 10, the outer rec 20, the inner rec 30, leaf 40.
 ProfileText recursive_profile()
 {
-    ProfileText t;
-    t.set("strs", R"(["???","/src/r.c","/usr/bin/r","leaf","main","rec"])")
-        .set("objs", "[2]")
-        .set("files", "[0,1]")
-        .set("fns", "[[4,1,0,1],[5,1,0,10],[3,1,0,20]]")
-        .set("lines", "[[0,1,2,10],[1,1,11,50],[2,1,21,40]]")
-        .drop("instrs")
-        .set("calls", "[[0,1,1,2,1,90],[1,1,1,11,1,70],[1,2,1,11,1,40]]")
-        .set("inclusive", "[[0,100],[1,90],[2,40]]")
-        .set("paths", "[[null,0,0,10,100],[0,1,1,20,90],[1,1,1,30,70],[2,2,1,40,40]]")
-        .set_meta("totals", "[100]");
-    return t;
+    return program_profile(R"(["???","/src/r.c","/usr/bin/r","leaf","main","rec"])",
+                           "[[4,1,0,1],[5,1,0,10],[3,1,0,20]]",
+                           "[[0,1,2,10],[1,1,11,50],[2,1,21,40]]",
+                           "[[0,1,1,2,1,90],[1,1,1,11,1,70],[1,2,1,11,1,40]]",
+                           "[[0,100],[1,90],[2,40]]",
+                           "[[null,0,0,10,100],[0,1,1,20,90],[1,1,1,30,70],[2,2,1,40,40]]",
+                           "[100]");
 }
 
 const CallTree::Node& at(const CallTree& t, std::vector<NodeKey> path)

@@ -22,21 +22,37 @@ namespace vgprof::test {
 
 enum AppFn : uint32_t { kMain = 0, kParse = 1, kCompute = 2, kHelper = 3 };
 
-inline ProfileText app_profile()
+// A program of one object (strs[2]) and one source file (strs[1]) with a
+// call graph: each argument is the JSON of the table of that name.
+inline ProfileText program_profile(const std::string& strs, const std::string& fns,
+                                   const std::string& lines, const std::string& calls,
+                                   const std::string& inclusive, const std::string& paths,
+                                   const std::string& totals)
 {
     ProfileText t;
-    t.set("strs", R"(["???","/src/app.c","/usr/bin/app","compute","helper","main","parse"])")
+    t.set("strs", strs)
         .set("objs", "[2]")
         .set("files", "[0,1]")
-        .set("fns", "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40]]")
-        .set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,600],[3,1,41,700]]")
+        .set("fns", fns)
+        .set("lines", lines)
         .drop("instrs")
-        .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
-        .set("inclusive", "[[0,2100],[1,500],[2,1500],[3,700]]")
-        .set("paths", "[[null,0,0,100,2100],[0,1,1,300,500],[1,3,2,200,200],"
-                      "[0,2,1,1000,1500],[3,3,5,500,500]]")
-        .set_meta("totals", "[2100]");
+        .set("calls", calls)
+        .set("inclusive", inclusive)
+        .set("paths", paths)
+        .set_meta("totals", totals);
     return t;
+}
+
+inline ProfileText app_profile()
+{
+    return program_profile(R"(["???","/src/app.c","/usr/bin/app","compute","helper","main","parse"])",
+                           "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40]]",
+                           "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,600],[3,1,41,700]]",
+                           "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500]]",
+                           "[[0,2100],[1,500],[2,1500],[3,700]]",
+                           "[[null,0,0,100,2100],[0,1,1,300,500],[1,3,2,200,200],"
+                           "[0,2,1,1000,1500],[3,3,5,500,500]]",
+                           "[2100]");
 }
 
 // As app_profile, after a change that made compute's line 32 cost 900
