@@ -174,6 +174,8 @@ void App::take_loaded()
         return;
     loading_.clear();
     session_ = std::make_unique<Session>(std::move(loaded));
+    if (options_.heap_panel)
+        session_->heap.show_panel(*options_.heap_panel);
     const Document& doc = *session_->loaded->now;
     std::string title = "vgprof-viewer - " + doc.path();
     if (session_->loaded->base)

@@ -26,6 +26,7 @@ struct AppOptions {
     std::vector<std::string> profiles;  // none, one, or a base and a new one
     std::string screenshot;             // write this PNG and exit
     std::optional<ViewId> view;         // the view shown first
+    std::optional<HeapPanel> heap_panel;  // the heap view's panel shown first
     std::string select;                 // the function selected first
     std::string event;                  // the event chosen first
     int width = 1400, height = 900;     // window size in pixels

@@ -44,6 +44,9 @@ int main(int argc, char** argv)
         views.push_back(view_key(v));
     cli.add_option("--view", view, "the view shown first (sandwich: of --select's function)")
         ->check(CLI::IsMember(views));
+    std::string panel;
+    cli.add_option("--panel", panel, "the heap view's panel shown first")
+        ->check(CLI::IsMember({"sites", "flamegraph", "summary"}));
     cli.add_option("--select", options.select, "the function selected first (a name or part of one)");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
@@ -66,6 +69,8 @@ int main(int argc, char** argv)
     }
     if (!view.empty())
         options.view = view_from_key(view);
+    if (!panel.empty())
+        options.heap_panel = heap_panel_from_key(panel);
     App app(std::move(options));
     return app.run();
 }

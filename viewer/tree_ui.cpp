@@ -75,9 +75,8 @@ NodeAction node_menu_items(SharedCallTree& shared, const Profile& profile, NodeK
 {
     using Kind = TreeTransform::Kind;
     NodeAction action = NodeAction::none;
-    const std::string name = key_name(profile, key);
     if (const auto fn = key.fn()) {
-        if (ImGui::MenuItem(("Select " + name).c_str()))
+        if (ImGui::MenuItem(("Select " + profile.fn_name(*fn)).c_str()))
             action = NodeAction::select;
         ImGui::Separator();
         const struct {
@@ -120,7 +119,7 @@ void tree_node_tooltip(const ViewContext& ctx, const MergedTree& tree, uint32_t 
     const std::string& event = p.meta().events[ctx.event];
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-    ImGui::TextUnformatted(key_name(p, n.key).c_str());
+    ImGui::TextUnformatted(node_name(ctx.doc, n.key).c_str());
     ImGui::PopTextWrapPos();
     if (const auto fn = n.key.fn())
         ImGui::TextDisabled("%s", p.obj_path(p.function(*fn).obj).c_str());
@@ -152,7 +151,6 @@ std::optional<size_t> draw_icicle(const ViewContext& ctx, const Icicle& icicle,
                                   const MergedTree& tree, ImVec2 origin, float width, float row,
                                   bool upward, const IcicleColors& colors)
 {
-    const Profile& p = ctx.doc.profile();
     const float font = ImGui::GetFontSize();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 mouse = ImGui::GetMousePos();
@@ -168,7 +166,7 @@ std::optional<size_t> draw_icicle(const ViewContext& ctx, const Icicle& icicle,
         const ImVec2 tl(origin.x + float(b.x0) * width, y0);
         const ImVec2 br(std::max(tl.x + 1, origin.x + float(b.x1) * width - 1), y0 + row - 1);
         const MergedTree::Node& n = tree.node(b.node);
-        const std::string name = key_name(p, n.key);
+        const std::string name = node_name(ctx.doc, n.key);
         const bool selected = sel.fn && n.key.fn() == sel.fn;
         Rgb fill = ctx.diff ? delta_rgb(signed_delta(n.total, n.base_total), colors.max_delta)
                             : flame_color(name);

@@ -29,6 +29,16 @@ std::string short_count(uint64_t n)
     return text;
 }
 
+std::string bytes_text(uint64_t n)
+{
+    if (n < 1000)
+        return std::to_string(n) + " B";
+    std::string text = short_count(n);
+    const char unit = text.back();
+    text.pop_back();
+    return text + " " + (unit == 'k' ? "kB" : unit == 'M' ? "MB" : "GB");
+}
+
 std::string signed_count(int64_t n)
 {
     if (n == 0)
@@ -75,6 +85,15 @@ ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
     return to_imgui(delta_rgb(delta, max_magnitude), alpha);
 }
 
+Rgb category_color(size_t i)
+{
+    // Tableau's ten-color palette, chosen to be told apart by most people.
+    static const Rgb kColors[] = {{78, 121, 167}, {242, 142, 43}, {89, 161, 79},   {225, 87, 89},
+                                  {118, 183, 178}, {237, 201, 72}, {176, 122, 161}, {255, 157, 167},
+                                  {156, 117, 95},  {160, 200, 90}};
+    return kColors[i % std::size(kColors)];
+}
+
 Rgb flame_color(const std::string& name)
 {
     const size_t h = std::hash<std::string>()(name);
@@ -112,7 +131,8 @@ void cost_cell(uint64_t value, uint64_t total, bool compact)
 
 void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact)
 {
-    const std::string text = compact ? signed_short(delta) : signed_count(delta);
+    const uint64_t base = uint64_t(int64_t(now) - delta);
+    const std::string text = compact ? signed_short(delta) : change_text(delta, base);
     const float width = ImGui::GetContentRegionAvail().x;
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const float height = ImGui::GetTextLineHeight();
@@ -122,10 +142,9 @@ void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
                          std::max(0.0f, width - ImGui::CalcTextSize(text.c_str()).x));
     ImGui::TextUnformatted(text.c_str());
-    if (ImGui::IsItemHovered()) {
-        const uint64_t base = uint64_t(int64_t(now) - delta);
-        ImGui::SetTooltip("%s -> %s", format_thousands(base).c_str(), format_thousands(now).c_str());
-    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s -> %s: %s", format_thousands(base).c_str(), format_thousands(now).c_str(),
+                          change_text(delta, base).c_str());
 }
 
 void right_aligned(const std::string& text)
@@ -133,6 +152,13 @@ void right_aligned(const std::string& text)
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
                          std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x));
     ImGui::TextUnformatted(text.c_str());
+}
+
+std::string node_name(const Document& doc, NodeKey key)
+{
+    if (const auto fn = key.fn())
+        return doc.names().function(*fn);
+    return key_name(doc.profile(), key);
 }
 
 void function_tooltip(const ViewContext& ctx, FnId fn)

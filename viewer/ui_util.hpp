@@ -19,6 +19,9 @@ ImU32 to_imgui(Rgb c, int alpha = 255);
 
 // 1234567 -> "1.23M", 20775 -> "20.8k"; numbers below 1000 as they are.
 std::string short_count(uint64_t n);
+// 1234567 -> "1.23 MB", 512 -> "512 B": bytes in decimal units, as people
+// read them on an axis.
+std::string bytes_text(uint64_t n);
 // "+1,234" / "-56" / "0".
 std::string signed_count(int64_t n);
 // As short_count with a sign: "+1.2M", "-56", "0".
@@ -35,6 +38,10 @@ std::string percent(uint64_t part, uint64_t total);
 Rgb delta_rgb(int64_t delta, int64_t max_magnitude);
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha = 255);
 
+// Ten colors told apart at a glance, for the bands of a stacked chart
+// (the i-th band, repeating after ten).
+Rgb category_color(size_t i);
+
 // Warm colors, varied by function name so neighbours in a flame graph are
 // told apart; the same function always gets the same color.
 Rgb flame_color(const std::string& name);
@@ -43,12 +50,17 @@ Rgb flame_color(const std::string& name);
 // when `compact`), right-aligned, with a bar as wide as the fraction behind
 // the text.
 void cost_cell(uint64_t value, uint64_t total, bool compact = false);
-// A diff table cell: the change (short when `compact`), colored, with the
-// base and new values in the tooltip.
+// A diff table cell: the change as a count and a percentage of the base
+// (only a short count when `compact`), colored, with the base and new
+// values in the tooltip.
 void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact = false);
 
 // `text` at the right of the current table cell, as numbers stand.
 void right_aligned(const std::string& text);
+
+// A call tree node's name on screen: a function's as Names gives it (with
+// its object when its name is shared), else the library's or [truncated].
+std::string node_name(const Document& doc, NodeKey key);
 
 // A tooltip naming `fn` with its file, object and its costs of every event.
 void function_tooltip(const ViewContext& ctx, FnId fn);

@@ -112,7 +112,6 @@ void CallGraphView::rebuild(ViewContext& ctx)
 {
     error_.clear();
     graph_ = call_neighbourhood(ctx.doc, *centre_, ctx.event, depth_, size_t(per_level_));
-    const Profile& p = ctx.doc.profile();
     const float font = ImGui::GetFontSize();
     const double total = double(std::max<uint64_t>(1, ctx.doc.total(ctx.event)));
     LayoutInput in;
@@ -121,7 +120,7 @@ void CallGraphView::rebuild(ViewContext& ctx)
         // Wider for more cost, so the expensive paths stand out at a glance.
         const double share = double(n.inclusive) / total;
         const float width = font * float(kNarrowest + kWidest * std::sqrt(share));
-        labels_.push_back(fit_text(p.fn_name(n.fn), width - font * 0.6f));
+        labels_.push_back(fit_text(ctx.doc.names().function(n.fn), width - font * 0.6f));
         in.node_sizes.push_back(Point{width, font * 2.9f});
     }
     try {

@@ -230,7 +230,7 @@ void CallTreeView::draw_row(ViewContext& ctx, uint32_t id, float indent)
     if (current_ == id)
         flags |= ImGuiTreeNodeFlags_Selected;
     ImGui::SetNextItemOpen(n.expanded, ImGuiCond_Always);
-    const std::string name = key_name(p, n.key);
+    const std::string name = node_name(ctx.doc, n.key);
     const bool open = ImGui::TreeNodeEx("node", flags, "%s", name.c_str());
     if (ImGui::IsItemToggledOpen()) {
         tree_->set_expanded(id, open);

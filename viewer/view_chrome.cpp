@@ -6,6 +6,8 @@
 #include "app.hpp"
 #include "ui_util.hpp"
 
+#include "heap_sites.hpp"
+
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -89,7 +91,11 @@ void App::draw_toolbar()
     case Selection::Kind::line:
         what = p.file_path(sel.file) + ":" + std::to_string(sel.line) + " in " + p.fn_name(*sel.fn);
         break;
-    case Selection::Kind::site: what = "allocation site " + std::to_string(sel.site); break;
+    case Selection::Kind::site:
+        what = p.heap() && sel.site < p.heap()->sites.size()
+                   ? "allocation site " + doc.names().site(SiteId(sel.site))
+                   : "an allocation site";
+        break;
     case Selection::Kind::time_range:
         what = "instructions " + format_thousands(sel.t0) + " to " + format_thousands(sel.t1);
         break;

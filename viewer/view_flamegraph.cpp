@@ -71,7 +71,7 @@ void FlameGraphView::draw(ViewContext& ctx)
         const ImVec2 br(origin.x + float(b.x1) * width, origin.y + y0 + row - 1);
         const std::optional<FnId> fn = b.node ? p.path(*b.node).fn : std::nullopt;
         const bool is_selected = fn && sel.fn && *fn == *sel.fn;
-        const std::string name = !b.node ? "all" : fn ? p.fn_name(*fn) : "[truncated]";
+        const std::string name = !b.node ? "all" : fn ? ctx.doc.names().function(*fn) : "[truncated]";
         Rgb fill = !ctx.diff ? flame_color(name)
                    : b.node  ? delta_rgb(ctx.diff->path_delta(*b.node, ctx.event), max_delta_)
                              : delta_rgb(ctx.diff->total_delta(ctx.event), max_delta_);
@@ -95,7 +95,7 @@ void FlameGraphView::draw(ViewContext& ctx)
     if (hovered) {
         ImGui::BeginTooltip();
         const std::optional<FnId> fn = hovered->node ? p.path(*hovered->node).fn : std::nullopt;
-        ImGui::TextUnformatted(!hovered->node ? "all" : fn ? p.fn_name(*fn).c_str() : "[truncated]");
+        ImGui::TextUnformatted(!hovered->node ? "all" : fn ? ctx.doc.names().function(*fn).c_str() : "[truncated]");
         ImGui::Text("%s %s, %s of the program", format_thousands(hovered->value).c_str(),
                     p.meta().events[ctx.event].c_str(), percent(hovered->value, total).c_str());
         if (zoom_)

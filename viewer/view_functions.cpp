@@ -146,7 +146,7 @@ void FunctionsView::draw(ViewContext& ctx)
             ImGui::TableNextColumn();
             ImGui::PushID(r);
             const bool is_selected = sel.fn == fn;
-            if (ImGui::Selectable(p.fn_name(fn).c_str(), is_selected,
+            if (ImGui::Selectable(ctx.doc.names().function(fn).c_str(), is_selected,
                                   ImGuiSelectableFlags_SpanAllColumns |
                                       ImGuiSelectableFlags_AllowItemOverlap))
                 ctx.selection.select(Selection::function(fn));

@@ -184,7 +184,7 @@ void HeatmapView::draw(ViewContext& ctx)
                                            : sel.fn == row.fn;
             const std::string label = by_line_ ? p.file_path(row.file).substr(p.file_path(row.file).rfind('/') + 1) +
                                                      ":" + std::to_string(row.line)
-                                               : p.fn_name(row.fn);
+                                               : ctx.doc.names().function(row.fn);
             if (ImGui::Selectable(label.c_str(), selected))
                 ctx.selection.select(by_line_ ? Selection::source_line(row.fn, row.file, row.line)
                                               : Selection::function(row.fn));

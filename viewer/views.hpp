@@ -14,7 +14,9 @@
 #include "function_table.hpp"
 #include "graph_labels.hpp"
 #include "graph_layout.hpp"
+#include "heap_chart.hpp"
 #include "heap_timeline.hpp"
+#include "heap_tree.hpp"
 #include "heatmap.hpp"
 #include "icicle.hpp"
 #include "merged_tree.hpp"
@@ -251,19 +253,67 @@ private:
     bool scroll_to_hottest_ = false;
 };
 
+// The Heap view: live bytes over time stacked by the largest allocation
+// sites (view_heap_chart.cpp), and below it the sites (view_heap_sites.cpp),
+// a flame graph of allocations (view_heap_flame.cpp) or a summary
+// (view_heap_summary.cpp).
+enum class HeapPanel { sites, flamegraph, summary };
+// "sites", "flamegraph", "summary" (the command line's names).
+std::optional<HeapPanel> heap_panel_from_key(const std::string& key);
+
 class HeapView {
 public:
     void draw(ViewContext& ctx);
+    // The panel under the chart to show (once; then the tabs decide).
+    void show_panel(HeapPanel panel) { show_panel_ = panel; }
 
 private:
-    void draw_timeline(ViewContext& ctx, const Heap& heap, ImVec2 size);
+    void draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size);
+    void draw_chart_legend(ViewContext& ctx, const Heap& heap);
     void draw_sites(ViewContext& ctx, const Heap& heap);
+    void draw_range_sites(ViewContext& ctx, const Heap& heap, const Selection& range);
+    void draw_flame(ViewContext& ctx, const Heap& heap);
+    void draw_summary(ViewContext& ctx, const Heap& heap);
 
+    // The chart: the time shown, a drag under way, the sites given bands.
     std::optional<TimeWindow> window_;
     std::optional<uint64_t> drag_from_;
+    std::optional<uint64_t> chosen_time_;  // clicked on the chart
+    int band_count_ = 8;
+    bool show_blocks_ = false;
+    struct ChartKey {
+        uint64_t t0 = 0, t1 = 0;
+        int width = 0, bands = 0;
+        bool operator==(const ChartKey& o) const
+        {
+            return t0 == o.t0 && t1 == o.t1 && width == o.width && bands == o.bands;
+        }
+    };
+    std::optional<ChartKey> chart_built_;
+    HeapChart chart_;
+    HeapChart base_chart_;  // diff mode: the base's outline
+
+    // The sites table.
     std::vector<SiteId> site_order_;
-    int sort_column_ = 0;
-    bool sort_descending_ = true;
+    bool range_only_ = true;
+
+    // The allocation flame graph.
+    HeapMeasure measure_ = HeapMeasure::bytes;
+    struct FlameKey {
+        HeapMeasure measure = HeapMeasure::bytes;
+        uint64_t time = 0;
+        int width = 0;
+        bool operator==(const FlameKey& o) const
+        {
+            return measure == o.measure && time == o.time && width == o.width;
+        }
+    };
+    std::optional<FlameKey> flame_built_;
+    std::optional<CallTree> alloc_tree_;
+    std::optional<MergedTree> alloc_merged_;
+    Icicle alloc_boxes_;
+
+    std::optional<HeapPanel> show_panel_;
 };
 
 } // namespace vgprof::viewer
