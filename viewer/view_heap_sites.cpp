@@ -85,7 +85,7 @@ float number_width() { return ImGui::CalcTextSize("0,000,000,000").x; }
 // Sorts `ids` by the table's first sort column whenever it changes, with
 // `value` giving a row's figure for a column id.
 template <typename Value>
-void sort_rows(ViewContext& ctx, std::vector<SiteId>& ids, Value value)
+void sort_rows(std::vector<SiteId>& ids, Value value)
 {
     ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
     if (!specs || !specs->SpecsDirty || specs->SpecsCount == 0)
@@ -133,7 +133,7 @@ void HeapView::draw_sites(ViewContext& ctx, const Heap& heap)
         for (size_t i = 0; i < site_order_.size(); ++i)
             site_order_[i] = SiteId(uint32_t(i));
     }
-    sort_rows(ctx, site_order_, [&](SiteId id, ImGuiID column) {
+    sort_rows(site_order_, [&](SiteId id, ImGuiID column) {
         return column == kChange ? double(ctx.diff->site_bytes_delta(id)) : double(figure(heap.site(id), int(column)));
     });
     int64_t largest_change = 1;
@@ -201,7 +201,7 @@ void HeapView::draw_range_sites(ViewContext& ctx, const Heap& heap, const Select
     // Ordered afresh each frame: the range can change with every drag.
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs())
         specs->SpecsDirty = true;
-    sort_rows(ctx, ids, value);
+    sort_rows(ids, value);
     for (size_t row = 0; row < ids.size(); ++row) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
