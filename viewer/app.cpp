@@ -57,6 +57,9 @@ std::optional<FnId> starting_function(const Document& doc)
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
 constexpr int kSettleFrames = 4;
+// How long a screenshot waits for a view's background work (a large
+// library takes a few seconds to disassemble).
+constexpr double kBackgroundLimitMs = 60000;
 
 } // namespace
 
@@ -365,7 +368,12 @@ int App::screenshot_loop()
         while (SDL_PollEvent(&event))
             handle(event);
         frame();
-        const bool ready = loader_.state() != ProfileLoader::State::loading;
+        // A view working in the background (disassembling an object file)
+        // is waited for, up to a limit, and then given the frames to settle.
+        const bool background = session_ && session_->busy() && ms_since(started_) < kBackgroundLimitMs;
+        const bool ready = loader_.state() != ProfileLoader::State::loading && !background;
+        if (background)
+            settled = 0;
         if (ready && ++settled > kSettleFrames) {
             render(false);
             if (!capture(options_.screenshot))
@@ -379,7 +387,7 @@ int App::screenshot_loop()
         }
         render(true);
         if (!ready)
-            SDL_Delay(5);
+            SDL_Delay(background ? 20 : 5);
     }
     return 0;
 }

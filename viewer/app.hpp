@@ -60,6 +60,8 @@ struct Session {
     }
 
     ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event}; }
+    // Whether a view is still working in the background (disassembling).
+    bool busy() const { return source.busy(); }
 };
 
 class App {

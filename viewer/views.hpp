@@ -11,6 +11,7 @@
 #include "diff_link.hpp"
 #include "document.hpp"
 #include "flame_graph.hpp"
+#include "function_code.hpp"
 #include "function_table.hpp"
 #include "graph_labels.hpp"
 #include "graph_layout.hpp"
@@ -21,6 +22,7 @@
 #include "icicle.hpp"
 #include "merged_tree.hpp"
 #include "selection.hpp"
+#include "source_calls.hpp"
 #include "source_lines.hpp"
 
 #include <imgui.h>
@@ -231,12 +233,22 @@ private:
     uint64_t seen_version_ = ~uint64_t(0);
 };
 
+// The Source view: the selected function's source with each line's cost
+// and, under a line, the calls made there with their inclusive cost; for
+// code without source (no debug information, or a file not on this
+// machine), its machine code with each instruction's cost
+// (view_source_asm.cpp).
 class SourceView {
 public:
     void draw(ViewContext& ctx);
+    // Whether an object file is being disassembled in the background.
+    bool busy() const { return objects_.busy(); }
 
 private:
     void rebuild(ViewContext& ctx, FnId fn);
+    void draw_source(ViewContext& ctx, const std::vector<size_t>& events);
+    void draw_call_row(ViewContext& ctx, const LineCall& call, const std::vector<size_t>& events);
+    void draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events);
 
     std::map<std::string, std::string> texts_;  // file contents by path ("" with error_of_)
     std::map<std::string, std::string> read_errors_;
@@ -248,15 +260,23 @@ private:
     std::optional<Key> built_;
     std::optional<SourceFile> file_;
     std::vector<uint64_t> allocated_;  // bytes per line number, when the profile has heap data
+    FileCalls calls_, base_calls_;     // the calls made from the file's lines (base: diff mode)
+    // The table's rows: a source line (call < 0) or a call made on it.
+    struct Row {
+        uint32_t line = 0;  // index in file_->lines
+        int call = -1;      // index in calls_.by_line[line number]
+    };
+    std::vector<Row> rows_;
     std::string error_;
     std::vector<bool> shown_events_;
     bool scroll_to_hottest_ = false;
+    // Machine code: shown when there is no source, or when asked for.
+    bool machine_code_ = false;
+    ObjectCodeCache objects_;
+    std::optional<AsmListing> listing_;
+    std::optional<Key> listing_built_;
 };
 
-// The Heap view: live bytes over time stacked by the largest allocation
-// sites (view_heap_chart.cpp), and below it the sites (view_heap_sites.cpp),
-// a flame graph of allocations (view_heap_flame.cpp) or a summary
-// (view_heap_summary.cpp).
 enum class HeapPanel { sites, flamegraph, summary };
 // "sites", "flamegraph", "summary" (the command line's names).
 std::optional<HeapPanel> heap_panel_from_key(const std::string& key);
