@@ -184,6 +184,9 @@ void App::take_loaded()
     if (session_->loaded->base)
         title = "vgprof-viewer - " + session_->loaded->base->path() + " -> " + doc.path();
     SDL_SetWindowTitle(window_, title.c_str());
+    // A DHAT file has nothing but its heap to show.
+    if (!options_.view && doc.profile().meta().tool == "dhat")
+        show(ViewId::heap);
     if (!options_.event.empty()) {
         if (const auto e = doc.profile().event_index(options_.event))
             session_->event = *e;

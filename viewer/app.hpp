@@ -59,7 +59,11 @@ struct Session {
     {
     }
 
-    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event}; }
+    // Diff mode: what box colors show. A function's own change at first:
+    // the total change of every caller of a changed function is as large
+    // as its own, so it would color the whole path to it alike.
+    DiffColoring coloring = DiffColoring::own;
+    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring}; }
     // Whether a view is still working in the background (disassembling).
     bool busy() const { return source.busy(); }
 };
@@ -116,6 +120,7 @@ private:
 
     bool open_dialog_ = false;
     bool compare_ = false;                 // the dialog opens for diff mode
+    bool all_files_ = false;               // the dialog lists every file, not only profiles
     Listing listing_;
     char open_path_[1024] = "";
 };

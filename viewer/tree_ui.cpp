@@ -137,19 +137,21 @@ void tree_node_tooltip(const ViewContext& ctx, const MergedTree& tree, uint32_t 
     ImGui::EndTooltip();
 }
 
-int64_t largest_change(const Icicle& icicle, const MergedTree& tree)
+DiffScale icicle_scale(const ViewContext& ctx, const std::vector<IcicleOf>& icicles)
 {
-    int64_t largest = 1;
-    for (const IcicleBox& b : icicle.boxes) {
-        const MergedTree::Node& n = tree.node(b.node);
-        largest = std::max(largest, std::abs(signed_delta(n.total, n.base_total)));
-    }
-    return largest;
+    int64_t total = 1, own = 1;
+    for (const IcicleOf& of : icicles)
+        for (const IcicleBox& b : of.icicle->boxes) {
+            const MergedTree::Node& n = of.tree->node(b.node);
+            total = std::max(total, std::abs(signed_delta(n.total, n.base_total)));
+            own = std::max(own, std::abs(signed_delta(n.self, n.base_self)));
+        }
+    return box_scale(ctx, total, own);
 }
 
 std::optional<size_t> draw_icicle(const ViewContext& ctx, const Icicle& icicle,
                                   const MergedTree& tree, ImVec2 origin, float width, float row,
-                                  bool upward, const IcicleColors& colors)
+                                  bool upward, const DiffScale& scale)
 {
     const float font = ImGui::GetFontSize();
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -168,7 +170,7 @@ std::optional<size_t> draw_icicle(const ViewContext& ctx, const Icicle& icicle,
         const MergedTree::Node& n = tree.node(b.node);
         const std::string name = node_name(ctx.doc, n.key);
         const bool selected = sel.fn && n.key.fn() == sel.fn;
-        Rgb fill = ctx.diff ? delta_rgb(signed_delta(n.total, n.base_total), colors.max_delta)
+        Rgb fill = ctx.diff ? box_change_rgb(ctx, scale, n.total, n.base_total, n.self, n.base_self)
                             : flame_color(name);
         if (selected && !ctx.diff)
             fill = Rgb{120, 170, 250};

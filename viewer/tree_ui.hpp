@@ -38,16 +38,19 @@ void tree_node_tooltip(const ViewContext& ctx, const MergedTree& tree, uint32_t 
 // Draws `icicle`'s boxes across `width` from `origin`, each `row` high,
 // row 0 at the top (or, `upward`, at the bottom with deeper rows above).
 // Returns the index of the box under the mouse. Boxes of the selected
-// function stand out; in diff mode colors are the change of each box.
-struct IcicleColors {
-    int64_t max_delta = 1;  // diff mode: the largest change's size
-};
+// function stand out; in diff mode colors are the change of each box on
+// `scale` (see icicle_scale).
 std::optional<size_t> draw_icicle(const ViewContext& ctx, const Icicle& icicle,
                                   const MergedTree& tree, ImVec2 origin, float width, float row,
-                                  bool upward, const IcicleColors& colors);
+                                  bool upward, const DiffScale& scale);
 
-// The largest change of a box of `icicle`, for its colors.
-int64_t largest_change(const Icicle& icicle, const MergedTree& tree);
+// Diff mode's scale for the boxes of icicles drawn together: their largest
+// change of the kind ctx.coloring chooses.
+struct IcicleOf {
+    const Icicle* icicle;
+    const MergedTree* tree;
+};
+DiffScale icicle_scale(const ViewContext& ctx, const std::vector<IcicleOf>& icicles);
 
 } // namespace vgprof::viewer
 

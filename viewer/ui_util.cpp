@@ -77,7 +77,70 @@ std::string percent(uint64_t part, uint64_t total)
 
 Rgb delta_rgb(int64_t delta, int64_t max_magnitude)
 {
-    return diverging_color(signed_log_position(double(delta), double(max_magnitude)));
+    return DiffScale::counts(max_magnitude).color(delta, 0);
+}
+
+DiffScale box_scale(const ViewContext& ctx, int64_t largest_total, int64_t largest_own)
+{
+    switch (ctx.coloring) {
+    case DiffColoring::total: return DiffScale::counts(largest_total);
+    case DiffColoring::own: return DiffScale::counts(largest_own);
+    case DiffColoring::relative: break;
+    }
+    return DiffScale::percentages();
+}
+
+Rgb box_change_rgb(const ViewContext& ctx, const DiffScale& scale, uint64_t total, uint64_t base_total,
+                   uint64_t own, uint64_t base_own)
+{
+    if (ctx.coloring == DiffColoring::own)
+        return scale.color(signed_delta(own, base_own), base_own);
+    return scale.color(signed_delta(total, base_total), base_total);
+}
+
+void diff_legend(const DiffScale& scale, const char* what)
+{
+    const float font = ImGui::GetFontSize();
+    ImGui::TextDisabled("%s:", what);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const auto label = [&](double edge, int sign) {
+        if (scale.relative()) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%+.0f%%", sign * edge);
+            return std::string(text);
+        }
+        return signed_short(int64_t(sign * edge));
+    };
+    for (int b = -DiffScale::kBins; b <= DiffScale::kBins; ++b) {
+        const std::string text = b == 0 ? "less than " + label(scale.edge(1), 1).substr(1)
+                                        : (b < 0 ? "<= " : ">= ") + label(scale.edge(std::abs(b)), b < 0 ? -1 : 1);
+        const Rgb color = DiffScale::bin_color(b);
+        const float w = ImGui::CalcTextSize(text.c_str()).x + font * 0.6f;
+        ImGui::SameLine(0, 1);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        draw->AddRectFilled(at, ImVec2(at.x + w, at.y + font + 2), to_imgui(color));
+        draw->AddText(ImVec2(at.x + font * 0.3f, at.y + 1), to_imgui(text_color_on(color)), text.c_str());
+        ImGui::Dummy(ImVec2(w, font + 2));
+    }
+}
+
+void box_legend(const ViewContext& ctx, const DiffScale& scale)
+{
+    diff_legend(scale, ("Box colors, " + std::string(diff_coloring_name(ctx.coloring))).c_str());
+}
+
+void diff_coloring_combo(DiffColoring& coloring)
+{
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("##coloring", diff_coloring_name(coloring))) {
+        for (DiffColoring c : {DiffColoring::total, DiffColoring::own, DiffColoring::relative})
+            if (ImGui::Selectable(diff_coloring_name(c), c == coloring))
+                coloring = c;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("What a box's color shows: the change of its total cost, of its own cost, or its "
+                          "total's change as a share of the base's");
 }
 
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
@@ -202,6 +265,14 @@ void function_tooltip(const ViewContext& ctx, FnId fn)
         ImGui::EndTable();
     }
     ImGui::EndTooltip();
+}
+
+std::string one_line(std::string text)
+{
+    for (char& c : text)
+        if (c == '\n' || c == '\r' || c == '\t')
+            c = ' ';
+    return text;
 }
 
 std::string fit_text(const std::string& text, float width)

@@ -32,11 +32,27 @@ std::string change_text(int64_t delta, uint64_t base);
 // 12.345 -> "12.3%"; "-" for a zero total.
 std::string percent(uint64_t part, uint64_t total);
 
-// The color of a change: red for more, blue for less, on a log scale of
-// the largest change's size (so small changes still show beside a large
-// one).
+// The color of a change: red for more, blue for less, in the bin of
+// DiffScale::counts(max_magnitude) it falls in (so small and large
+// changes look apart, and the tiny ones stay neutral).
 Rgb delta_rgb(int64_t delta, int64_t max_magnitude);
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha = 255);
+
+// The scale of a view whose boxes are colored as ctx.coloring says: its
+// largest change of that kind, or percentages.
+DiffScale box_scale(const ViewContext& ctx, int64_t largest_total, int64_t largest_own);
+// A box's color in diff mode from its total and own costs now and in the
+// base, by ctx.coloring.
+Rgb box_change_rgb(const ViewContext& ctx, const DiffScale& scale, uint64_t total, uint64_t base_total,
+                   uint64_t own, uint64_t base_own);
+// Diff mode's legend on one line: what the colors stand for, each bin's
+// color with the least change it holds, less on the left and more on the
+// right.
+void diff_legend(const DiffScale& scale, const char* what);
+// diff_legend for the boxes of a view colored by ctx.coloring.
+void box_legend(const ViewContext& ctx, const DiffScale& scale);
+// The choice of what box colors show in diff mode, for the toolbar.
+void diff_coloring_combo(DiffColoring& coloring);
 
 // Ten colors told apart at a glance, for the bands of a stacked chart
 // (the i-th band, repeating after ten).
@@ -65,6 +81,8 @@ std::string node_name(const Document& doc, NodeKey key);
 // A tooltip naming `fn` with its file, object and its costs of every event.
 void function_tooltip(const ViewContext& ctx, FnId fn);
 
+// `text` with its line breaks and tabs made spaces.
+std::string one_line(std::string text);
 // `text` cut to fit `width` pixels, ending in "..." when cut.
 std::string fit_text(const std::string& text, float width);
 

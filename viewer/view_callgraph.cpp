@@ -34,10 +34,23 @@ std::string cost_line(const ViewContext& ctx, FnId fn)
 {
     const uint64_t incl = ctx.doc.inclusive(fn, ctx.event);
     const uint64_t self = ctx.doc.self(fn, ctx.event);
-    if (ctx.diff)
-        return change_text(ctx.diff->inclusive_delta(fn, ctx.event),
-                           incl - uint64_t(ctx.diff->inclusive_delta(fn, ctx.event)));
+    if (ctx.diff && ctx.coloring == DiffColoring::own) {
+        const int64_t d = ctx.diff->self_delta(fn, ctx.event);
+        return "own " + change_text(d, uint64_t(int64_t(self) - d));
+    }
+    if (ctx.diff) {
+        const int64_t d = ctx.diff->inclusive_delta(fn, ctx.event);
+        return change_text(d, uint64_t(int64_t(incl) - d));
+    }
     return percent(incl, ctx.doc.total(ctx.event)) + " (self " + percent(self, ctx.doc.total(ctx.event)) + ")";
+}
+
+// Diff mode: a box's color by its function's change.
+Rgb node_color(const ViewContext& ctx, const DiffScale& scale, FnId fn)
+{
+    const uint64_t incl = ctx.doc.inclusive(fn, ctx.event), self = ctx.doc.self(fn, ctx.event);
+    return box_change_rgb(ctx, scale, incl, uint64_t(int64_t(incl) - ctx.diff->inclusive_delta(fn, ctx.event)),
+                          self, uint64_t(int64_t(self) - ctx.diff->self_delta(fn, ctx.event)));
 }
 
 // Nodes of the selected heap site's stack, for highlighting.
@@ -143,6 +156,17 @@ void CallGraphView::rebuild(ViewContext& ctx)
     fit_pending_ = true;
 }
 
+DiffScale CallGraphView::change_scale(const ViewContext& ctx) const
+{
+    int64_t total = 1, own = 1;
+    if (ctx.diff)
+        for (const GraphNode& n : graph_.nodes) {
+            total = std::max(total, std::abs(ctx.diff->inclusive_delta(n.fn, ctx.event)));
+            own = std::max(own, std::abs(ctx.diff->self_delta(n.fn, ctx.event)));
+        }
+    return box_scale(ctx, total, own);
+}
+
 void CallGraphView::fit(ImVec2 avail)
 {
     const float margin = ImGui::GetFontSize() * 1.5f;
@@ -154,6 +178,8 @@ void CallGraphView::fit(ImVec2 avail)
 void CallGraphView::draw_canvas(ViewContext& ctx)
 {
     const float font = ImGui::GetFontSize();
+    if (ctx.diff)
+        box_legend(ctx, change_scale(ctx));
     if (graph_.edges_left_out > 0) {
         ImGui::TextDisabled("%s between the functions shown not drawn (the most expensive are)",
                             count_text(graph_.edges_left_out, "call", "calls").c_str());
@@ -218,10 +244,7 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         draw->AddText(face, text_size, tl, lit ? color : ImGui::GetColorU32(ImGuiCol_Text), edge_labels_[i].c_str());
     }
 
-    int64_t max_delta = 1;
-    if (ctx.diff)
-        for (const GraphNode& n : graph_.nodes)
-            max_delta = std::max(max_delta, std::abs(ctx.diff->inclusive_delta(n.fn, ctx.event)));
+    const DiffScale scale = change_scale(ctx);
     const Selection& sel = ctx.selection.current();
     const uint64_t total = std::max<uint64_t>(1, ctx.doc.total(ctx.event));
     for (size_t i = 0; i < graph_.nodes.size(); ++i) {
@@ -230,7 +253,7 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         const ImVec2 c = at(b.centre);
         const float hw = b.width * zoom_ / 2, hh = b.height * zoom_ / 2;
         const ImVec2 tl(c.x - hw, c.y - hh), br(c.x + hw, c.y + hh);
-        const Rgb fill = ctx.diff ? delta_rgb(ctx.diff->inclusive_delta(n.fn, ctx.event), max_delta)
+        const Rgb fill = ctx.diff ? node_color(ctx, scale, n.fn)
                                   : sequential_color(0.25 + 0.75 * std::sqrt(double(n.inclusive) / double(total)));
         const float rounding = font * 0.25f * zoom_;
         draw->AddRectFilled(tl, br, to_imgui(fill), rounding);

@@ -88,6 +88,9 @@ void CallTreeView::draw_toolbar(ViewContext& ctx)
     ImGui::SameLine();
     ImGui::TextDisabled(inverted_ ? "right-click: transforms" : "right-click: transforms   * expands all below");
     draw_transform_bar(*shared_, ctx.doc.profile());
+    if (ctx.diff)
+        diff_legend(change_scale_, ctx.coloring == DiffColoring::relative ? "Change column, in % of the base"
+                                                                           : "Change column");
 }
 
 void CallTreeView::rebuild(ViewContext& ctx)
@@ -194,6 +197,12 @@ void CallTreeView::draw_table(ViewContext& ctx)
 
     const std::vector<uint32_t> rows = tree_->rows();
     const float row_height = font + ImGui::GetStyle().CellPadding.y * 2;
+    if (diff) {
+        int64_t largest = 1;
+        for (uint32_t id : rows)
+            largest = std::max(largest, std::abs(signed_delta(tree_->node(id).total, tree_->node(id).base_total)));
+        change_scale_ = ctx.coloring == DiffColoring::relative ? DiffScale::percentages() : DiffScale::counts(largest);
+    }
     if (scroll_to_current_ && current_) {
         const auto at = std::find(rows.begin(), rows.end(), *current_);
         if (at != rows.end()) {
@@ -267,8 +276,10 @@ void CallTreeView::draw_row(ViewContext& ctx, uint32_t id, float indent)
         cost_cell(n.self, total);
     if (ctx.diff && ImGui::TableNextColumn()) {
         const int64_t d = signed_delta(n.total, n.base_total);
-        if (d != 0)
+        if (d != 0) {
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, to_imgui(change_scale_.color(d, n.base_total), 150));
             right_aligned(change_text(d, n.base_total));
+        }
     }
     if (ImGui::TableNextColumn() && n.calls > 0)
         right_aligned(format_thousands(n.calls));

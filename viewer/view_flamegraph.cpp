@@ -8,6 +8,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "capabilities.hpp"
+
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -18,11 +20,39 @@
 
 namespace vgprof::viewer {
 
+namespace {
+
+// Diff mode: the change of a path node's own cost.
+int64_t own_delta(const ViewContext& ctx, PathId node)
+{
+    const uint64_t now = ctx.doc.profile().path_self(node.index())[ctx.event];
+    const auto be = ctx.diff->base_event(ctx.event);
+    const auto bp = ctx.diff->base_path(node);
+    return signed_delta(now, be && bp ? ctx.diff->base().profile().path_self(bp->index())[*be] : 0);
+}
+
+// Diff mode: a box's color by its path's change ("all": the program's).
+Rgb box_color(const ViewContext& ctx, const DiffScale& scale, const FlameBox& b)
+{
+    if (!b.node) {
+        const int64_t d = ctx.diff->total_delta(ctx.event);
+        const uint64_t now = ctx.doc.total(ctx.event);
+        return box_change_rgb(ctx, scale, now, uint64_t(int64_t(now) - d), 0, 0);
+    }
+    const Profile& p = ctx.doc.profile();
+    const uint64_t total = p.path_inclusive(b.node->index())[ctx.event];
+    const uint64_t own = p.path_self(b.node->index())[ctx.event];
+    return box_change_rgb(ctx, scale, total, uint64_t(int64_t(total) - ctx.diff->path_delta(*b.node, ctx.event)),
+                          own, uint64_t(int64_t(own) - own_delta(ctx, *b.node)));
+}
+
+} // namespace
+
 void FlameGraphView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
-    if (!p.has_call_graph() || ctx.doc.path_roots().empty()) {
-        centred_message("This profile has no call-path tree: it was recorded with --call-graph=no.");
+    if (const auto why = why_no_call_paths(p)) {
+        centred_message(why->c_str());
         return;
     }
     const float font = ImGui::GetFontSize();
@@ -41,17 +71,21 @@ void FlameGraphView::draw(ViewContext& ctx)
     if (zoom_ && key_pressed(SDL_SCANCODE_ESCAPE) && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows))
         zoom_ = p.path(*zoom_).parent;
 
+    if (ctx.diff)
+        box_legend(ctx, box_scale(ctx, max_total_delta_, max_own_delta_));
     ImGui::BeginChild("flame", ImVec2(0, 0), true);
     const float width = ImGui::GetContentRegionAvail().x;
     const Key key{ctx.event, zoom_, int(width)};
     if (!built_ || !(*built_ == key)) {
         built_ = key;
         graph_ = build_flame_graph(ctx.doc, ctx.event, zoom_, 1.0 / std::max(1.0f, width));
-        max_delta_ = 1;
+        max_total_delta_ = max_own_delta_ = 1;
         if (ctx.diff)
             for (const FlameBox& b : graph_.boxes)
-                if (b.node)
-                    max_delta_ = std::max(max_delta_, std::abs(ctx.diff->path_delta(*b.node, ctx.event)));
+                if (b.node) {
+                    max_total_delta_ = std::max(max_total_delta_, std::abs(ctx.diff->path_delta(*b.node, ctx.event)));
+                    max_own_delta_ = std::max(max_own_delta_, std::abs(own_delta(ctx, *b.node)));
+                }
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(width, row * float(graph_.depth)));
@@ -62,6 +96,7 @@ void FlameGraphView::draw(ViewContext& ctx)
     const float top = ImGui::GetScrollY(), bottom = top + ImGui::GetWindowHeight();
     const FlameBox* hovered = nullptr;
     const uint64_t total = std::max<uint64_t>(1, ctx.doc.total(ctx.event));
+    const DiffScale scale = box_scale(ctx, max_total_delta_, max_own_delta_);
 
     for (const FlameBox& b : graph_.boxes) {
         const float y0 = float(b.depth) * row;
@@ -72,9 +107,7 @@ void FlameGraphView::draw(ViewContext& ctx)
         const std::optional<FnId> fn = b.node ? p.path(*b.node).fn : std::nullopt;
         const bool is_selected = fn && sel.fn && *fn == *sel.fn;
         const std::string name = !b.node ? "all" : fn ? ctx.doc.names().function(*fn) : "[truncated]";
-        Rgb fill = !ctx.diff ? flame_color(name)
-                   : b.node  ? delta_rgb(ctx.diff->path_delta(*b.node, ctx.event), max_delta_)
-                             : delta_rgb(ctx.diff->total_delta(ctx.event), max_delta_);
+        Rgb fill = !ctx.diff ? flame_color(name) : box_color(ctx, scale, b);
         if (is_selected && !ctx.diff)
             fill = Rgb{120, 170, 250};
         if (b.above_zoom)

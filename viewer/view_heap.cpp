@@ -43,6 +43,14 @@ void HeapView::draw(ViewContext& ctx)
                 format_thousands(t.peak_time).c_str(), bytes_text(t.end_bytes).c_str(),
                 count_text(t.end_blocks, "block", "blocks").c_str(), bytes_text(t.bytes).c_str(),
                 count_text(t.blocks, "block", "blocks").c_str());
+    if (const Heap* base = ctx.diff ? ctx.diff->base().heap() : nullptr) {
+        const HeapTotals& b = base->totals;
+        ImGui::TextDisabled("Against the base: peak %s;  leaked %s;  allocated %s in %s blocks",
+                            change_text(signed_delta(t.peak_bytes, b.peak_bytes), b.peak_bytes).c_str(),
+                            change_text(signed_delta(t.end_bytes, b.end_bytes), b.end_bytes).c_str(),
+                            change_text(signed_delta(t.bytes, b.bytes), b.bytes).c_str(),
+                            change_text(signed_delta(t.blocks, b.blocks), b.blocks).c_str());
+    }
     if (has_heap_timeline(p)) {
         const float height = std::max(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().y * 0.45f);
         ImGui::BeginChild("chart", ImVec2(0, height), true, ImGuiWindowFlags_NoScrollbar);

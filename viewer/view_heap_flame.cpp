@@ -40,6 +40,8 @@ void HeapView::draw_flame(ViewContext& ctx, const Heap& heap)
     } else {
         ImGui::TextDisabled("each allocation stack down to the call that asked for the memory; click: select");
     }
+    if (ctx.diff && alloc_merged_)
+        box_legend(ctx, icicle_scale(ctx, {{&alloc_boxes_, &*alloc_merged_}}));
     ImGui::BeginChild("alloc flame", ImVec2(0, 0), true);
     const float width = ImGui::GetContentRegionAvail().x;
     const FlameKey key{measure_, measure_ == HeapMeasure::at_time ? moment : 0, int(width)};
@@ -57,10 +59,8 @@ void HeapView::draw_flame(ViewContext& ctx, const Heap& heap)
     const float row = font + 6;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(width, row * float(alloc_boxes_.depth)));
-    IcicleColors colors;
-    if (ctx.diff)
-        colors.max_delta = largest_change(alloc_boxes_, *alloc_merged_);
-    const auto hovered = draw_icicle(ctx, alloc_boxes_, *alloc_merged_, origin, width, row, false, colors);
+    const DiffScale scale = icicle_scale(ctx, {{&alloc_boxes_, &*alloc_merged_}});
+    const auto hovered = draw_icicle(ctx, alloc_boxes_, *alloc_merged_, origin, width, row, false, scale);
     if (hovered) {
         const MergedTree::Node& n = alloc_merged_->node(alloc_boxes_.boxes[*hovered].node);
         const char* unit = measure_ == HeapMeasure::blocks ? "blocks" : "bytes";

@@ -13,18 +13,28 @@
 #include "vgprof/query.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 namespace vgprof::viewer {
 
 namespace {
 
-void figure_row(const char* name, const std::string& value, const char* note = nullptr)
+// A figure's row; in diff mode with its change from the base's figure.
+void figure_row(const char* name, const std::string& value, const char* note = nullptr,
+                std::optional<std::pair<uint64_t, uint64_t>> now_and_base = std::nullopt)
 {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(name);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(value.c_str());
+    if (now_and_base) {
+        const auto [now, base] = *now_and_base;
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.7f, 0.1f, 0.1f, 1), "%s against the base",
+                           change_text(signed_delta(now, base), base).c_str());
+    }
     if (note) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", note);
@@ -56,14 +66,21 @@ void HeapView::draw_summary(ViewContext& ctx, const Heap& heap)
 {
     const HeapSummary s = heap_summary(heap, 5);
     const HeapTotals& t = s.totals;
+    const Heap* base = ctx.diff ? ctx.diff->base().heap() : nullptr;
+    // In diff mode, a figure with the base's.
+    const auto against = [&](uint64_t now, uint64_t HeapTotals::*field) {
+        return base ? std::optional<std::pair<uint64_t, uint64_t>>({now, base->totals.*field}) : std::nullopt;
+    };
     ImGui::BeginChild("summary", ImVec2(0, 0), false);
     if (ImGui::BeginTable("figures", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
-        figure_row("Allocated", bytes_in_blocks(t.bytes, t.blocks));
+        figure_row("Allocated", bytes_in_blocks(t.bytes, t.blocks), nullptr, against(t.bytes, &HeapTotals::bytes));
         const std::string when = t.end_time ? " at instruction " + format_thousands(t.peak_time) + " (" +
                                                   percent(t.peak_time, t.end_time) + " into the run)"
                                             : "";
-        figure_row("Peak (live at once)", bytes_in_blocks(t.peak_bytes, t.peak_blocks) + when);
-        figure_row("Leaked (never freed)", bytes_in_blocks(t.end_bytes, t.end_blocks));
+        figure_row("Peak (live at once)", bytes_in_blocks(t.peak_bytes, t.peak_blocks) + when, nullptr,
+                   against(t.peak_bytes, &HeapTotals::peak_bytes));
+        figure_row("Leaked (never freed)", bytes_in_blocks(t.end_bytes, t.end_blocks), nullptr,
+                   against(t.end_bytes, &HeapTotals::end_bytes));
         figure_row("Temporary allocations",
                    count_text(s.temporary_blocks, "block", "blocks") + " (" + percent(s.temporary_blocks, t.blocks) +
                        " of all), " + count_text(s.temporary_bytes, "byte", "bytes"),

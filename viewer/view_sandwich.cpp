@@ -27,7 +27,7 @@ struct Half {
 // One half in a child window of its own, scrolled so that the function's
 // row is against the middle; returns the box clicked.
 std::optional<FnId> draw_half(ViewContext& ctx, const char* id, Half& half, float height, float row,
-                              const char* what)
+                              const char* what, const DiffScale& scale)
 {
     std::optional<FnId> clicked;
     ImGui::BeginChild(id, ImVec2(0, height), true);
@@ -41,10 +41,7 @@ std::optional<FnId> draw_half(ViewContext& ctx, const char* id, Half& half, floa
     if (half.scroll_to_function)
         ImGui::SetScrollY(content + pad);
     const ImVec2 origin(top.x, half.upward ? top.y + pad + content : top.y);
-    IcicleColors colors;
-    if (ctx.diff)
-        colors.max_delta = largest_change(half.boxes, *half.tree);
-    const auto hovered = draw_icicle(ctx, half.boxes, *half.tree, origin, width, row, half.upward, colors);
+    const auto hovered = draw_icicle(ctx, half.boxes, *half.tree, origin, width, row, half.upward, scale);
     if (hovered) {
         const uint32_t node = half.boxes.boxes[*hovered].node;
         tree_node_tooltip(ctx, *half.tree, node, what);
@@ -94,19 +91,22 @@ void SandwichView::draw(ViewContext& ctx)
                 format_thousands(centre.total).c_str(), percent(centre.total, tree.total()).c_str(),
                 format_thousands(centre.self).c_str(), count_text(centre.calls, "call", "calls").c_str());
     draw_transform_bar(*shared_, p);
+    const DiffScale scale = icicle_scale(ctx, {{&callers_boxes_, &*callers_}, {&callees_boxes_, &*callees_}});
+    if (ctx.diff)
+        box_legend(ctx, scale);
 
     const float font = ImGui::GetFontSize();
     const float row = font + 6;
     Half above{&*callers_, callers_boxes_, true, scroll_callers_};
     Half below{&*callees_, callees_boxes_, false, false};
     scroll_callers_ = false;
-    const float label = ImGui::GetTextLineHeightWithSpacing();
+    const float label = ImGui::GetFrameHeightWithSpacing();
     const float half = std::max(row * 2, (ImGui::GetContentRegionAvail().y - 2 * label) / 2);
     ImGui::TextDisabled("Callers of %s (the callers' callers above them); click a box to select it",
                         name.c_str());
-    auto clicked = draw_half(ctx, "callers", above, half, row, "through it");
+    auto clicked = draw_half(ctx, "callers", above, half, row, "through it", scale);
     ImGui::TextDisabled("Callees of %s (what they called below them)", name.c_str());
-    if (auto c = draw_half(ctx, "callees", below, 0, row, "total"))
+    if (auto c = draw_half(ctx, "callees", below, 0, row, "total", scale))
         clicked = c;
     if (clicked)
         ctx.selection.select(Selection::function(*clicked));

@@ -148,6 +148,12 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
     const Selection& sel = ctx.selection.current();
     const SourceFile& f = *file_;
     const bool heap = !allocated_.empty();
+    int64_t max_delta = 1;
+    if (ctx.diff) {
+        for (const SourceLine& line : f.lines)
+            max_delta = std::max(max_delta, std::abs(line.delta[ctx.event]));
+        diff_legend(DiffScale::counts(max_delta), "Line colors, the change of the line's own cost");
+    }
     const int columns = 2 + int(events.size()) + 1 + (heap ? 1 : 0) + 1;
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
@@ -187,11 +193,6 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
         ImGui::SetScrollY(std::max(0.0f, float(row - rows_.begin()) * row_height - view / 3));
         scroll_to_hottest_ = false;
     }
-    int64_t max_delta = 1;
-    if (ctx.diff)
-        for (const SourceLine& line : f.lines)
-            max_delta = std::max(max_delta, std::abs(line.delta[ctx.event]));
-
     ImGuiListClipper clipper;
     clipper.Begin(int(rows_.size()), row_height);
     while (clipper.Step()) {

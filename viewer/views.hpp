@@ -9,6 +9,7 @@
 #include "call_neighbourhood.hpp"
 #include "call_tree.hpp"
 #include "diff_link.hpp"
+#include "diff_scale.hpp"
 #include "document.hpp"
 #include "flame_graph.hpp"
 #include "function_code.hpp"
@@ -51,6 +52,7 @@ struct ViewContext {
     const DiffLink* diff;          // set in diff mode
     SelectionHistory& selection;
     size_t event = 0;              // the event chosen for colors and orders
+    DiffColoring coloring = DiffColoring::total;  // diff mode: what box colors show
 };
 
 class FunctionsView {
@@ -126,6 +128,7 @@ private:
     uint64_t seen_version_ = ~uint64_t(0);  // of the selection
     uint64_t own_version_ = ~uint64_t(0);   // a selection made by clicking here
     char search_[256] = "";
+    DiffScale change_scale_ = DiffScale::counts(1);  // diff mode: the change column's colors
 };
 
 // The Sandwich view: the selected function in the middle, what called it
@@ -158,6 +161,7 @@ private:
     void rebuild(ViewContext& ctx);
     void draw_canvas(ViewContext& ctx);
     void fit(ImVec2 avail);
+    DiffScale change_scale(const ViewContext& ctx) const;
 
     std::optional<FnId> centre_;
     int depth_ = 2;
@@ -207,7 +211,7 @@ private:
     };
     std::optional<Key> built_;
     FlameGraph graph_;
-    int64_t max_delta_ = 0;
+    int64_t max_total_delta_ = 1, max_own_delta_ = 1;  // diff mode, over the boxes
 };
 
 class HeatmapView {

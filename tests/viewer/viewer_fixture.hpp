@@ -55,11 +55,11 @@ inline ProfileText app_profile()
                            "[2100]");
 }
 
-// As app_profile, after a change that made compute's line 32 cost 900
-// instead of 600: compute +300 self and inclusive, main +300 inclusive.
-inline ProfileText app_profile_slower()
+// As app_profile (or `t`, one of its variants), after a change that made
+// compute's line 32 cost 900 instead of 600: compute +300 self and
+// inclusive, main +300 inclusive.
+inline ProfileText app_profile_slower(ProfileText t = app_profile())
 {
-    ProfileText t = app_profile();
     t.set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,900],[3,1,41,700]]")
         .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1800],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
         .set("inclusive", "[[0,2400],[1,500],[2,1800],[3,700]]")
@@ -133,10 +133,29 @@ inline ProfileText empty_profile()
     return t;
 }
 
+// Other tools' files, as the loader reads them.
+// main calls work once; Ir only.
+inline const char* const kCallgrindFile = "version: 1\ncreator: callgrind-3.19.0\ncmd: ./app\n"
+                                   "events: Ir\nfl=(1) app.c\nfn=(1) main\n3 10\n"
+                                   "cfn=(2) work\ncalls=1 4\n4 90\nfn=(2)\n5 90\ntotals: 100\n";
+inline const char* const kCachegrindFile = "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+                                    "cmd: ./app\nevents: Ir\nfl=app.c\nfn=main\n3 10\nsummary: 10\n";
+// One program point: 100 bytes in one block, live at the peak.
+inline const char* const kDhatFile =
+    R"x({"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,"bkacc":false,)x"
+    R"x("tu":"instrs","Mtu":"Minstr","tuth":500,"cmd":"./app","pid":7,"te":900,"tg":400,)x"
+    R"x("pps":[{"tb":100,"tbk":1,"tl":50,"mb":100,"mbk":1,"gb":100,"gbk":1,"eb":0,"ebk":0,)x"
+    R"x("rb":10,"wb":100,"fs":[1]}],"ftbl":["[root]","0x10A1C4: main (app.c:42)"]})x";
+
 inline std::unique_ptr<viewer::Document> document_of(const ProfileText& text,
                                                      const std::string& name = "app.json")
 {
     return std::make_unique<viewer::Document>(parse_profile(text.str(), name), name);
+}
+
+inline std::unique_ptr<viewer::Document> document_of(const char* file_text, const std::string& name)
+{
+    return std::make_unique<viewer::Document>(parse_profile(file_text, name), name);
 }
 
 } // namespace vgprof::test

@@ -127,21 +127,36 @@ TEST_F(Headless, EveryViewDrawsAnEmptyProfile)
             EXPECT_GT(frame(draw), 50) << name;
 }
 
+TEST_F(Headless, EveryViewDrawsOtherToolsFiles)
+{
+    // A callgrind file has calls but no call paths; a DHAT file only the
+    // heap. Each view says what the file lacks or draws what it has.
+    for (const auto& [text, name] : {std::pair{kCallgrindFile, "callgrind.out.1"}, {kDhatFile, "dhat.out.7"}}) {
+        const auto doc = document_of(text, name);
+        SelectionHistory selection;
+        selection.select(Selection::function(FnId(0)));
+        ViewContext ctx{*doc, nullptr, selection, 0};
+        ViewSet views(*doc, nullptr);
+        for (int i = 0; i < 3; ++i)
+            for (const auto& [view, draw] : views.draws(ctx))
+                EXPECT_GT(frame(draw), 50) << name << ": " << view;
+    }
+}
+
 TEST_F(Headless, DiffModeDrawsEveryView)
 {
-    const auto base = document_of(app_profile());
-    const auto now = document_of(app_profile_slower());
+    const auto base = document_of(app_profile_with_heap());
+    const auto now = document_of(app_profile_slower(app_profile_with_heap()));
     const DiffLink diff(*base, *now);
     SelectionHistory selection;
     selection.select(Selection::function(FnId(kCompute)));
-    ViewContext ctx{*now, &diff, selection, 0};
-    FunctionsView table(*now, &diff, false);
-    CallGraphView graph;
-    FlameGraphView flame;
-    for (int i = 0; i < 3; ++i) {
-        EXPECT_GT(frame([&] { table.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { flame.draw(ctx); }), 200);
+    ViewSet views(*now, &diff);
+    // Each way of coloring boxes: the legend and the boxes are drawn.
+    for (DiffColoring coloring : {DiffColoring::total, DiffColoring::own, DiffColoring::relative}) {
+        ViewContext ctx{*now, &diff, selection, 0, coloring};
+        for (int i = 0; i < 2; ++i)
+            for (const auto& [name, draw] : views.draws(ctx))
+                EXPECT_GT(frame(draw), 100) << name;
     }
 }
 

@@ -12,7 +12,7 @@ MergedTree MergedTree::top_down(const CallTree& tree)
     std::vector<std::pair<NodeKey, Cursor>> items;
     for (uint32_t r : tree.roots()) {
         const CallTree::Node& n = tree.node(r);
-        items.push_back({n.key, Cursor{r, n.total, n.base_total, n.calls, n.self}});
+        items.push_back({n.key, Cursor{r, n.total, n.base_total, n.calls, n.self, n.base_self}});
     }
     t.roots_ = t.make_nodes(kNone, std::move(items));
     return t;
@@ -25,7 +25,7 @@ MergedTree MergedTree::bottom_up(const CallTree& tree)
     for (uint32_t i = 0; i < tree.nodes().size(); ++i) {
         const CallTree::Node& n = tree.node(i);
         if (n.self > 0 || n.base_self > 0)
-            items.push_back({n.key, Cursor{i, n.self, n.base_self, n.calls, n.self}});
+            items.push_back({n.key, Cursor{i, n.self, n.base_self, n.calls, n.self, n.base_self}});
     }
     t.roots_ = t.make_nodes(kNone, std::move(items));
     return t;
@@ -47,7 +47,7 @@ MergedTree MergedTree::of_function(const CallTree& tree, NodeKey key, Direction 
     std::vector<std::pair<NodeKey, Cursor>> items;
     for (uint32_t i : tree.outermost(key)) {
         const CallTree::Node& n = tree.node(i);
-        items.push_back({key, Cursor{i, n.total, n.base_total, n.calls, n.self}});
+        items.push_back({key, Cursor{i, n.total, n.base_total, n.calls, n.self, n.base_self}});
     }
     t.roots_ = t.make_nodes(kNone, std::move(items));
     return t;
@@ -94,6 +94,7 @@ std::vector<uint32_t> MergedTree::make_nodes(uint32_t parent,
             n.total += c.weight;
             n.base_total += c.base_weight;
             n.self += c.self;
+            n.base_self += c.base_self;
             n.calls += c.calls;
             n.has_children = n.has_children || cursor_continues(c);
             cursors_.push_back(c);
@@ -125,13 +126,13 @@ const std::vector<uint32_t>& MergedTree::children(uint32_t id)
         if (direction_ == Direction::down) {
             for (const uint32_t* ch = tree_->children_begin(c.at); ch != tree_->children_end(c.at); ++ch) {
                 const CallTree::Node& n = tree_->node(*ch);
-                items.push_back({n.key, Cursor{*ch, n.total, n.base_total, n.calls, n.self}});
+                items.push_back({n.key, Cursor{*ch, n.total, n.base_total, n.calls, n.self, n.base_self}});
             }
         } else if (const uint32_t up = tree_->node(c.at).parent; up != CallTree::kNone) {
             // The caller, bringing the cost of the path below it; the calls
             // are those it made towards that cost.
             items.push_back({tree_->node(up).key,
-                             Cursor{up, c.weight, c.base_weight, tree_->node(c.at).calls, 0}});
+                             Cursor{up, c.weight, c.base_weight, tree_->node(c.at).calls, 0, 0}});
         }
     }
     std::vector<uint32_t> made = make_nodes(id, std::move(items));

@@ -31,6 +31,7 @@ public:
         uint64_t self = 0;       // what of it was spent in the node's own code
         uint64_t calls = 0;      // calls along the paths it stands for
         uint64_t base_total = 0; // diff mode
+        uint64_t base_self = 0;  // diff mode
         bool has_children = false;
         bool expanded = false;
     };
@@ -86,6 +87,7 @@ private:
         uint64_t weight = 0, base_weight = 0;
         uint64_t calls = 0;
         uint64_t self = 0;  // what of `weight` the node's own code spent
+        uint64_t base_self = 0;
     };
     struct Group {
         uint32_t first = 0, count = 0;  // its cursors in cursors_
