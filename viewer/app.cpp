@@ -53,6 +53,17 @@ std::optional<FnId> starting_function(const Document& doc)
     return best;
 }
 
+// The function --select names: one shown under exactly that name ("???
+// [libfoo.so]", as functions that share a name are shown), else what
+// find_function finds by the name.
+FnId function_to_select(const Document& doc, const std::string& name)
+{
+    for (size_t i = 0; i < doc.num_functions(); ++i)
+        if (doc.names().shared(FnId(uint32_t(i))) && doc.names().function(FnId(uint32_t(i))) == name)
+            return FnId(uint32_t(i));
+    return find_function(doc.profile(), name);
+}
+
 // Frames drawn after the profile is in, before a screenshot is taken: the
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
@@ -195,7 +206,7 @@ void App::take_loaded()
     }
     if (!options_.select.empty()) {
         try {
-            session_->selection.select(Selection::function(find_function(doc.profile(), options_.select)));
+            session_->selection.select(Selection::function(function_to_select(doc, options_.select)));
         } catch (const Error& e) {
             error_ = std::string("--select: ") + e.what();
         }

@@ -47,7 +47,9 @@ int main(int argc, char** argv)
     std::string panel;
     cli.add_option("--panel", panel, "the heap view's panel shown first")
         ->check(CLI::IsMember({"sites", "flamegraph", "summary"}));
-    cli.add_option("--select", options.select, "the function selected first (a name or part of one)");
+    cli.add_option("--select", options.select,
+                   "the function selected first (a name or part of one; \"??? [libfoo.so]\" for one "
+                   "of several of a name)");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")

@@ -102,8 +102,8 @@ TEST(Names, SharedFunctionNamesCarryTheirObject)
     ProfileText t = naming_profile();
     t.set("fns", "[[3,1,0,1],[4,1,0,10],[5,1,0,20],[6,1,0,30],[7,0,1,0],[0,0,2,0],[0,0,0,0]]");
     const auto twice = document_of(t);
-    EXPECT_EQ(twice->names().function(FnId(5)), "???  [libx.so]");
-    EXPECT_EQ(twice->names().function(FnId(6)), "???  [app]");
+    EXPECT_EQ(twice->names().function(FnId(5)), "??? [libx.so]");
+    EXPECT_EQ(twice->names().function(FnId(6)), "??? [app]");
 }
 
 TEST(HeapChart, BandsAreTheSnapshotSharesOfTheTimeline)

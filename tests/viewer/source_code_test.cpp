@@ -106,6 +106,17 @@ TEST(FunctionCode, WithoutInstructionCostsTheSymbolIsListedAlone)
     EXPECT_NE(l.notes[0].find("--dump-instr=yes"), std::string::npos);
 }
 
+TEST(FunctionCode, AStrippedObjectsLoadOffsetIsFoundFromItsInstructions)
+{
+    // No symbol names anything; the code ran 0x108000 above the file's
+    // addresses, where every executed address is an instruction's.
+    const ObjectCode o = fixed_object(kAppCode);
+    EXPECT_EQ(offset_from_instructions({0x109000, 0x109004, 0x109008, 0x10a000}, o.code), 0x108000u);
+    // Addresses that no offset puts on instructions.
+    EXPECT_FALSE(offset_from_instructions({0x109001, 0x109002, 0x109003}, o.code));
+    EXPECT_FALSE(offset_from_instructions({}, o.code));
+}
+
 TEST(FunctionCode, WhatCannotBeListedSaysWhy)
 {
     const auto doc = document_of(app_profile());

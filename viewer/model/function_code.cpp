@@ -29,6 +29,17 @@ bool ObjectCodeCache::busy() const { return !reads_.empty(); }
 
 namespace {
 
+// The run-time addresses of every instruction executed in `obj`, ascending.
+std::vector<uint64_t> executed_in(const Profile& p, ObjId obj)
+{
+    std::vector<uint64_t> out;
+    for (const InstrCost& i : p.instrs())
+        if (p.function(i.fn).obj == obj)
+            out.push_back(i.addr);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // The addresses to list: [start, end) of the object file.
 struct Span {
     uint64_t start = 0, end = 0;
@@ -50,6 +61,39 @@ const Disassembly::Symbol* symbol_of(const Disassembly& code, const std::string&
 
 } // namespace
 
+std::optional<uint64_t> offset_from_instructions(const std::vector<uint64_t>& executed,
+                                                 const Disassembly& code)
+{
+    constexpr uint64_t kPage = 4096;
+    constexpr size_t kSamples = 256;
+    if (executed.empty())
+        return std::nullopt;
+    // Addresses spread over the whole code executed.
+    std::vector<uint64_t> sample;
+    const size_t step = std::max<size_t>(1, executed.size() / kSamples);
+    for (size_t i = 0; i < executed.size(); i += step)
+        sample.push_back(executed[i]);
+    const uint64_t lowest = executed.front();
+    std::optional<uint64_t> best;
+    size_t best_hits = 0;
+    for (const Disassembly::Instruction& instr : code.instructions) {
+        if (instr.addr > lowest || (lowest - instr.addr) % kPage != 0)
+            continue;
+        const uint64_t offset = lowest - instr.addr;
+        size_t hits = 0;
+        for (uint64_t a : sample)
+            hits += a >= offset && code.instruction_at(a - offset).has_value();
+        if (hits > best_hits) {
+            best = offset;
+            best_hits = hits;
+        }
+    }
+    // Nearly all, or it is a coincidence of layout.
+    if (best_hits * 100 < sample.size() * 95)
+        return std::nullopt;
+    return best;
+}
+
 AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object, size_t event,
                             const std::string& profile_path)
 {
@@ -66,10 +110,13 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
     uint64_t offset = 0;
     std::optional<uint64_t> low, high;
     if (out.costs) {
-        const std::optional<uint64_t> found = load_offset(p, f.obj, object.code, object.fixed);
+        std::optional<uint64_t> found = load_offset(p, f.obj, object.code, object.fixed);
+        if (!found)
+            found = offset_from_instructions(executed_in(p, f.obj), object.code);
         if (!found) {
-            out.problem = "Cannot tell where " + path + " was loaded: the profile holds run-time "
-                          "addresses only, and none of its functions there is named by a symbol of the file.";
+            out.problem = "Cannot tell where " + path + " was loaded: none of its functions in the "
+                          "profile is named by a symbol of the file, and no offset puts the "
+                          "instructions that ran on instructions of the file.";
             return out;
         }
         offset = *found;

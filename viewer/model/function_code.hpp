@@ -36,6 +36,15 @@ private:
     std::map<std::string, ObjectCode> done_;
 };
 
+// Where an object was loaded when no symbol says (a stripped
+// position-independent executable or library): among the offsets, in
+// whole pages, that put the lowest of `executed` (run-time addresses of the
+// object's code, ascending) on an instruction of `code`, the one that puts
+// the most of them on instructions; nullopt when none puts them all but a
+// few there.
+std::optional<uint64_t> offset_from_instructions(const std::vector<uint64_t>& executed,
+                                                 const Disassembly& code);
+
 struct AsmLine {
     uint64_t addr = 0;          // in the object file
     std::string text;           // "add    $0x1,%eax"

@@ -34,7 +34,7 @@ Names::Names(const Profile& p) : profile_(&p), qualified_(p.functions().size()),
         const Function& f = p.functions()[i];
         if (by_name[f.name.value] < 2)
             continue;
-        qualified_[i] = p.str(f.name) + "  [" + basename_of(p.obj_path(f.obj)) + "]";
+        qualified_[i] = p.str(f.name) + " [" + basename_of(p.obj_path(f.obj)) + "]";
         if (by_name_and_object[both(f)] > 1 && p.file_path(f.file) != "???")
             qualified_[i] += " (" + basename_of(p.file_path(f.file)) + ")";
     }
