@@ -112,19 +112,12 @@ TEST_F(ViewerScreens, FunctionsTableShowsTheSelectedRow)
     expect_drawn(screenshot("functions"), kBody, kSelected);
 }
 
-TEST_F(ViewerScreens, CallTreeOpensDownToTheSelectedFunction)
+TEST_F(ViewerScreens, TreeViewsShowTheSelectedFunction)
 {
-    expect_drawn(screenshot("calltree"), kViewArea, kSelected);
-}
-
-TEST_F(ViewerScreens, BottomUpTreeListsTheSelectedFunction)
-{
-    expect_drawn(screenshot("bottomup"), kViewArea, kSelected);
-}
-
-TEST_F(ViewerScreens, SandwichHasTheSelectedFunctionInTheMiddle)
-{
-    expect_drawn(screenshot("sandwich"), kViewArea, kSelected);
+    // The call tree opens down to it, the bottom-up tree lists it, the
+    // sandwich has it in the middle.
+    for (const char* view : {"calltree", "bottomup", "sandwich"})
+        expect_drawn(screenshot(view), kViewArea, kSelected);
 }
 
 TEST_F(ViewerScreens, CallGraphIsCentredOnTheSelectedFunction)
