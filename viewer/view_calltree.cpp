@@ -30,12 +30,13 @@ constexpr double kHotShare = 0.4;
 // "Expand all below" opens at most this many nodes.
 constexpr size_t kExpandLimit = 2000;
 
+// The node's object file: its function's, or the library collapsed into it.
 std::string library_of(const Profile& p, NodeKey key)
 {
     const auto fn = key.fn();
-    if (!fn)
+    if (!fn && key.kind != NodeKey::Kind::object)
         return "";
-    const std::string& path = p.obj_path(p.function(*fn).obj);
+    const std::string& path = p.obj_path(fn ? p.function(*fn).obj : ObjId(key.id));
     return path.substr(path.rfind('/') + 1);
 }
 

@@ -247,6 +247,44 @@ TEST_F(Headless, CallTreeRowsSelectTheirFunction)
     EXPECT_EQ(selection.current().fn, FnId(kHelper));
 }
 
+TEST_F(Headless, DraggingTheCallGraphPansIt)
+{
+    const auto doc = document_of(app_profile());
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kCompute)));
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    CallGraphView graph;
+    const auto draw = [&] { graph.draw(ctx); };
+    frame(draw);
+    // main's box, above compute's, down the middle of the canvas; then
+    // compute's (a click selects without moving the graph).
+    const auto find = [&](FnId fn, float from) {
+        for (float y = from; y < 700; y += 4) {
+            click(draw, 640, y);
+            if (selection.current().fn == fn)
+                return y;
+        }
+        return -1.0f;
+    };
+    const float main_y = find(FnId(kMain), 60);
+    ASSERT_GT(main_y, 0);
+    ASSERT_GT(find(FnId(kCompute), main_y), 0);
+    // A drag on the empty canvas moves everything by as much.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(30, 760);
+    frame(draw);
+    io.MouseDown[0] = true;
+    frame(draw);
+    for (float x = 40; x <= 430; x += 10) {
+        io.MousePos = ImVec2(x, 760);
+        frame(draw);
+    }
+    io.MouseDown[0] = false;
+    frame(draw);
+    click(draw, 640 + 400, main_y);
+    EXPECT_EQ(selection.current().fn, FnId(kMain));
+}
+
 TEST_F(Headless, SandwichBoxesSelectTheirFunction)
 {
     const auto doc = document_of(app_profile());
