@@ -11,10 +11,14 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +59,24 @@ protected:
         return ImGui::GetDrawData()->TotalVtxCount;
     }
 
+    // A press at `from`, moves to `to` in steps of 10 pixels, a frame each,
+    // and the release there.
+    void drag(const std::function<void()>& draw, ImVec2 from, ImVec2 to)
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        frame(draw);
+        io.MouseDown[0] = true;
+        frame(draw);
+        const float steps = std::max(1.0f, std::max(std::abs(to.x - from.x), std::abs(to.y - from.y)) / 10);
+        for (float i = 1; i <= steps; ++i) {
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
+            frame(draw);
+        }
+        io.MouseDown[0] = false;
+        frame(draw);
+    }
+
     // A mouse press and release at (x, y), a frame each, then one more.
     void click(const std::function<void()>& draw, float x, float y)
     {
@@ -66,6 +88,19 @@ protected:
         io.MouseDown[0] = false;
         frame(draw);
         frame(draw);
+    }
+};
+
+// A document opened with a function selected, as the views draw it.
+struct Opened {
+    std::unique_ptr<Document> doc;
+    SelectionHistory selection;
+    ViewContext ctx;
+
+    Opened(const ProfileText& text, std::optional<FnId> fn) : doc(document_of(text)), ctx{*doc, nullptr, selection, 0}
+    {
+        if (fn)
+            selection.select(Selection::function(*fn));
     }
 };
 
@@ -232,13 +267,11 @@ TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
 
 TEST_F(Headless, CallTreeRowsSelectTheirFunction)
 {
-    const auto doc = document_of(app_profile());
-    SelectionHistory selection;
-    selection.select(Selection::function(FnId(kMain)));
-    ViewContext ctx{*doc, nullptr, selection, 0};
+    Opened o(app_profile(), FnId(kMain));
+    SelectionHistory& selection = o.selection;
     SharedCallTree shared;
     CallTreeView tree(shared, false);
-    const auto draw = [&] { tree.draw(ctx); };
+    const auto draw = [&] { tree.draw(o.ctx); };
     frame(draw);
     // The tree opens down its hottest path: main, compute, helper, then
     // parse. Clicking down the rows' names reaches helper's.
@@ -249,12 +282,10 @@ TEST_F(Headless, CallTreeRowsSelectTheirFunction)
 
 TEST_F(Headless, DraggingTheCallGraphPansIt)
 {
-    const auto doc = document_of(app_profile());
-    SelectionHistory selection;
-    selection.select(Selection::function(FnId(kCompute)));
-    ViewContext ctx{*doc, nullptr, selection, 0};
+    Opened o(app_profile(), FnId(kCompute));
+    SelectionHistory& selection = o.selection;
     CallGraphView graph;
-    const auto draw = [&] { graph.draw(ctx); };
+    const auto draw = [&] { graph.draw(o.ctx); };
     frame(draw);
     // main's box, above compute's, down the middle of the canvas; then
     // compute's (a click selects without moving the graph).
@@ -270,30 +301,18 @@ TEST_F(Headless, DraggingTheCallGraphPansIt)
     ASSERT_GT(main_y, 0);
     ASSERT_GT(find(FnId(kCompute), main_y), 0);
     // A drag on the empty canvas moves everything by as much.
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(30, 760);
-    frame(draw);
-    io.MouseDown[0] = true;
-    frame(draw);
-    for (float x = 40; x <= 430; x += 10) {
-        io.MousePos = ImVec2(x, 760);
-        frame(draw);
-    }
-    io.MouseDown[0] = false;
-    frame(draw);
+    drag(draw, ImVec2(30, 760), ImVec2(430, 760));
     click(draw, 640 + 400, main_y);
     EXPECT_EQ(selection.current().fn, FnId(kMain));
 }
 
 TEST_F(Headless, SandwichBoxesSelectTheirFunction)
 {
-    const auto doc = document_of(app_profile());
-    SelectionHistory selection;
-    selection.select(Selection::function(FnId(kCompute)));
-    ViewContext ctx{*doc, nullptr, selection, 0};
+    Opened o(app_profile(), FnId(kCompute));
+    SelectionHistory& selection = o.selection;
     SharedCallTree shared;
     SandwichView sandwich(shared);
-    const auto draw = [&] { sandwich.draw(ctx); };
+    const auto draw = [&] { sandwich.draw(o.ctx); };
     frame(draw);
     // compute's one callee, helper, fills the row under it in the lower
     // half; clicking it makes helper the middle.
@@ -324,16 +343,7 @@ TEST_F(Headless, HeapViewsDrawAndSelect)
 
     // A drag across the chart selects the time range it covered, and keeps
     // the function selected.
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(200, 200);
-    frame(draw);
-    io.MouseDown[0] = true;
-    frame(draw);
-    io.MousePos = ImVec2(600, 200);
-    frame(draw);
-    frame(draw);
-    io.MouseDown[0] = false;
-    frame(draw);
+    drag(draw, ImVec2(200, 200), ImVec2(600, 200));
     ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
     EXPECT_LT(selection.current().t0, selection.current().t1);
     EXPECT_EQ(selection.current().fn, FnId(kHelper));
