@@ -126,7 +126,10 @@ void CallTreeView::reveal(ViewContext& ctx, FnId fn)
     const CallTree& tree = shared_->tree(ctx);
     std::optional<uint32_t> node;
     if (inverted_) {
+        // Opened down the chain of callers most of its cost came through.
         node = tree_->find({NodeKey::of(fn)});
+        if (node)
+            tree_->expand_hottest(*node, kHotShare);
     } else if (const auto heaviest = tree.heaviest(NodeKey::of(fn))) {
         node = tree_->find(tree.key_path(*heaviest));
     }

@@ -124,8 +124,10 @@ void FunctionsView::draw(ViewContext& ctx)
         }
     }
     if (!compact_) {
-        ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
-        ImGui::TableSetupColumn("Object", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
+        // Where a function is, short (the whole path on hover): the table
+        // has room for it beside the two default events' columns.
+        ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 12);
+        ImGui::TableSetupColumn("Object", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 10);
     }
     // The headers, an event's with what it counts on hover.
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -198,10 +200,18 @@ void FunctionsView::draw(ViewContext& ctx)
             if (compact_)
                 continue;
             const Function& f = p.function(fn);
-            if (ImGui::TableNextColumn())
-                ImGui::TextUnformatted(p.file_path(f.file).c_str());
-            if (ImGui::TableNextColumn())
-                ImGui::TextUnformatted(p.obj_path(f.obj).c_str());
+            if (ImGui::TableNextColumn() && p.file_path(f.file) != "???") {
+                const std::string& path = p.file_path(f.file);
+                ImGui::TextDisabled("%s:%u", path.substr(path.rfind('/') + 1).c_str(), f.line);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s:%u", path.c_str(), f.line);
+            }
+            if (ImGui::TableNextColumn()) {
+                const std::string& path = p.obj_path(f.obj);
+                ImGui::TextDisabled("%s", path.substr(path.rfind('/') + 1).c_str());
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s", path.c_str());
+            }
         }
     }
     ImGui::EndTable();

@@ -101,7 +101,10 @@ void SandwichView::draw(ViewContext& ctx)
     Half below{&*callees_, callees_boxes_, false, false};
     scroll_callers_ = false;
     const float label = ImGui::GetFrameHeightWithSpacing();
-    const float half = std::max(row * 2, (ImGui::GetContentRegionAvail().y - 2 * label) / 2);
+    // The callers get what they need up to half the height; the callees
+    // the rest (a deep program's callees are most of the picture).
+    const float needed = row * float(callers_boxes_.depth + 1) + ImGui::GetStyle().WindowPadding.y * 2;
+    const float half = std::max(row * 2, std::min(needed, (ImGui::GetContentRegionAvail().y - 2 * label) / 2));
     ImGui::TextDisabled("Callers of %s (the callers' callers above them); click a box to select it",
                         name.c_str());
     auto clicked = draw_half(ctx, "callers", above, half, row, "through it", scale);

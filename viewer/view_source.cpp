@@ -23,15 +23,29 @@ namespace vgprof::viewer {
 namespace {
 
 // Events shown at first: the chosen one and, with cache simulation, the
-// misses that usually matter (D1 and LL data reads).
-std::vector<bool> default_events(const Profile& p, size_t event)
+// misses that usually matter (D1 and LL data reads); in diff mode, whose
+// columns hold a change and its percentage, the chosen one alone.
+std::vector<bool> default_events(const Profile& p, size_t event, bool diff)
 {
     std::vector<bool> shown(p.num_events(), false);
     shown[event] = true;
     for (const char* e : {"D1mr", "DLmr"})
-        if (const auto i = p.event_index(e))
+        if (const auto i = p.event_index(e); i && !diff)
             shown[*i] = true;
     return shown;
+}
+
+// Diff mode: the base's calls from the same line to the same function.
+const LineCall* base_call(const ViewContext& ctx, const FileCalls& base, uint32_t line, FnId callee)
+{
+    const auto in_base = ctx.diff->base_fn(callee);
+    const auto calls = base.by_line.find(line);
+    if (!in_base || calls == base.by_line.end())
+        return nullptr;
+    for (const LineCall& c : calls->second)
+        if (c.callee == *in_base)
+            return &c;
+    return nullptr;
 }
 
 const ImU32 kCallInk = IM_COL32(40, 90, 170, 255);
@@ -93,7 +107,7 @@ void SourceView::draw(ViewContext& ctx)
         return;
     }
     if (shown_events_.size() != p.num_events())
-        shown_events_ = default_events(p, ctx.event);
+        shown_events_ = default_events(p, ctx.event, ctx.diff != nullptr);
     const Key key{sel.fn, ctx.event};
     if (!built_ || !(*built_ == key)) {
         built_ = key;
@@ -202,7 +216,9 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
             ImGui::TableNextRow(ImGuiTableRowFlags_None, row_height);
             if (row.call >= 0) {
                 ImGui::PushID(r);
-                draw_call_row(ctx, calls_.by_line.at(line.number)[size_t(row.call)], events);
+                const LineCall& call = calls_.by_line.at(line.number)[size_t(row.call)];
+                draw_call_row(ctx, call, ctx.diff ? base_call(ctx, base_calls_, line.number, call.callee) : nullptr,
+                              events, max_delta);
                 ImGui::PopID();
                 continue;
             }
@@ -257,7 +273,8 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
                     const auto base = base_calls_.total.find(line.number);
                     const auto be = ctx.diff->base_event(ctx.event);
                     const uint64_t before = base != base_calls_.total.end() && be ? base->second[*be] : 0;
-                    delta_cell(signed_delta(now, before), now, max_delta);
+                    if (now != before)
+                        delta_cell(signed_delta(now, before), now, max_delta);
                 } else if (now > 0) {
                     ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
                     right_aligned(format_thousands(now));
@@ -278,14 +295,20 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
     ImGui::EndTable();
 }
 
-void SourceView::draw_call_row(ViewContext& ctx, const LineCall& call, const std::vector<size_t>& events)
+void SourceView::draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
+                               const std::vector<size_t>& events, int64_t max_delta)
 {
     const Profile& p = ctx.doc.profile();
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
     for (size_t e : events) {
         ImGui::TableNextColumn();
-        if (call.inclusive[e] > 0) {
+        if (ctx.diff) {
+            const auto be = ctx.diff->base_event(e);
+            const uint64_t before = base && be ? base->inclusive[*be] : 0;
+            if (call.inclusive[e] != before)
+                delta_cell(signed_delta(call.inclusive[e], before), call.inclusive[e], max_delta);
+        } else if (call.inclusive[e] > 0) {
             ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
             right_aligned(format_thousands(call.inclusive[e]));
             ImGui::PopStyleColor();

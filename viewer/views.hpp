@@ -251,7 +251,10 @@ public:
 private:
     void rebuild(ViewContext& ctx, FnId fn);
     void draw_source(ViewContext& ctx, const std::vector<size_t>& events);
-    void draw_call_row(ViewContext& ctx, const LineCall& call, const std::vector<size_t>& events);
+    // A call made on a line; in diff mode its change from `base`, the
+    // base's calls from the line to the same function (or none).
+    void draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
+                       const std::vector<size_t>& events, int64_t max_delta);
     void draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events);
 
     std::map<std::string, std::string> texts_;  // file contents by path ("" with error_of_)

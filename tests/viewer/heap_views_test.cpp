@@ -92,6 +92,56 @@ TEST(HeapSites, LabelsAreLengthenedUntilNoTwoSitesShareOne)
     EXPECT_EQ(labels[4], "malloc");
 }
 
+// Ten sites that all allocate through the program's own wrapper w (from
+// its line 5): malloc < w < f<i> < main, f0 to f9; site i 10 * (i + 1)
+// bytes.
+ProfileText wrapper_profile()
+{
+    std::string strs = R"(["???","/src/w.c","/usr/bin/w","main","w","malloc","/usr/libexec/valgrind/vgpreload_x.so")";
+    std::string fns = "[[3,1,0,1],[4,1,0,5],[5,0,1,0]", frames = "[[1,2,0,0],[2,1,1,5],[3,0,1,9]",
+                sites;
+    uint64_t bytes = 0;
+    for (int i = 0; i < 10; ++i) {
+        strs += ",\"f" + std::to_string(i) + "\"";
+        fns += ",[" + std::to_string(7 + i) + ",1,0," + std::to_string(20 + i) + "]";
+        frames += ",[" + std::to_string(10 + i) + "," + std::to_string(3 + i) + ",1," + std::to_string(20 + i) + "]";
+        const uint64_t b = 10 * uint64_t(i + 1);
+        bytes += b;
+        sites += std::string(i ? "," : "") + "[[0,1," + std::to_string(3 + i) + ",2]," + std::to_string(b) +
+                 ",1,10," + std::to_string(b) + ",1,0,0,0,0,0,0,null]";
+    }
+    ProfileText t;
+    t.set("vgprof", "3")
+        .set("strs", strs + "]")
+        .set("objs", "[2,6]")
+        .set("files", "[0,1]")
+        .set("fns", fns + "]")
+        .set("lines", "[[0,1,2,100]]")
+        .drop("instrs")
+        .drop_call_graph()
+        .set("heap", R"({"depth":12,"totals":{"bytes":)" + std::to_string(bytes) +
+                         R"(,"blocks":10,"peak_bytes":0,"peak_blocks":0,"peak_time":0,"end_bytes":0,)"
+                         R"("end_blocks":0,"end_time":1000,"reads":0,"writes":0},"frames":)" +
+                         frames + "],\"sites\":[" + sites +
+                         R"(],"timeline":{"width":1,"samples":[]},"snapshots":[]})")
+        .set_meta("totals", "[100]");
+    return t;
+}
+
+TEST(HeapSites, TheProgramsOwnAllocationWrapperIsPassedOverInLabels)
+{
+    const auto doc = document_of(wrapper_profile());
+    const Profile& p = doc->profile();
+    EXPECT_EQ(allocation_wrappers(p), std::set<FnId>{FnId(1)});
+    EXPECT_EQ(site_label(p, p.heap()->sites[3]), "w:5 < f3");  // the first frame outside the allocator
+    EXPECT_EQ(site_function(p, p.heap()->sites[3]), FnId(1));
+    const std::vector<std::string> labels = distinct_site_labels(p);
+    EXPECT_EQ(labels[3], "f3:23 < main");
+    // Too few sites through a function make no wrapper.
+    const auto small = document_of(naming_profile());
+    EXPECT_TRUE(allocation_wrappers(small->profile()).empty());
+}
+
 TEST(Names, SharedFunctionNamesCarryTheirObject)
 {
     const auto doc = document_of(naming_profile());

@@ -71,7 +71,7 @@ std::optional<FnId> site_function(const Profile& p, const HeapSite& site)
 
 std::string site_label(const Profile& p, const HeapSite& site) { return site_label(p, site, 2); }
 
-std::string site_label(const Profile& p, const HeapSite& site, size_t most)
+std::string site_label(const Profile& p, const HeapSite& site, size_t most, const std::set<FnId>& wrappers)
 {
     const Heap& heap = *p.heap();
     const auto first = first_outside_allocator(p, site);
@@ -80,9 +80,20 @@ std::string site_label(const Profile& p, const HeapSite& site, size_t most)
             return "(no stack)";
         return p.fn_name(heap.frame(site.frames.front()).fn);
     }
+    // Past the wrappers the stack starts with, when a name is left after them.
+    size_t start = *first;
+    for (size_t i = *first; i < site.frames.size(); ++i) {
+        const FnId fn = heap.frame(site.frames[i]).fn;
+        if (unnamed(p, fn))
+            continue;
+        if (!wrappers.count(fn)) {
+            start = i;
+            break;
+        }
+    }
     std::string label;
     size_t named = 0;
-    for (size_t i = *first; i < site.frames.size() && named < most; ++i) {
+    for (size_t i = start; i < site.frames.size() && named < most; ++i) {
         const HeapFrame& f = heap.frame(site.frames[i]);
         if (unnamed(p, f.fn))
             continue;
@@ -96,16 +107,50 @@ std::string site_label(const Profile& p, const HeapSite& site, size_t most)
     return label;
 }
 
+// The fewest sites a wrapper serves: a handful of sites sharing their
+// first frame is as likely one function allocating a few things.
+constexpr size_t kWrapperSites = 8;
+
+std::set<FnId> allocation_wrappers(const Profile& p)
+{
+    const Heap& heap = *p.heap();
+    std::set<FnId> wrappers;
+    // A wrapper's own wrapper shows once the first is passed over; three
+    // rounds reach as deep as allocators nest in practice.
+    for (int round = 0; round < 3; ++round) {
+        std::map<FnId, size_t> first_named;
+        for (const HeapSite& site : heap.sites) {
+            const auto first = first_outside_allocator(p, site);
+            for (size_t i = first ? *first : site.frames.size(); i < site.frames.size(); ++i) {
+                const FnId fn = heap.frame(site.frames[i]).fn;
+                if (!unnamed(p, fn) && !wrappers.count(fn)) {
+                    ++first_named[fn];
+                    break;
+                }
+            }
+        }
+        const size_t enough = std::max<size_t>(kWrapperSites, (heap.sites.size() + 3) / 4);
+        bool found = false;
+        for (const auto& [fn, sites] : first_named)
+            if (sites >= enough && wrappers.insert(fn).second)
+                found = true;
+        if (!found)
+            break;
+    }
+    return wrappers;
+}
+
 std::vector<std::string> distinct_site_labels(const Profile& p)
 {
     const Heap* heap = p.heap();
     if (!heap)
         return {};
     const size_t n = heap->sites.size();
+    const std::set<FnId> wrappers = allocation_wrappers(p);
     std::vector<std::string> labels(n);
     std::vector<size_t> named(n, 2);
     for (size_t i = 0; i < n; ++i)
-        labels[i] = site_label(p, heap->sites[i], 2);
+        labels[i] = site_label(p, heap->sites[i], 2, wrappers);
     // Lengthen the labels that collide while that changes any of them.
     for (bool changed = true; changed;) {
         changed = false;
@@ -116,7 +161,7 @@ std::vector<std::string> distinct_site_labels(const Profile& p)
             if (sites.size() < 2)
                 continue;
             for (size_t i : sites) {
-                std::string longer = site_label(p, heap->sites[i], named[i] + 1);
+                std::string longer = site_label(p, heap->sites[i], named[i] + 1, wrappers);
                 if (longer != labels[i]) {
                     labels[i] = std::move(longer);
                     ++named[i];

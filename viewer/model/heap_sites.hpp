@@ -13,6 +13,7 @@
 #include "vgprof/profile.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,22 @@ std::optional<FnId> site_function(const Profile& profile, const HeapSite& site);
 // none is named; the allocator's frame when every frame is the allocator's.
 std::string site_label(const Profile& profile, const HeapSite& site);
 
-// As site_label with up to `named` named functions.
-std::string site_label(const Profile& profile, const HeapSite& site, size_t named);
+// As site_label with up to `named` named functions, passing over the
+// `wrappers` the stack starts with (unless that leaves no name).
+std::string site_label(const Profile& profile, const HeapSite& site, size_t named,
+                       const std::set<FnId>& wrappers = {});
 
-// Every site's label, told apart: where two sites' labels are the same,
-// more of their named callers are added, and where even the whole stacks'
-// names are the same (they differ in unnamed frames), "#2", "#3"... in
-// the order of the bytes they allocated.
+// The program's own allocation wrappers: named functions through which a
+// quarter or more of the sites (and at least eight) asked for memory, as
+// sqlite3Malloc does for sqlite3 or PyMem_Malloc for Python; and the
+// wrappers those call, found the same way.
+std::set<FnId> allocation_wrappers(const Profile& profile);
+
+// Every site's label, told apart: the allocation wrappers passed over,
+// then where two sites' labels are the same, more of their named callers
+// are added, and where even the whole stacks' names are the same (they
+// differ in unnamed frames), "#2", "#3"... in the order of the bytes they
+// allocated.
 std::vector<std::string> distinct_site_labels(const Profile& profile);
 
 // "??? < sqlite3Malloc < ???": every frame after the first outside the
