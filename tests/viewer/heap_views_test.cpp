@@ -23,6 +23,32 @@ namespace {
 
 using namespace vgprof::test;
 
+// A profile of heap data alone, no call graph: `strs`, `objs` and `fns`
+// (file 1 is strs[1]), heap frames and sites as JSON arrays' contents, and
+// the totals of sites that were all freed by the end (instruction 1000).
+ProfileText heap_only_profile(const std::string& strs, const std::string& objs, const std::string& fns,
+                              const std::string& frames, const std::string& sites, uint64_t bytes,
+                              uint64_t blocks)
+{
+    ProfileText t;
+    t.set("vgprof", "3")
+        .set("strs", strs)
+        .set("objs", objs)
+        .set("files", "[0,1]")
+        .set("fns", fns)
+        .set("lines", "[[0,1,2,100]]")
+        .drop("instrs")
+        .drop_call_graph()
+        .set("heap", R"({"depth":12,"totals":{"bytes":)" + std::to_string(bytes) + R"(,"blocks":)" +
+                         std::to_string(blocks) +
+                         R"(,"peak_bytes":0,"peak_blocks":0,"peak_time":0,"end_bytes":0,"end_blocks":0,)"
+                         R"("end_time":1000,"reads":0,"writes":0},"frames":[)" +
+                         frames + R"(],"sites":[)" + sites +
+                         R"(],"timeline":{"width":1,"samples":[]},"snapshots":[]})")
+        .set_meta("totals", "[100]");
+    return t;
+}
+
 // Six sites of a program whose allocations go through the allocator's
 // preload library (malloc) and C++ (operator new), some of them through a
 // stripped library's unnamed code (??? in libx.so):
@@ -32,31 +58,17 @@ using namespace vgprof::test;
 // Site i allocated 100 * (i + 1) bytes in one block.
 ProfileText naming_profile()
 {
-    ProfileText t;
-    t.set("vgprof", "3")
-        .set("strs", R"(["???","/src/app.c","/usr/bin/app","main","a","b","c","malloc",)"
-                     R"("/usr/libexec/valgrind/vgpreload_vgprof-amd64-linux.so","/usr/lib/libx.so",)"
-                     R"x("operator new(unsigned long)","/usr/lib/libstdc++.so.6"])x")
-        .set("objs", "[2,8,9,11]")
-        .set("files", "[0,1]")
-        .set("fns", "[[3,1,0,1],[4,1,0,10],[5,1,0,20],[6,1,0,30],[7,0,1,0],[0,0,2,0],[10,0,3,0]]")
-        .set("lines", "[[0,1,2,100]]")
-        .drop("instrs")
-        .drop_call_graph()
-        .set("heap", R"({"depth":12,)"
-                     R"("totals":{"bytes":2100,"blocks":6,"peak_bytes":0,"peak_blocks":0,)"
-                     R"("peak_time":0,"end_bytes":0,"end_blocks":0,"end_time":1000,"reads":0,"writes":0},)"
-                     // frames: 0 malloc, 1 a:11, 2 b:21, 3 main:2, 4 c:31, 5 ???, 6 operator new
-                     R"("frames":[[1,4,0,0],[2,1,1,11],[3,2,1,21],[4,0,1,2],[5,3,1,31],[6,5,0,0],[7,6,0,0]],)"
-                     R"("sites":[[[0,1,2,3],100,1,10,100,1,0,0,0,0,0,0,null],)"
-                     R"([[0,1,2,4],200,1,10,200,1,0,0,0,0,0,0,null],)"
-                     R"([[6,5,1,2],300,1,10,300,1,0,0,0,0,0,0,null],)"
-                     R"([[0,5,1,2],400,1,10,400,1,0,0,0,0,0,0,null],)"
-                     R"([[0],500,1,10,500,1,0,0,0,0,0,0,null],)"
-                     R"([[0,5],600,1,10,600,1,0,0,0,0,0,0,null]],)"
-                     R"("timeline":{"width":1,"samples":[]},"snapshots":[]})")
-        .set_meta("totals", "[100]");
-    return t;
+    return heap_only_profile(
+        R"(["???","/src/app.c","/usr/bin/app","main","a","b","c","malloc",)"
+        R"("/usr/libexec/valgrind/vgpreload_vgprof-amd64-linux.so","/usr/lib/libx.so",)"
+        R"x("operator new(unsigned long)","/usr/lib/libstdc++.so.6"])x",
+        "[2,8,9,11]", "[[3,1,0,1],[4,1,0,10],[5,1,0,20],[6,1,0,30],[7,0,1,0],[0,0,2,0],[10,0,3,0]]",
+        // 0 malloc, 1 a:11, 2 b:21, 3 main:2, 4 c:31, 5 ???, 6 operator new
+        "[1,4,0,0],[2,1,1,11],[3,2,1,21],[4,0,1,2],[5,3,1,31],[6,5,0,0],[7,6,0,0]",
+        "[[0,1,2,3],100,1,10,100,1,0,0,0,0,0,0,null],[[0,1,2,4],200,1,10,200,1,0,0,0,0,0,0,null],"
+        "[[6,5,1,2],300,1,10,300,1,0,0,0,0,0,0,null],[[0,5,1,2],400,1,10,400,1,0,0,0,0,0,0,null],"
+        "[[0],500,1,10,500,1,0,0,0,0,0,0,null],[[0,5],600,1,10,600,1,0,0,0,0,0,0,null]",
+        2100, 6);
 }
 
 TEST(HeapSites, TheAllocatorsOwnFramesDoNotNameASite)
@@ -98,7 +110,7 @@ TEST(HeapSites, LabelsAreLengthenedUntilNoTwoSitesShareOne)
 ProfileText wrapper_profile()
 {
     std::string strs = R"(["???","/src/w.c","/usr/bin/w","main","w","malloc","/usr/libexec/valgrind/vgpreload_x.so")";
-    std::string fns = "[[3,1,0,1],[4,1,0,5],[5,0,1,0]", frames = "[[1,2,0,0],[2,1,1,5],[3,0,1,9]",
+    std::string fns = "[[3,1,0,1],[4,1,0,5],[5,0,1,0]", frames = "[1,2,0,0],[2,1,1,5],[3,0,1,9]",
                 sites;
     uint64_t bytes = 0;
     for (int i = 0; i < 10; ++i) {
@@ -110,22 +122,7 @@ ProfileText wrapper_profile()
         sites += std::string(i ? "," : "") + "[[0,1," + std::to_string(3 + i) + ",2]," + std::to_string(b) +
                  ",1,10," + std::to_string(b) + ",1,0,0,0,0,0,0,null]";
     }
-    ProfileText t;
-    t.set("vgprof", "3")
-        .set("strs", strs + "]")
-        .set("objs", "[2,6]")
-        .set("files", "[0,1]")
-        .set("fns", fns + "]")
-        .set("lines", "[[0,1,2,100]]")
-        .drop("instrs")
-        .drop_call_graph()
-        .set("heap", R"({"depth":12,"totals":{"bytes":)" + std::to_string(bytes) +
-                         R"(,"blocks":10,"peak_bytes":0,"peak_blocks":0,"peak_time":0,"end_bytes":0,)"
-                         R"("end_blocks":0,"end_time":1000,"reads":0,"writes":0},"frames":)" +
-                         frames + "],\"sites\":[" + sites +
-                         R"(],"timeline":{"width":1,"samples":[]},"snapshots":[]})")
-        .set_meta("totals", "[100]");
-    return t;
+    return heap_only_profile(strs + "]", "[2,6]", fns + "]", frames, sites, bytes, 10);
 }
 
 TEST(HeapSites, TheProgramsOwnAllocationWrapperIsPassedOverInLabels)
