@@ -37,20 +37,36 @@ void print_stats(const char* what, const std::vector<double>& ui, const std::vec
 }
 
 // What is selected when a profile opens without --select, so that every
-// view shows something: main, else the function of the largest inclusive
-// cost of the first event that has a name.
+// view shows something: main, else (a stripped program) the function of
+// the largest inclusive cost of the first event that has a name and is the
+// program's own rather than the C library's or the dynamic loader's
+// start-up (Python's Py_BytesMain rather than __libc_start_main), else
+// the largest that has a name.
 std::optional<FnId> starting_function(const Document& doc)
 {
     const Profile& p = doc.profile();
-    std::optional<FnId> best;
+    const auto startup = [&](FnId fn) {
+        const std::string& obj = p.obj_path(p.function(fn).obj);
+        const std::string base = obj.substr(obj.rfind('/') + 1);
+        return base.rfind("libc.so", 0) == 0 || base.rfind("ld-linux", 0) == 0;
+    };
+    std::optional<FnId> best, best_own;
     for (size_t i = 0; i < doc.num_functions(); ++i) {
         const FnId fn{uint32_t(i)};
-        if (p.fn_name(fn) == "main")
+        const std::string& name = p.fn_name(fn);
+        if (name == "main")
             return fn;
-        if (p.fn_name(fn) != "???" && (!best || doc.inclusive(fn, 0) > doc.inclusive(*best, 0)))
+        if (name == "???" || name.rfind("(below main)", 0) == 0)
+            continue;
+        const auto larger = [&](const std::optional<FnId>& than) {
+            return !than || doc.inclusive(fn, 0) > doc.inclusive(*than, 0);
+        };
+        if (larger(best))
             best = fn;
+        if (!startup(fn) && larger(best_own))
+            best_own = fn;
     }
-    return best;
+    return best_own ? best_own : best;
 }
 
 // The function --select names: one shown under exactly that name ("???

@@ -180,6 +180,21 @@ TEST(CallNeighbourhood, CallersAreTheFramesAboveOnRealStacks)
         EXPECT_FALSE(g.nodes[e.from].level > 0 && g.nodes[e.to].level < 0);
 }
 
+TEST(CallNeighbourhood, ARecursiveCallDoesNotHideWhatIsCalledBelowIt)
+{
+    // main > rec > rec > leaf: leaf is a callee of rec, one level below it
+    // (and rec a caller of leaf, past its inner call).
+    const auto doc = document_of(recursive_profile());
+    const FnId main(0), rec(1), leaf(2);
+    const Neighbourhood down = call_neighbourhood(*doc, main, 0, 2, 10);
+    ASSERT_TRUE(node_of(down, leaf));
+    EXPECT_EQ(node_of(down, leaf)->level, 2);
+    const Neighbourhood up = call_neighbourhood(*doc, leaf, 0, 2, 10);
+    EXPECT_EQ(node_of(up, rec)->level, -1);
+    ASSERT_TRUE(node_of(up, main));
+    EXPECT_EQ(node_of(up, main)->level, -2);
+}
+
 // main calls a, b, c and d; each of them calls e, f, g and h.
 ProfileText fan_profile()
 {

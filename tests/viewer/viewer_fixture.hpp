@@ -55,6 +55,19 @@ inline ProfileText app_profile()
                            "[2100]");
 }
 
+// main calls rec, which calls itself once, which calls leaf. Self Ir:
+// main 10, the outer rec 20, the inner rec 30, leaf 40.
+inline ProfileText recursive_profile()
+{
+    return program_profile(R"(["???","/src/r.c","/usr/bin/r","leaf","main","rec"])",
+                           "[[4,1,0,1],[5,1,0,10],[3,1,0,20]]",
+                           "[[0,1,2,10],[1,1,11,50],[2,1,21,40]]",
+                           "[[0,1,1,2,1,90],[1,1,1,11,1,70],[1,2,1,11,1,40]]",
+                           "[[0,100],[1,90],[2,40]]",
+                           "[[null,0,0,10,100],[0,1,1,20,90],[1,1,1,30,70],[2,2,1,40,40]]",
+                           "[100]");
+}
+
 // As app_profile (or `t`, one of its variants), after a change that made
 // compute's line 32 cost 900 instead of 600: compute +300 self and
 // inclusive, main +300 inclusive.

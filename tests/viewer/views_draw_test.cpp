@@ -315,8 +315,9 @@ TEST_F(Headless, SandwichBoxesSelectTheirFunction)
     const auto draw = [&] { sandwich.draw(o.ctx); };
     frame(draw);
     // compute's one callee, helper, fills the row under it in the lower
-    // half; clicking it makes helper the middle.
-    for (float y = 420; y < 780 && selection.current().fn != FnId(kHelper); y += 4)
+    // half, the lowest box of the view; clicking it makes helper the
+    // middle.
+    for (float y = 790; y > 60 && selection.current().fn != FnId(kHelper); y -= 4)
         click(draw, 400, y);
     EXPECT_EQ(selection.current().fn, FnId(kHelper));
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace vgprof::viewer {
@@ -74,6 +75,17 @@ private:
     {
         return doc_.profile().path_inclusive(node.index())[event_];
     }
+    std::vector<PathId> calls_below(PathId p) const;
+    // The frame above `p` of another function than p's (past the frames of
+    // its own function that called it), or nullopt at a root.
+    std::optional<PathId> caller_of(PathId p) const
+    {
+        const auto& paths = doc_.profile().paths();
+        auto up = paths[p.index()].parent;
+        while (up && paths[up->index()].fn == paths[p.index()].fn)
+            up = paths[up->index()].parent;
+        return up;
+    }
     std::vector<PathId> outermost_paths() const;
     void callers_from_paths(const std::vector<PathId>& outermost, int depth);
     void callees_from_paths(const std::vector<PathId>& outermost, int depth);
@@ -124,7 +136,7 @@ void Builder::callers_from_paths(const std::vector<PathId>& outermost, int depth
         std::map<FnId, uint64_t> weights;
         std::map<FnId, std::set<FnId>> callers_of;  // shown function -> callers found
         for (const Chain& c : chains) {
-            const auto up = paths[c.at.index()].parent;
+            const auto up = caller_of(c.at);
             if (!up || !paths[up->index()].fn)
                 continue;
             const FnId fn = *paths[up->index()].fn;
@@ -138,7 +150,7 @@ void Builder::callers_from_paths(const std::vector<PathId>& outermost, int depth
             count_hidden(fn, level == 1 ? kCentre : kCallers, callers, kept);
         std::vector<Chain> next;
         for (const Chain& c : chains) {
-            const auto up = paths[c.at.index()].parent;
+            const auto up = caller_of(c.at);
             if (up && paths[up->index()].fn && kept.count(*paths[up->index()].fn))
                 next.push_back({*up, c.cost});
         }
@@ -146,33 +158,57 @@ void Builder::callers_from_paths(const std::vector<PathId>& outermost, int depth
     }
 }
 
+// The calls made below path node `p` by other functions than its own: its
+// children, and through any child of its own function (a recursive call,
+// or a `???` that is a library's unnamed code calling more of it) that
+// child's, so the unnamed code's real callees are not hidden behind it.
+std::vector<PathId> Builder::calls_below(PathId p) const
+{
+    const auto& paths = doc_.profile().paths();
+    const RowIndex& children = doc_.path_children();
+    std::vector<PathId> out, todo{p};
+    while (!todo.empty()) {
+        const PathId at = todo.back();
+        todo.pop_back();
+        for (const uint32_t* ch = children.begin_of(at.index()); ch != children.end_of(at.index()); ++ch) {
+            if (!paths[*ch].fn)
+                continue;
+            if (paths[*ch].fn == paths[p.index()].fn)
+                todo.push_back(PathId(*ch));
+            else
+                out.push_back(PathId(*ch));
+        }
+    }
+    return out;
+}
+
 // Below the centre's calls, level by level: a callee's weight is its cost
 // under the functions of the level above.
 void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth)
 {
     const auto& paths = doc_.profile().paths();
-    const RowIndex& children = doc_.path_children();
     std::vector<PathId> frontier = outermost;
     for (int level = 1; level <= depth + 1 && !frontier.empty(); ++level) {
         std::map<FnId, uint64_t> weights;
         std::map<FnId, std::set<FnId>> callees_of;
-        for (PathId p : frontier)
-            for (const uint32_t* ch = children.begin_of(p.index()); ch != children.end_of(p.index()); ++ch) {
-                const auto fn = paths[*ch].fn;
-                if (!fn)
-                    continue;
-                callees_of[*paths[p.index()].fn].insert(*fn);
-                if (candidate(*fn, kCallees))
-                    weights[*fn] += path_cost(PathId(*ch));
+        std::vector<std::pair<PathId, std::vector<PathId>>> below;
+        for (PathId p : frontier) {
+            below.push_back({p, calls_below(p)});
+            for (PathId ch : below.back().second) {
+                const FnId fn = *paths[ch.index()].fn;
+                callees_of[*paths[p.index()].fn].insert(fn);
+                if (candidate(fn, kCallees))
+                    weights[fn] += path_cost(ch);
             }
+        }
         const std::set<FnId> kept = level <= depth ? keep_best(weights, level) : std::set<FnId>{};
         for (const auto& [fn, callees] : callees_of)
             count_hidden(fn, level == 1 ? kCentre : kCallees, callees, kept);
         std::vector<PathId> next;
-        for (PathId p : frontier)
-            for (const uint32_t* ch = children.begin_of(p.index()); ch != children.end_of(p.index()); ++ch)
-                if (paths[*ch].fn && kept.count(*paths[*ch].fn))
-                    next.push_back(PathId(*ch));
+        for (const auto& [p, calls] : below)
+            for (PathId ch : calls)
+                if (kept.count(*paths[ch.index()].fn))
+                    next.push_back(ch);
         frontier = std::move(next);
     }
 }
