@@ -24,8 +24,8 @@ namespace {
 
 // A box's width in font heights: this much at least, up to kWidest more
 // for the function holding the whole program.
-constexpr float kNarrowest = 8;
-constexpr float kWidest = 12;
+constexpr float kNarrowest = 7;
+constexpr float kWidest = 10;
 constexpr float kMinZoom = 0.1f, kMaxZoom = 3;
 // Below this font size on screen, text is not drawn (it cannot be read).
 constexpr float kSmallestText = 5;
@@ -130,9 +130,12 @@ void CallGraphView::rebuild(ViewContext& ctx)
     LayoutInput in;
     labels_.clear();
     for (const GraphNode& n : graph_.nodes) {
-        // Wider for more cost, so the expensive paths stand out at a glance.
+        // Wider for more cost, so the expensive paths stand out at a glance;
+        // at least as wide as the cost line (the name is cut to fit, not
+        // the figures).
         const double share = double(n.inclusive) / total;
-        const float width = font * float(kNarrowest + kWidest * std::sqrt(share));
+        const float width = std::max(font * float(kNarrowest + kWidest * std::sqrt(share)),
+                                     ImGui::CalcTextSize(cost_line(ctx, n.fn).c_str()).x + font * 0.8f);
         labels_.push_back(fit_text(ctx.doc.names().function(n.fn), width - font * 0.6f));
         in.node_sizes.push_back(Point{width, font * 2.9f});
     }

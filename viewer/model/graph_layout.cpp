@@ -59,7 +59,7 @@ GraphLayout layout_graph(const Neighbourhood& graph, const LayoutInput& sizes)
     std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> g(
         agopen(const_cast<char*>("calls"), Agdirected, nullptr), &agclose);
     set(g.get(), "rankdir", "TB");
-    set(g.get(), "nodesep", "0.3");
+    set(g.get(), "nodesep", "0.2");
     set(g.get(), "ranksep", "0.9");
 
     // One rank per level, whatever direction the calls between them go.
