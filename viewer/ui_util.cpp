@@ -292,6 +292,27 @@ std::string fit_text(const std::string& text, float width)
     return lo == 0 ? std::string() : text.substr(0, lo) + "...";
 }
 
+std::string fit_text_middle(const std::string& text, float width)
+{
+    if (ImGui::CalcTextSize(text.c_str()).x <= width)
+        return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    // Binary search on how many characters to keep, half from each end.
+    size_t lo = 0, hi = text.size();
+    const auto cut = [&](size_t keep) {
+        const size_t head = (keep + 1) / 2, tail = keep / 2;
+        return text.substr(0, head) + "..." + text.substr(text.size() - tail);
+    };
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        if (ImGui::CalcTextSize(cut(mid).c_str()).x <= width)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo == 0 ? (dots <= width ? "..." : std::string()) : cut(lo);
+}
+
 bool key_pressed(int scancode)
 {
     return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(scancode);

@@ -86,6 +86,10 @@ std::string one_line(std::string text);
 // `text` cut to fit `width` pixels, ending in "..." when cut.
 std::string fit_text(const std::string& text, float width);
 
+// `text` cut in the middle to fit `width` pixels ("a < b ... < e #2"),
+// for labels whose ends tell them apart.
+std::string fit_text_middle(const std::string& text, float width);
+
 // Whether a key went down this frame while no text field has the keyboard.
 bool key_pressed(int scancode);
 

@@ -241,7 +241,7 @@ void HeapView::draw_chart_legend(ViewContext& ctx, const Heap& heap)
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + font * 0.8f, at.y + font),
                                                   to_imgui(color));
         ImGui::SetCursorScreenPos(ImVec2(at.x + font * 1.1f, at.y));
-        return ImGui::Selectable(fit_text(label, width - font * 1.2f).c_str(), selected);
+        return ImGui::Selectable(fit_text_middle(label, width - font * 1.2f).c_str(), selected);
     };
     for (size_t b = chart_.sites.size(); b-- > 0;) {
         const SiteId site = chart_.sites[b];
