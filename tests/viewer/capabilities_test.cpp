@@ -56,7 +56,9 @@ TEST(Capabilities, AVgprofProfileNamesTheOptionThatLeftAPartOut)
     EXPECT_FALSE(why_no_costs(no_heap));
     const Profile heap = parse_profile(app_profile_with_heap().str(), "p.json");
     EXPECT_TRUE(has_heap_timeline(heap));
-    EXPECT_TRUE(says(why_no_call_paths(parse_profile(empty_profile().str(), "e.json")), "no call paths"));
+    const Profile empty = parse_profile(empty_profile().str(), "e.json");
+    EXPECT_TRUE(says(why_no_call_graph(empty), "nothing ran while it was collecting"));
+    EXPECT_TRUE(says(why_no_call_paths(empty), "nothing ran while it was collecting"));
 }
 
 TEST(Capabilities, EventsAreDescribed)

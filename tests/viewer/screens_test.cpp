@@ -179,7 +179,7 @@ TEST_F(ViewerScreens, AProfileThatCollectedNothingOpensInEveryView)
         EXPECT_EQ(image.width, kWidth) << view;
     }
     const Grey graph = shot_of(profile, *dir_ / "empty-graph.png", {"--view", "callgraph"});
-    EXPECT_TRUE(shows(graph, kViewArea, "This profile has no functions"));
+    EXPECT_TRUE(shows(graph, kViewArea, "This profile collected no costs and no calls"));
 }
 
 TEST_F(ViewerScreens, AStrippedProgramsCodeIsShownAsMachineCode)

@@ -4,6 +4,7 @@
 
 #include "heatmap.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace vgprof::viewer {
@@ -12,12 +13,18 @@ namespace {
 
 const std::string& tool_of(const Profile& p) { return p.meta().tool; }
 
+const char* const kNothingCollected =
+    "This profile collected no costs and no calls: nothing ran while it was collecting (with "
+    "--collect-atstart=no, collection starts at a --toggle-collect function or a client request).";
+
+bool collected_nothing(const Profile& p);
+
 } // namespace
 
 std::optional<std::string> why_no_call_graph(const Profile& p)
 {
     if (p.has_call_graph())
-        return std::nullopt;
+        return collected_nothing(p) ? std::optional<std::string>(kNothingCollected) : std::nullopt;
     if (tool_of(p) == "cachegrind")
         return "A cachegrind file records costs per function and line, and no calls between "
                "functions.";
@@ -28,10 +35,24 @@ std::optional<std::string> why_no_call_graph(const Profile& p)
     return "This profile has no call graph: it was recorded with --call-graph=no.";
 }
 
+namespace {
+
+// A run that collected nothing (--collect-atstart=no and no toggle): its
+// call graph is there and empty, though the heap may name functions.
+bool collected_nothing(const Profile& p)
+{
+    return p.has_call_graph() && p.calls().empty() && p.paths().empty() &&
+           std::all_of(p.meta().totals.begin(), p.meta().totals.end(), [](uint64_t t) { return t == 0; });
+}
+
+} // namespace
+
 std::optional<std::string> why_no_call_paths(const Profile& p)
 {
     if (auto no_graph = why_no_call_graph(p))
         return no_graph;
+    if (collected_nothing(p))
+        return kNothingCollected;
     if (tool_of(p) == "callgrind")
         return "A callgrind file records the calls between functions, not the whole call paths "
                "this view is drawn from: the Call graph shows its calls.";
