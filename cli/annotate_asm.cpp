@@ -9,6 +9,7 @@
 #include "vgprof/disasm.hpp"
 #include "vgprof/object_code.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>

@@ -9,6 +9,10 @@
 #include "vgprof/export_callgrind.hpp"
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/export_heaptrack.hpp"
+#include "vgprof/export_massif.hpp"
+#include "vgprof/export_pprof.hpp"
+#include "vgprof/export_speedscope.hpp"
 #include "vgprof/load.hpp"
 
 #include <CLI/CLI.hpp>
@@ -29,12 +33,13 @@ void export_callgrind(std::ostream& out, const std::vector<Profile>& profiles,
     write_callgrind(out, profiles[0]);
 }
 
-// DHAT's format for dh_view: the heap only. write_dhat refuses a profile
-// without one before writing anything.
-void export_dhat(std::ostream& out, const std::vector<Profile>& profiles, const ExportOptions& options)
+// A format of one profile whose writer refuses a profile that lacks what
+// it needs before writing anything; the message gets the profile's name.
+template <void (*write)(std::ostream&, const Profile&)>
+void export_one(std::ostream& out, const std::vector<Profile>& profiles, const ExportOptions& options)
 {
     try {
-        write_dhat(out, profiles[0]);
+        write(out, profiles[0]);
     } catch (const Error& e) {
         throw Error(fmt::format("{}: {}", options.profiles[0], e.what()));
     }
@@ -67,7 +72,11 @@ struct ExportFormat {
 const ExportFormat kFormats[] = {
     {"callgrind", 1, false, export_callgrind},
     {"collapsed", 2, true, export_collapsed},
-    {"dhat", 1, false, export_dhat},
+    {"dhat", 1, false, export_one<write_dhat>},
+    {"speedscope", 1, false, export_one<write_speedscope>},
+    {"pprof", 1, false, export_one<write_pprof>},
+    {"massif", 1, false, export_one<write_massif>},
+    {"heaptrack", 1, false, export_one<write_heaptrack>},
 };
 
 const ExportFormat& format_of(const ExportOptions& options)
@@ -116,8 +125,9 @@ Command add_export_command(CLI::App& app)
     CLI::App* cmd = app.add_subcommand(
         "export",
         "Write a profile in another tool's format: callgrind (KCachegrind, callgrind_annotate), "
-        "DHAT's JSON (dh_view) or collapsed stacks (flame graphs; with two profiles, a "
-        "differential flame graph).");
+        "DHAT's JSON (dh_view), collapsed stacks (flame graphs; with two profiles, a "
+        "differential flame graph), speedscope, pprof (go tool pprof), massif (ms_print, "
+        "massif-visualizer) or heaptrack (heaptrack_print, heaptrack_gui).");
     std::vector<std::string> names;
     for (const ExportFormat& f : kFormats)
         names.push_back(f.name);

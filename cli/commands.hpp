@@ -31,7 +31,7 @@ struct Command {
 };
 
 // Runs `write` on the file `output` through a temporary file renamed into
-// place (vgprof/output_file.hpp), or on standard output when `output` is
+// place (vgprof/file_io.hpp), or on standard output when `output` is
 // "-". Throws vgprof::Error naming the file when it cannot be written.
 void write_output(const std::string& output, const std::function<void(std::ostream&)>& write);
 
@@ -134,7 +134,7 @@ Command add_annotate_command(CLI::App& app);
 // --- vgprof export -------------------------------------------------------
 
 struct ExportOptions {
-    std::string format;                 // callgrind, collapsed or dhat
+    std::string format;                 // a name in cmd_export.cpp's kFormats
     std::string output;                 // a path, or "-" for standard output
     std::vector<std::string> profiles;  // paths; two for a differential export
     // Collapsed stacks: the event counted (default Ir) and whether each stack

@@ -3,6 +3,7 @@
 #include "vgprof/export_collapsed.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/export_dhat.hpp"
 
 #include <algorithm>
 #include <ostream>
@@ -14,9 +15,7 @@ namespace {
 
 std::string frame_name(const Profile& p, const PathNode& node)
 {
-    if (!node.fn)
-        return "[truncated]";
-    std::string name = p.fn_name(*node.fn);
+    std::string name = path_node_name(p, node);
     std::replace(name.begin(), name.end(), ';', ':');
     std::replace(name.begin(), name.end(), '\n', ' ');
     return name;
@@ -24,12 +23,10 @@ std::string frame_name(const Profile& p, const PathNode& node)
 
 void check_exportable(const Profile& p, const std::string& name, const CollapsedOptions& options)
 {
-    if (!p.has_call_graph())
+    if (!has_call_path_tree(p))
         throw Error(name + ": collapsed stacks need the call-path tree, which this profile does "
                            "not have (" +
-                    (p.meta().version < 2 ? "format version 1 has none"
-                                          : "recorded with --call-graph=no") +
-                    ")");
+                    why_no_call_path_tree(p) + ")");
     if (!p.event_index(options.event)) {
         std::string events;
         for (const std::string& e : p.meta().events)
@@ -44,6 +41,47 @@ void check_exportable(const Profile& p, const std::string& name, const Collapsed
 
 } // namespace
 
+bool has_call_path_tree(const Profile& profile)
+{
+    if (!profile.has_call_graph())
+        return false;
+    // The path nodes' self costs add up to the totals: no nodes and a cost
+    // means the paths were never recorded.
+    const std::vector<uint64_t>& totals = profile.meta().totals;
+    return !profile.paths().empty() ||
+           std::all_of(totals.begin(), totals.end(), [](uint64_t t) { return t == 0; });
+}
+
+std::string why_no_call_path_tree(const Profile& profile)
+{
+    if (profile.has_call_graph())
+        return "a " + profile.meta().tool + " file records calls, not the paths that led to them";
+    return profile.meta().version < 2 ? "format version 1 has none" : "recorded with --call-graph=no";
+}
+
+void require_tree_or_heap(const Profile& profile, const std::string& format)
+{
+    if (!has_call_path_tree(profile) && profile.heap() == nullptr)
+        throw Error(format + " needs the call-path tree or the heap, and the profile has neither "
+                             "(no call-path tree: " +
+                    why_no_call_path_tree(profile) + "; no heap: " + kWhyNoHeap + ")");
+}
+
+std::vector<PathId> path_from_root(const Profile& profile, PathId node)
+{
+    std::vector<PathId> nodes{node};
+    while (const std::optional<PathId> parent = profile.path(nodes.back()).parent)
+        nodes.push_back(*parent);
+    std::reverse(nodes.begin(), nodes.end());
+    return nodes;
+}
+
+const std::string& path_node_name(const Profile& profile, const PathNode& node)
+{
+    static const std::string truncated = kTruncatedFrame;
+    return node.fn ? profile.fn_name(*node.fn) : truncated;
+}
+
 std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const std::string& name,
                                                  const CollapsedOptions& options)
 {
@@ -57,25 +95,14 @@ std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const s
                 thread_of_root[root.index()] = "thread " + std::to_string(t.tid);
 
     std::map<std::string, uint64_t> stacks;
-    std::vector<std::string> frames;
     for (size_t i = 0; i < paths.size(); ++i) {
         const uint64_t cost = profile.path_self(i)[event];
         if (cost == 0)
             continue;
-        // Up to the root, then read backwards.
-        frames.clear();
-        size_t node = i;
-        for (;;) {
-            frames.push_back(frame_name(profile, paths[node]));
-            if (!paths[node].parent)
-                break;
-            node = paths[node].parent->index();
-        }
-        if (options.threads)
-            frames.push_back(thread_of_root[node]);
-        std::string stack;
-        for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame)
-            stack += (stack.empty() ? "" : ";") + *frame;
+        const std::vector<PathId> nodes = path_from_root(profile, PathId(uint32_t(i)));
+        std::string stack = options.threads ? thread_of_root[nodes.front().index()] : "";
+        for (PathId node : nodes)
+            stack += (stack.empty() ? "" : ";") + frame_name(profile, profile.path(node));
         stacks[stack] += cost;
     }
     return stacks;

@@ -1,36 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+// DHAT's JSON from the heap tables (see export_dhat.hpp), and the helpers the
+// other heap exporters share.
 #include "vgprof/export_dhat.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/identity.hpp"
 
 #include <boost/json.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 
 namespace vgprof {
 
 namespace {
-
-std::string base_name(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// As Valgrind describes a code address: the file's name without its
-// directory, or the object when there is no source.
-std::string frame_text(const Profile& profile, const HeapFrame& f)
-{
-    const std::string& fn = profile.fn_name(f.fn);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, base_name(file), f.line);
-    return fmt::format("0x{:X}: {} (in {})", f.addr, fn,
-                       profile.obj_path(profile.function(f.fn).obj));
-}
 
 // DHAT's run-length form: a run of n > 1 equal counts is -n, count.
 boost::json::array dhat_accesses(const std::vector<uint32_t>& acc)
@@ -48,7 +35,9 @@ boost::json::array dhat_accesses(const std::vector<uint32_t>& acc)
     return out;
 }
 
-std::string command_of(const Profile& profile)
+} // namespace
+
+std::string command_text(const Profile& profile)
 {
     std::string cmd;
     for (const std::string& arg : profile.meta().argv)
@@ -56,19 +45,45 @@ std::string command_of(const Profile& profile)
     return cmd;
 }
 
-} // namespace
+std::string one_line(std::string text)
+{
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text;
+}
+
+std::vector<FrameId> caller_frames(const Profile& profile, const HeapSite& site)
+{
+    const std::optional<FrameId> caller = allocating_frame(profile, site);
+    if (!caller)
+        return site.frames;
+    return {std::find(site.frames.begin(), site.frames.end(), *caller), site.frames.end()};
+}
+
+const Heap& exported_heap(const Profile& profile)
+{
+    if (profile.heap() == nullptr)
+        throw Error(std::string("the profile has no heap data (") + kWhyNoHeap + ")");
+    return *profile.heap();
+}
+
+std::string valgrind_frame_text(const Profile& profile, const HeapFrame& f)
+{
+    const std::string& fn = profile.fn_name(f.fn);
+    const std::string& file = profile.file_path(f.file);
+    if (!is_unknown(file))
+        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, basename_of(file), f.line);
+    return fmt::format("0x{:X}: {} (in {})", f.addr, fn,
+                       profile.obj_path(profile.function(f.fn).obj));
+}
 
 void write_dhat(std::ostream& out, const Profile& profile)
 {
-    const Heap* heap = profile.heap();
-    if (heap == nullptr)
-        throw Error("the profile has no heap data (recorded with --heap=no, or by a vgprof "
-                    "older than format version 3)");
+    const Heap* heap = &exported_heap(profile);
     // Frame 0 is DHAT's "[root]"; the profile's frame i is DHAT's i + 1.
     boost::json::array ftbl;
     ftbl.emplace_back("[root]");
     for (const HeapFrame& f : heap->frames)
-        ftbl.emplace_back(frame_text(profile, f));
+        ftbl.emplace_back(valgrind_frame_text(profile, f));
 
     boost::json::array pps;
     for (const HeapSite& s : heap->sites) {
@@ -95,7 +110,7 @@ void write_dhat(std::ostream& out, const Profile& profile)
                                {"tu", "instrs"},
                                {"Mtu", "Minstr"},
                                {"tuth", 500},
-                               {"cmd", command_of(profile)},
+                               {"cmd", command_text(profile)},
                                {"pid", profile.meta().pid.value_or(0)},
                                {"te", heap->totals.end_time},
                                {"tg", heap->totals.peak_time},

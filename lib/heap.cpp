@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
@@ -106,7 +108,11 @@ std::vector<std::string> site_notes(const HeapSite& site)
 std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site)
 {
     const Heap& heap = *profile.heap();
-    for (FrameId f : site.frames) {
+    // Since format version 5 the first frame is the allocator function the
+    // program called; before, the allocator was a preload library's.
+    const size_t first = profile.meta().version >= 5 ? 1 : 0;
+    for (size_t i = first; i < site.frames.size(); ++i) {
+        const FrameId f = site.frames[i];
         const std::string& obj = profile.obj_path(profile.function(heap.frame(f).fn).obj);
         const size_t slash = obj.rfind('/');
         if (obj.compare(slash == std::string::npos ? 0 : slash + 1, 10, "vgpreload_") != 0)
@@ -138,9 +144,8 @@ std::string frame_label(const Profile& profile, const HeapFrame& frame)
 {
     const std::string& name = profile.fn_name(frame.fn);
     const std::string& file = profile.file_path(frame.file);
-    if (file != "???")
-        return frame.line ? name + " (" + file + ":" + std::to_string(frame.line) + ")"
-                          : name + " (" + file + ")";
+    if (!is_unknown(file))
+        return name + " (" + location_text(file, frame.line) + ")";
     return name + "  [" + profile.obj_path(profile.function(frame.fn).obj) + "]";
 }
 

@@ -3,6 +3,7 @@
 #include "vgprof/object_code.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <sys/stat.h>
 
@@ -12,7 +13,7 @@ ObjectCode read_object_code(const std::string& path)
 {
     ObjectCode o;
     struct stat st;
-    if (path == "???") {
+    if (is_unknown(path)) {
         o.problem = "the code is in no object file the profile knows";
         return o;
     }

@@ -5,7 +5,7 @@
 // wrote, and rewriting a tool's profile changes nothing.
 #include "vgprof/write.hpp"
 
-#include "vgprof/output_file.hpp"
+#include "vgprof/file_io.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -223,6 +223,10 @@ void write_meta(JsonOut& j, const Meta& m)
     write_key(j, separator, "cache");
     write_cache(j, m.cache);
     write_outcome(j, separator, m.totals, m.exit_code, m.killed, m.dump_number, m.dump_label);
+    if (m.allocators) {
+        write_key(j, separator, "allocators");
+        write_strings(j, *m.allocators);
+    }
     if (!m.merged.empty())
         write_merged(j, m.merged);
     write_run(j, m);
@@ -435,6 +439,8 @@ int written_version(const Profile& profile)
         version = std::max(version, 3);
     if (!profile.meta().merged.empty())
         version = std::max(version, 4);
+    if (profile.meta().allocators)
+        version = std::max(version, 5);
     return version;
 }
 

@@ -29,7 +29,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
 typedef struct {
@@ -393,14 +393,16 @@ static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
 }
 
 /* A call of a string function takes its arguments now, at its first
-   instruction; one made inside another is part of the outer one's. */
+   instruction; one made inside another is part of the outer one's, and
+   one made inside a call of the allocator (calloc's memset, realloc's
+   memcpy) is the allocator's, even when it returns for it. */
 static void enter_strfn(Context* c, Frame* f)
 {
    VP_StrFn fam = VP_(strfn_family)(f->fn);
    if (fam == VP_SF_NONE)
       return;
    f->strfn = True;
-   if (c->in_strfn++ > 0)
+   if (c->in_strfn++ > 0 || VP_(in_alloc))
       return;
    f->strfn_count = (UChar)fam;
    VG_(get_shadow_regs_area)(running_tid, (UChar*)&f->strfn_arg[0], 0,
@@ -687,7 +689,7 @@ void VP_(forget_sb)(VP_SB* sb)
 /*--- Threads and signals                                  ---*/
 /*------------------------------------------------------------*/
 
-static void pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
+void VP_(callgraph_pre_signal)(ThreadId tid)
 {
    if (tid != running_tid || running != contexts[tid])
       switch_to_thread(tid);
@@ -699,7 +701,7 @@ static void pre_deliver_signal(ThreadId tid, Int sigNo, Bool alt_stack)
    VP_(cur_exit) = 0;
 }
 
-static void post_deliver_signal(ThreadId tid, Int sigNo)
+void VP_(callgraph_post_signal)(ThreadId tid)
 {
    Context* h = contexts[tid];
    if (h == NULL || !h->is_handler)
@@ -732,8 +734,6 @@ static void thread_exit(ThreadId tid)
 
 void VP_(register_callgraph_tracking)(void)
 {
-   VG_(track_pre_deliver_signal)(pre_deliver_signal);
-   VG_(track_post_deliver_signal)(post_deliver_signal);
    VG_(track_pre_thread_ll_exit)(thread_exit);
 }
 

@@ -6,7 +6,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 
 VP_Clo  VP_(clo);
 XArray* VP_(tool_args);
@@ -25,6 +25,8 @@ void VP_(init_clo)(void)
    VP_(clo).collect_atstart = True;
    VP_(clo).heap = True;
    VP_(clo).heap_depth = 12;
+   VP_(clo).alloc_fns = VG_(newXA)(VG_(malloc), "vp.clo.allocfns", VG_(free),
+                                   sizeof(const HChar*));
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
                                         sizeof(const HChar*));
    VP_(tool_args) = VG_(newXA)(VG_(malloc), "vp.clo.args", VG_(free),
@@ -50,6 +52,12 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
    else if VG_BOOL_CLO(arg, "--heap", VP_(clo).heap) {}
    else if VG_BINT_CLO(arg, "--heap-depth", VP_(clo).heap_depth, 1, VP_MAX_HEAP_DEPTH) {}
+   else if VG_STR_CLO(arg, "--alloc-fn", pattern) {
+      const HChar* why = VP_(alloc_fn_error)(pattern);
+      if (why != NULL)
+         VG_(fmsg_bad_option)(arg, "%s\n", why);
+      VG_(addToXA)(VP_(clo).alloc_fns, &pattern);
+   }
    else if VG_STR_CLO(arg, "--toggle-collect", pattern) {
       if (pattern[0] == '\0')
          VG_(fmsg_bad_option)(arg, "the function pattern is empty\n");
@@ -82,10 +90,20 @@ void VP_(print_usage)(void)
 "    --toggle-collect=<fn>     toggle collection on entry to and exit from\n"
 "                              functions matching <fn> (* and ? wildcards;\n"
 "                              may be given more than once)\n"
-"    --heap=yes|no             replace the allocator and profile the heap:\n"
-"                              allocation sites, lifetimes, accesses [yes]\n"
+"    --heap=yes|no             profile the heap: allocation sites, lifetimes,\n"
+"                              accesses, watching the program's own\n"
+"                              allocator (libc, C++, jemalloc, mimalloc,\n"
+"                              tcmalloc, Rust's global allocator) [yes]\n"
 "    --heap-depth=<n>          frames of an allocation stack, the\n"
 "                              allocator's own included [12]\n"
+"    --alloc-fn=<name>=<role>[:<args>]  a function of the program's own\n"
+"                              allocator, acting as <role>: malloc, calloc,\n"
+"                              realloc, reallocarray, free, memalign,\n"
+"                              aligned_alloc, valloc or posix_memalign;\n"
+"                              <args>: the positions of the role's\n"
+"                              arguments, from 1 (pool_get=malloc:2 takes\n"
+"                              the size from the second); may be given more\n"
+"                              than once; * and ? wildcards in <name>\n"
    );
    VP_(cache_clo_usage)();
 }
@@ -101,6 +119,8 @@ void VP_(check_clo)(void)
 {
    if (VP_(clo).separate_threads && !VP_(clo).call_graph)
       VG_(fmsg_bad_option)("--separate-threads=yes", "needs --call-graph=yes\n");
+   if (VG_(sizeXA)(VP_(clo).alloc_fns) > 0 && !VP_(clo).heap)
+      VG_(fmsg_bad_option)("--alloc-fn", "needs --heap=yes\n");
    if (VG_(sizeXA)(VP_(clo).toggle_collect) > 0 && !VP_(clo).call_graph)
       VG_(fmsg_bad_option)("--toggle-collect", "needs --call-graph=yes to see function entries\n");
    HChar* name = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);

@@ -20,9 +20,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 
-#define VP_FORMAT_VERSION 3
+#define VP_FORMAT_VERSION 5
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -299,6 +299,15 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
       VP_(out_s)(o, ",\"label\":");
       VP_(out_json_str)(o, d->label);
       VP_(out_s)(o, "}");
+   }
+   if (VP_(clo).heap) {
+      UInt i, n = VP_(alloc_n_families_seen)();
+      VP_(out_s)(o, "\n ,\"allocators\":[");
+      for (i = 0; i < n; i++) {
+         if (i) VP_(out_s)(o, ",");
+         VP_(out_json_str)(o, VP_(alloc_family_seen)(i));
+      }
+      VP_(out_s)(o, "]");
    }
    /* Everything that differs between identical runs, and nothing else. */
    VP_(out_s)(o, "\n ,\"run\":{\"pid\":");
@@ -870,6 +879,21 @@ static ULong total_of(const HChar* event)
 
 static ULong max_u64(ULong a, ULong b) { return a > b ? a : b; }
 
+/* The allocators whose calls made or freed blocks. */
+static void print_allocators(void)
+{
+   UInt  i, n = VP_(alloc_n_families_seen)();
+   HChar line[512];
+   SizeT used = 0;
+   line[0] = '\0';
+   for (i = 0; i < n && used < sizeof line; i++)
+      used += VG_(snprintf)(line + used, sizeof line - used, "%s%s", i ? ", " : "",
+                            VP_(alloc_family_seen)(i));
+   VG_(umsg)("Allocators: %s\n", n ? line : "none seen");
+   if (n == 0)
+      VP_(alloc_report_unknown)();
+}
+
 /* "%s %,Nllu" style lines: the widths come from the largest figure of
    each column, as cachegrind computes them. */
 static void print_summary(void)
@@ -926,6 +950,7 @@ static void print_summary(void)
       VG_(umsg)("At t-end:  %'llu bytes in %'llu blocks\n", t.end_bytes, t.end_blocks);
       VG_(umsg)("Reads:     %'llu bytes\n", t.reads);
       VG_(umsg)("Writes:    %'llu bytes\n", t.writes);
+      print_allocators();
    }
 
    if (VP_(clo).branch_sim) {

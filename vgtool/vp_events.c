@@ -27,7 +27,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 #include "vp_sim.h"
 
 /* Positions of the simulated events in a cost array.  The cache events,
@@ -465,6 +465,8 @@ static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
 /*------------------------------------------------------------*/
 /*--- What vp_instr.c calls while it translates            ---*/
 /*------------------------------------------------------------*/
+
+void VP_(events_flush)(void) { flush(); }
 
 void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_heap.c: heap profiling.  The client's allocator is replaced (the
-   preload library vgpreload_vgprof-heap-<platform>.so sends malloc, new and
-   their kin here); every block is kept in an index by address, and every
+/* vp_heap.c: heap profiling.  The program's own allocator runs; what it
+   does is seen as its outermost calls return (vp_alloc.c) or as client
+   requests say.  Every block is kept in an index by address, and every
    allocation site (the allocating stack) gathers what its blocks did:
    bytes and blocks allocated, lifetimes, what was live at the global peak
    and at the end, bytes read and written inside its blocks and, for
@@ -19,7 +19,11 @@
    caches: one of 4 KiB pages, each wholly inside one block or touching
    none, and one of 16-byte granules, each holding a block that overlaps
    it, or known to overlap none.
-   Allocating and freeing clear the entries of the range they touch. */
+   Allocating and freeing clear the entries of the range they touch.
+
+   Blocks a client request makes (a pool's, carved out of a block of the
+   allocator's) are kept in an index of their own: an access inside one
+   counts for it, not for the block around it. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -29,16 +33,16 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_replacemalloc.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_wordfm.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 
 /* Blocks up to this size keep a per-byte access count, as DHAT's do. */
 #define ACC_LIMIT 1024
 
 ULong           VP_(heap_time);
+ULong           VP_(heap_stopped_at);
 Addr            VP_(heap_lo) = 1, VP_(heap_hi) = 0;  /* empty range */
 VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
@@ -58,7 +62,7 @@ typedef struct _VP_Frame {
 
 enum { XSIZE_UNKNOWN, XSIZE_EXACT, XSIZE_MIXED };
 
-typedef struct _VP_Site {
+struct _VP_Site {
    struct _VP_Site* next;    /* hash chain; must come first */
    UWord            key;     /* hash of the stack; must come second */
    UInt             n_ips;   /* as unwound: the identity of the site */
@@ -72,7 +76,7 @@ typedef struct _VP_Site {
    UInt  xsize_state;        /* do all retired blocks have one size? */
    SizeT xsize;
    UInt* acc;                /* [xsize]: access counts of retired blocks */
-} VP_Site;
+};
 
 static VgHashTable* sites;
 static VgHashTable* frames;
@@ -155,14 +159,11 @@ static UInt frames_shown(const Addr* ips, UInt n)
    return n;
 }
 
-static VP_Site* site_of(ThreadId tid)
+VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n)
 {
-   Addr ips[VP_MAX_HEAP_DEPTH];
-   UInt n = VG_(get_StackTrace)(tid, ips, VP_(clo).heap_depth, NULL, NULL, 0);
    UInt i;
-
    probe_site->n_ips = n;
-   probe_site->ips   = ips;
+   probe_site->ips   = (Addr*)ips;
    probe_site->key   = hash_ips(ips, n);
    VP_Site* s = VG_(HT_gen_lookup)(sites, probe_site, cmp_site);
    if (s != NULL)
@@ -188,10 +189,14 @@ static VP_Site* site_of(ThreadId tid)
 /*--- The block index                                      ---*/
 /*------------------------------------------------------------*/
 
-/* Live blocks by address.  Blocks never overlap, so two blocks compare
-   equal exactly when they overlap: a lookup with a 1-byte probe finds the
-   block holding an address. */
+/* Live blocks by address, in two indexes: the allocator's blocks, and
+   the blocks client requests make, which may lie inside the former.  The
+   blocks of one index never overlap, so two compare equal exactly when
+   they overlap: a lookup with a 1-byte probe finds the block holding an
+   address. */
 static WordFM* blocks;
+static WordFM* inner_blocks;
+static UWord   n_inner;
 
 static Word cmp_block(UWord a, UWord b)
 {
@@ -202,13 +207,31 @@ static Word cmp_block(UWord a, UWord b)
    return 0;
 }
 
-static VP_Block* overlapping(Addr start, SizeT size)
+static VP_Block* overlapping_in(WordFM* index, Addr start, SizeT size)
 {
    VP_Block probe;
    UWord    key, val;
    probe.start = start;
    probe.size  = size;
-   return VG_(lookupFM)(blocks, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
+   return VG_(lookupFM)(index, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
+}
+
+static VP_Block* inner_overlapping(Addr start, SizeT size)
+{
+   return n_inner > 0 ? overlapping_in(inner_blocks, start, size) : NULL;
+}
+
+/* The innermost block holding a. */
+static VP_Block* block_holding(Addr a)
+{
+   VP_Block* b = inner_overlapping(a, 1);
+   return b ? b : overlapping_in(blocks, a, 1);
+}
+
+/* Any block in [start, start + size). */
+static Bool any_block_in(Addr start, SizeT size)
+{
+   return overlapping_in(blocks, start, size) != NULL || inner_overlapping(start, size) != NULL;
 }
 
 /* Forgets what a cache of entries 1 << shift bytes wide (n of them) knows
@@ -231,6 +254,13 @@ static void clear_caches(Addr start, SizeT size)
    clear_entries(VP_(granules), VP_GRANULE_CACHE, VP_GRANULE_SHIFT, start, size);
 }
 
+/* b may stand for every address of [lo, lo + n) it holds: it is an inner
+   block, or no inner block lies there. */
+static Bool alone_in(const VP_Block* b, Addr lo, SizeT n)
+{
+   return b->inner || inner_overlapping(lo, n) == NULL;
+}
+
 /* A miss in both caches: the block holding a, found in the index, fills
    the page entry when it covers the whole page (or no block touches the
    page), else the granule entry. */
@@ -240,40 +270,69 @@ VP_Block* VP_(heap_find_slow)(Addr a)
    Addr             lo = p << VP_PAGE_SHIFT;
    SizeT            n  = (SizeT)1 << VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
-   VP_Block*        b  = overlapping(a, 1);
-   if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size
-                 : overlapping(lo, n) == NULL) {
+   VP_Block*        b  = block_holding(a);
+   if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size && alone_in(b, lo, n)
+                 : !any_block_in(lo, n)) {
       pe->tag = p;
       pe->blk = b;
       return b;
    }
-   UWord            g = a >> VP_GRANULE_SHIFT;
-   VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-   if (b != NULL) {
+   UWord            g  = a >> VP_GRANULE_SHIFT;
+   Addr             glo = g << VP_GRANULE_SHIFT;
+   SizeT            gn = (SizeT)1 << VP_GRANULE_SHIFT;
+   VP_GranuleEntry* e  = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
+   if (b != NULL ? alone_in(b, glo, gn) : !any_block_in(glo, gn)) {
       e->tag = g;
-      e->blk = b;
-   } else if (overlapping(g << VP_GRANULE_SHIFT, (SizeT)1 << VP_GRANULE_SHIFT) == NULL) {
-      /* No block anywhere in the granule. */
-      e->tag = g;
-      e->blk = NULL;
+      e->blk = b;   /* NULL: no block anywhere in the granule */
    }
    return b;
 }
 
+/* The range every block lies in, and whether the running thread's
+   accesses count: while not, an empty range is shown to the helpers. */
+static Addr real_lo = 1, real_hi = 0;
+static Bool counting = True;
+
+static void publish_range(void)
+{
+   /* lo = hi = 0 holds no address: a - lo >= hi - lo for every a. */
+   VP_(heap_lo) = counting ? real_lo : 0;
+   VP_(heap_hi) = counting ? real_hi : 0;
+}
+
+void VP_(heap_count_accesses)(Bool on)
+{
+   counting = on;
+   publish_range();
+}
+
+static void free_block(VP_Block* b);
+
+/* A new block where the index still has one: the allocator has reused
+   memory whose freeing was not seen (freed by a path no known function
+   takes, or while instrumentation was off).  That block is taken as
+   freed now. */
 static void add_block(VP_Block* b)
 {
-   Bool present = VG_(addToFM)(blocks, (UWord)b, 0);
+   WordFM*   index = b->inner ? inner_blocks : blocks;
+   VP_Block* stale;
+   while ((stale = overlapping_in(index, b->start, b->size)) != NULL)
+      free_block(stale);
+   Bool present = VG_(addToFM)(index, (UWord)b, 0);
    tl_assert(!present);
-   if (b->start < VP_(heap_lo) || VP_(heap_lo) > VP_(heap_hi)) VP_(heap_lo) = b->start;
-   if (b->start + b->size > VP_(heap_hi)) VP_(heap_hi) = b->start + b->size;
+   if (b->inner) n_inner++;
+   if (b->start < real_lo || real_lo > real_hi) real_lo = b->start;
+   if (b->start + b->size > real_hi) real_hi = b->start + b->size;
+   publish_range();
    clear_caches(b->start, b->size);
 }
 
 static void remove_block(VP_Block* b)
 {
    UWord key, val;
-   Bool  found = VG_(delFromFM)(blocks, &key, &val, (UWord)b);
+   Bool  found = VG_(delFromFM)(b->inner ? inner_blocks : blocks, &key, &val, (UWord)b);
    tl_assert(found && key == (UWord)b);
+   if (b->inner) n_inner--;
    clear_caches(b->start, b->size);
 }
 
@@ -414,26 +473,18 @@ static void new_peak_check(VP_Site* s)
    }
 }
 
-static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
+void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
 {
-   if ((SSizeT)size < 0)
-      return NULL;
    if (size == 0)
       size = 1;   /* a zero-sized block would be invisible to the index */
-   void* p = VG_(cli_malloc)(align, size);
-   if (p == NULL)
-      return NULL;
-   if (zeroed)
-      VG_(memset)(p, 0, size);
-
-   VP_Site*  s = site_of(tid);
    VP_Block* b = VG_(malloc)("vp.heap.block", sizeof(VP_Block));
-   b->start  = (Addr)p;
+   b->start  = a;
    b->size   = size;
    b->site   = s;
    b->born   = VP_(heap_now)();
    b->reads  = b->writes = 0;
    b->acc    = size <= ACC_LIMIT ? VG_(calloc)("vp.heap.acc", size, sizeof(UShort)) : NULL;
+   b->inner  = inner;
    add_block(b);
 
    sync_peak(s);
@@ -444,7 +495,6 @@ static void* new_block(ThreadId tid, SizeT size, SizeT align, Bool zeroed)
    new_peak_check(s);
    tl_record();
    snap_maybe();
-   return p;
 }
 
 /* What a block leaves to its site when it is freed, or (into a copy of
@@ -479,21 +529,21 @@ static void retire_into(VP_Site* s, const VP_Block* b, ULong now)
    }
 }
 
-static VP_Block* block_at(void* p)
+/* The block that starts at a: the innermost, when a client request's
+   block starts where the allocator's block around it does. */
+static VP_Block* block_at(Addr a)
 {
-   VP_Block* b = p ? overlapping((Addr)p, 1) : NULL;
-   return b && b->start == (Addr)p ? b : NULL;
+   VP_Block* b = a ? inner_overlapping(a, 1) : NULL;
+   if (b && b->start == a)
+      return b;
+   b = a ? overlapping_in(blocks, a, 1) : NULL;
+   return b && b->start == a ? b : NULL;
 }
 
-static void die_block(void* p)
+Bool VP_(heap_is_block)(Addr a) { return block_at(a) != NULL; }
+
+static void free_block(VP_Block* b)
 {
-   VP_Block* b = block_at(p);
-   /* Every block the client holds is one of ours: anything else (NULL, an
-      address inside a block, one freed already) is the client's bug, and
-      handing it to the arena would corrupt it. */
-   if (b == NULL)
-      return;
-   VG_(cli_free)(p);
    VP_Site* s = b->site;
    leaving_peak();
    sync_peak(s);
@@ -507,29 +557,33 @@ static void die_block(void* p)
    snap_maybe();
 }
 
-static void* renew_block(ThreadId tid, void* p_old, SizeT new_size)
+/* Anything but a block's start (NULL, an address inside a block, one
+   freed already or allocated while nothing was watching) is left alone:
+   the allocator itself decides what such a call does. */
+Bool VP_(heap_free)(Addr a)
 {
-   VP_Block* b = block_at(p_old);
-   if (b == NULL)
-      return NULL;
-   VP_Site* s = b->site;
-   void*    p_new;
+   VP_Block* b = block_at(a);
+   if (b != NULL)
+      free_block(b);
+   return b != NULL;
+}
 
-   if (new_size > b->size) {
-      p_new = VG_(cli_malloc)(VG_(clo_alignment), new_size);
-      if (p_new == NULL)
-         return NULL;   /* the old block stays as it was */
-      VG_(memcpy)(p_new, p_old, b->size);
-      VG_(cli_free)(p_old);
-   } else {
-      p_new = p_old;
-   }
+Bool VP_(heap_resize)(Addr old_a, Addr new_a, SizeT new_size, Bool copies)
+{
+   VP_Block* b = block_at(old_a);
+   if (b == NULL)
+      return False;
+   if (new_size == 0)
+      new_size = 1;
+   VP_Site* s = b->site;
    /* The copy realloc makes (or, shrinking in place, would make) is a
       read and a write of what it keeps; the access counts per byte are
       dropped, as the block's shape changed. */
-   SizeT kept = new_size < b->size ? new_size : b->size;
-   b->reads  += kept;
-   b->writes += kept;
+   if (copies) {
+      SizeT kept = new_size < b->size ? new_size : b->size;
+      b->reads  += kept;
+      b->writes += kept;
+   }
    if (b->acc) { VG_(free)(b->acc); b->acc = NULL; }
 
    if (new_size < b->size)
@@ -540,54 +594,13 @@ static void* renew_block(ThreadId tid, void* p_old, SizeT new_size)
    s->cur_bytes += new_size; s->cur_bytes -= b->size;
    tot_bytes   += new_size; tot_blocks++;
    s->tot_bytes += new_size; s->tot_blocks++;
-   b->start = (Addr)p_new;
+   b->start = new_a;
    b->size  = new_size;
    add_block(b);
    new_peak_check(s);
    tl_record();
    snap_maybe();
-   return p_new;
-}
-
-static void* vp_malloc(ThreadId tid, SizeT n)
-{
-   return new_block(tid, n, VG_(clo_alignment), False);
-}
-
-static void* vp_new_aligned(ThreadId tid, SizeT n, SizeT align)
-{
-   return new_block(tid, n, align, False);
-}
-
-static void* vp_memalign(ThreadId tid, SizeT align, SizeT n)
-{
-   return new_block(tid, n, align, False);
-}
-
-static void* vp_calloc(ThreadId tid, SizeT m, SizeT n)
-{
-   /* The preload library has already refused a product that overflows. */
-   return new_block(tid, m * n, VG_(clo_alignment), True);
-}
-
-static void vp_free(ThreadId tid, void* p)                    { die_block(p); }
-static void vp_free_aligned(ThreadId tid, void* p, SizeT a)   { die_block(p); }
-
-static void* vp_realloc(ThreadId tid, void* p, SizeT n)
-{
-   if (p == NULL)
-      return vp_malloc(tid, n);
-   if (n == 0) {
-      die_block(p);
-      return NULL;
-   }
-   return renew_block(tid, p, n);
-}
-
-static SizeT vp_usable_size(ThreadId tid, void* p)
-{
-   VP_Block* b = block_at(p);
-   return b ? b->size : 0;
+   return True;
 }
 
 /*------------------------------------------------------------*/
@@ -618,71 +631,20 @@ static void noninsn_write(CorePart part, ThreadId tid, Addr a, SizeT n)
 /*--- Set-up                                               ---*/
 /*------------------------------------------------------------*/
 
-void VP_(heap_pre_clo_init)(void)
-{
-   /* Called whatever the options say: replacement must be declared
-      before they are read.  With --heap=no the preload library is not
-      loaded (VP_(heap_post_clo_init)), so the client's own allocator
-      runs and none of these is ever called. */
-   VG_(needs_malloc_replacement)(vp_malloc, vp_malloc, vp_new_aligned,
-                                 vp_malloc, vp_new_aligned, vp_memalign,
-                                 vp_calloc, vp_free, vp_free, vp_free_aligned,
-                                 vp_free, vp_free_aligned, vp_realloc,
-                                 vp_usable_size, 0);
-}
-
-/* Not in the tool headers, but exported by libcoregrind: the client's
-   environment, already on its stack when the options are read, and the
-   directory of Valgrind's tools and preload libraries. */
-extern HChar**      VG_(client_envp);
-extern const HChar* VG_(libdir);
-
-/* The preload library is not named vgpreload_vgprof-<platform>.so, the
-   name Valgrind looks for (and would load whatever the options say),
-   because its path would then be in LD_PRELOAD with --heap=no too: the
-   client's environment, and with it every address on its initial stack,
-   would differ from a cachegrind or callgrind run's, and so would the
-   instructions the dynamic linker executes on those strings.  Instead,
-   with --heap=yes, it is added here, before the client runs: a new
-   LD_PRELOAD string, the tool's library right after Valgrind's core one.
-   The string lives in the tool's memory, which the client can read: made
-   in client memory, it would open the client heap's first segment before
-   the program has mapped anything, and blocks would lie elsewhere than in
-   a DHAT run (which decides which accesses DHAT takes for the stack's). */
-static void add_preload(void)
-{
-   HChar** env;
-   for (env = VG_(client_envp); env && *env; env++) {
-      const HChar* var = *env;
-      if (VG_(strncmp)(var, "LD_PRELOAD=", 11) != 0)
-         continue;
-      const HChar* rest = var + 11;
-      const HChar* colon = VG_(strchr)(rest, ':');
-      SizeT  first = colon ? (SizeT)(colon - rest) : VG_(strlen)(rest);
-      SizeT  n = VG_(strlen)(var) + VG_(strlen)(VG_(libdir)) + 64;
-      HChar* s = VG_(malloc)("vp.heap.preload", n);
-      tl_assert(s != NULL);
-      VG_(memcpy)(s, var, 11 + first);
-      VG_(sprintf)(s + 11 + first, ":%s/vgpreload_vgprof-heap-%s.so%s", VG_(libdir),
-                   VP_PLATFORM, colon ? colon : "");
-      *env = s;
-      return;
-   }
-}
-
 void VP_(heap_post_clo_init)(void)
 {
    if (!VP_(clo).heap)
       return;
-   add_preload();
    /* Run glibc's and libstdc++'s clean-up at exit, as DHAT does, so the
       buffers they keep for the whole run (stdio's, the exception pool)
-      are not reported as never freed. */
+      are not reported as never freed.  Its costs are not the program's:
+      vp_alloc.c stops collecting them when it starts. */
    VG_(needs_libc_freeres)();
    VG_(needs_cxx_freeres)();
    sites      = VG_(HT_construct)("vp.heap.sites");
    frames     = VG_(HT_construct)("vp.heap.frames");
    blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), cmp_block);
+   inner_blocks = VG_(newFM)(VG_(malloc), "vp.heap.inner", VG_(free), cmp_block);
    probe_site = VG_(calloc)("vp.heap.probe", 1, sizeof(VP_Site));
    VG_(track_pre_mem_read)(noninsn_read);
    VG_(track_pre_mem_read_asciiz)(noninsn_read_asciiz);
@@ -723,10 +685,21 @@ static SiteOut* out_of(VP_Site* s)
    return NULL;
 }
 
+/* Each live block of an index into its site's copy, in address order. */
+static void retire_live(WordFM* index)
+{
+   UWord key, val;
+   VG_(initIterFM)(index);
+   while (VG_(nextIterFM)(index, &key, &val)) {
+      const VP_Block* b = (const VP_Block*)key;
+      retire_into(&out_of(b->site)->s, b, VP_(heap_now)());
+   }
+   VG_(doneIterFM)(index);
+}
+
 void VP_(heap_prepare_dump)(void)
 {
    VP_Site* s;
-   UWord    key, val;
    UInt     i = 0;
 
    tl_assert(VP_(clo).heap);
@@ -751,12 +724,8 @@ void VP_(heap_prepare_dump)(void)
       i++;
    }
    VG_(ssort)(outs, n_outs, sizeof(SiteOut), cmp_site_out);
-   VG_(initIterFM)(blocks);
-   while (VG_(nextIterFM)(blocks, &key, &val)) {
-      const VP_Block* b = (const VP_Block*)key;
-      retire_into(&out_of(b->site)->s, b, VP_(heap_now)());
-   }
-   VG_(doneIterFM)(blocks);
+   retire_live(blocks);
+   retire_live(inner_blocks);
 }
 
 void VP_(heap_finish_dump)(void)

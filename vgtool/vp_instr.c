@@ -14,7 +14,9 @@
    counters stay at zero.)
 
    With the heap profiled and no call graph, each segment also adds its
-   length to the instruction clock VP_(heap_time).
+   length to the instruction clock VP_(heap_time); the first instruction
+   of each function of the allocator, and every return, get the calls by
+   which vp_alloc.c sees the allocator at work.
 
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
@@ -30,7 +32,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 
 ULong VP_(total)[VP_MAX_EVENTS];
 UInt  VP_(n_events) = 1;
@@ -251,6 +253,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 
    for (i = first; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
+      Bool    alloc_entry = False;
       if (st->tag == Ist_IMark) {
          /* A length of 0 marks an undecodable instruction: count it as
             the smallest there is, as cachegrind does. */
@@ -258,6 +261,11 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len);
          sb->instr_seg[instr] = sb->n_segs;
          sb->exit_next[exit]  = st->Ist.IMark.addr + len;
+         /* The accesses queued before a call of the allocator starts are
+            the program's: they go out before the call is seen. */
+         alloc_entry = VP_(clo).heap && VP_(alloc_is_entry)(st->Ist.IMark.addr);
+         if (alloc_entry)
+            VP_(events_flush)();
          if (simulate)
             VP_(events_instr)(sb->instr_cc[instr], st->Ist.IMark.addr, len);
          instr++;
@@ -278,11 +286,15 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          sb->exit_next[exit] = sb->exit_next[exit - 1];
       }
       addStmtToIRSB(sbOut, st);
+      if (alloc_entry)
+         VP_(alloc_add_entry_hook)(sbOut, st->Ist.IMark.addr, layout);
    }
    if (simulate)
       VP_(events_end)(sbIn);
    if (pending > 0)
       end_segment(sbOut, sb, pending);
+   if (VP_(clo).heap)
+      VP_(alloc_add_return_hook)(sbOut, sbIn, layout);
    sb->exit_jk[exit]    = jump_kind(sbIn->jumpkind);
    sb->exit_instr[exit] = instr - 1;
    if (VP_(clo).call_graph)

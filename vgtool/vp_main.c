@@ -11,11 +11,25 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 #include "vgprof.h"
 
 /* The process Valgrind started (a forked child has another id). */
 static Int started_pid;
+
+/* A signal handler starts: the call graph gives it a context of its own,
+   the heap takes it to be outside any call of the allocator. */
+static void pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+   if (VP_(clo).call_graph) VP_(callgraph_pre_signal)(tid);
+   if (VP_(clo).heap) VP_(alloc_pre_signal)(tid);
+}
+
+static void post_deliver_signal(ThreadId tid, Int sig)
+{
+   if (VP_(clo).call_graph) VP_(callgraph_post_signal)(tid);
+   if (VP_(clo).heap) VP_(alloc_post_signal)(tid);
+}
 
 static void vp_post_clo_init(void)
 {
@@ -26,6 +40,7 @@ static void vp_post_clo_init(void)
       VP_(sim_init)(&I1, &D1, &LL);
    }
    VP_(heap_post_clo_init)();
+   VP_(alloc_post_clo_init)();
    VP_(init_events)();
    VP_(init_callgraph)();
    VP_(init_collect)();
@@ -39,6 +54,10 @@ static void vp_post_clo_init(void)
          threaded program runs the same way under both tools. */
       VG_(clo_vex_control).iropt_unroll_thresh = 0;
       VP_(register_callgraph_tracking)();
+   }
+   if (VP_(clo).call_graph || VP_(clo).heap) {
+      VG_(track_pre_deliver_signal)(pre_deliver_signal);
+      VG_(track_post_deliver_signal)(post_deliver_signal);
    }
 }
 
@@ -97,8 +116,31 @@ static void vp_fini(Int exitcode)
    VP_(write_profile)(&d);
 }
 
+/* The requests a program's own allocator makes for memcheck and massif
+   (the core passes them on only with a block address). */
+static Bool heap_client_request(ThreadId tid, UWord* args)
+{
+   switch (args[0]) {
+      case VG_USERREQ__MALLOCLIKE_BLOCK:    /* addr, size, red zone, zeroed */
+         VP_(alloc_client_block)(tid, args[1], args[2]);
+         return True;
+      case VG_USERREQ__FREELIKE_BLOCK:      /* addr, red zone */
+         VP_(alloc_client_free)(tid, args[1]);
+         return True;
+      case VG_USERREQ__RESIZEINPLACE_BLOCK: /* addr, old size, new size, red zone */
+         VP_(alloc_client_resize)(tid, args[1], args[3]);
+         return True;
+      default:
+         return False;
+   }
+}
+
 static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
+   if (VP_(clo).heap && heap_client_request(tid, args)) {
+      *ret = 0;
+      return True;
+   }
    if (!VG_IS_TOOL_USERREQ('V', 'P', args[0]))
       return False;
    switch (args[0]) {
@@ -152,7 +194,6 @@ static void vp_pre_clo_init(void)
    VP_(init_clo)();
    VP_(init_locs)();
    VP_(init_instr)();
-   VP_(heap_pre_clo_init)();
 }
 
 VG_DETERMINE_INTERFACE_VERSION(vp_pre_clo_init)

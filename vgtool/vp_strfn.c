@@ -20,7 +20,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
-#include "vp_global.h"
+#include "vp_heap.h"
 
 typedef struct {
    const HChar* name;   /* the name, after "__" or "__GI_" */

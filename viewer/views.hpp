@@ -26,6 +26,8 @@
 #include "source_calls.hpp"
 #include "source_lines.hpp"
 
+#include "vgprof/source.hpp"
+
 #include <imgui.h>
 
 #include <map>
@@ -257,6 +259,10 @@ private:
                        const std::vector<size_t>& events, int64_t max_delta);
     void draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events);
 
+    // Where source files are looked for, as `vgprof annotate` looks: empty,
+    // the paths as the profile records them (relative ones from the
+    // current directory), as long as the viewer takes no --source-dir.
+    SourceSearch search_;
     std::map<std::string, std::string> texts_;  // file contents by path ("" with error_of_)
     std::map<std::string, std::string> read_errors_;
     struct Key {

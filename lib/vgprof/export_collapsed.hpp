@@ -13,8 +13,33 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace vgprof {
+
+// --- the stacks of the call-path tree, shared by the exporters that write them ---
+
+// What a stack calls the node gathering the calls past --max-path-nodes.
+inline constexpr const char* kTruncatedFrame = "[truncated]";
+
+// True when `profile` has the call-path tree: a call graph with paths. A
+// callgrind file has a call graph (calls and inclusive costs) but no paths.
+bool has_call_path_tree(const Profile& profile);
+
+// Why `profile` has no call-path tree, for messages: "recorded with
+// --call-graph=no", "format version 1 has none", "a callgrind file records
+// calls, not the paths that led to them".
+std::string why_no_call_path_tree(const Profile& profile);
+
+// Throws vgprof::Error when `profile` has neither a call-path tree nor heap
+// data, the stacks `format` ("speedscope") writes, saying why for each.
+void require_tree_or_heap(const Profile& profile, const std::string& format);
+
+// The nodes from a root of the call-path tree down to `node`, root first.
+std::vector<PathId> path_from_root(const Profile& profile, PathId node);
+
+// The name of a node's function, or kTruncatedFrame.
+const std::string& path_node_name(const Profile& profile, const PathNode& node);
 
 struct CollapsedOptions {
     std::string event = "Ir";  // whose self costs are counted

@@ -58,8 +58,10 @@ std::vector<std::string> site_notes(const HeapSite& site);
 inline constexpr double kShortLifetime = 500;
 
 // The frame of a site's stack that called the allocator: the first one
-// outside the allocator's preload library (an object named vgpreload_*);
-// nullopt when every frame is in it.
+// after the allocator function's own (the stack's first frame, in a
+// profile of format version 5 or later) and outside a replacement
+// allocator's preload library (an object named vgpreload_*, in DHAT's
+// files and older profiles); nullopt when there is none.
 std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site);
 
 // Bytes allocated by the calls on each source line (file, line): each
@@ -69,7 +71,7 @@ std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Pr
 // "3,000 bytes in 1 block": a heap figure as the reports write it.
 std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks);
 
-// "main (prog.c:12)", "malloc  [/usr/lib/.../vgpreload_vgprof-amd64-linux.so]"
+// "main (prog.c:12)", "malloc  [/usr/lib/x86_64-linux-gnu/libc.so.6]"
 // when the file is unknown: a frame as a person reads it.
 std::string frame_label(const Profile& profile, const HeapFrame& frame);
 

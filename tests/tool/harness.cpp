@@ -147,11 +147,6 @@ RunResult run_tool(const std::string& tool, const std::vector<std::string>& opti
                    const std::vector<std::string>& program, const std::string& dir)
 {
    std::vector<std::string> argv{valgrind_path(), "--tool=" + tool};
-   bool chooses_heap = std::any_of(options.begin(), options.end(), [](const std::string& o) {
-      return o.rfind("--heap=", 0) == 0;
-   });
-   if (tool == "vgprof" && !chooses_heap)
-      argv.push_back("--heap=no");
    argv.insert(argv.end(), options.begin(), options.end());
    argv.insert(argv.end(), program.begin(), program.end());
    return run(argv, dir);

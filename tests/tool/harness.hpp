@@ -48,10 +48,10 @@ struct RunResult {
 // go to files (as a user's redirected run would) and are read back.
 RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 
-// valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.  For vgprof,
-// --heap=no comes first unless OPTIONS choose --heap themselves: cachegrind
-// and callgrind run the client's own allocator, and instruction counts only
-// agree when vgprof leaves it in place too.  Heap tests say --heap=yes.
+// valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.  vgprof runs at
+// its defaults unless OPTIONS say otherwise: with the heap profiled it
+// leaves the program's allocator in place, so its CPU figures are
+// compared with cachegrind's and callgrind's as they stand.
 RunResult run_tool(const std::string& tool, const std::vector<std::string>& options,
                    const std::vector<std::string>& program, const std::string& dir);
 

@@ -134,11 +134,11 @@ Sites vgprof_sites(const vgprof::Profile& p)
    Sites sites;
    const vgprof::Heap& heap = *p.heap();
    for (const vgprof::HeapSite& hs : heap.sites) {
+      // The first frame is the allocator function the program called, as
+      // DHAT's first is its replacement of that function.
       Stack stack;
-      for (vgprof::FrameId f : hs.frames) {
-         std::string text = frame_text(p, heap.frame(f));
-         if (!in_allocator(text)) stack.push_back(std::move(text));
-      }
+      for (size_t i = 1; i < hs.frames.size(); ++i)
+         stack.push_back(frame_text(p, heap.frame(hs.frames[i])));
       Site s;
       s.bytes = hs.bytes; s.blocks = hs.blocks;
       s.peak_bytes = hs.peak_bytes; s.peak_blocks = hs.peak_blocks;

@@ -426,14 +426,14 @@ TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
               "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 4); upgrade vgprof");
+              "(newest: 5); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 4); upgrade vgprof");
+              "understands (newest: 5); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
@@ -545,28 +545,41 @@ TEST(LoadProfileError, LineNumberPast2To32Minus1IsRejected)
 
 // --- ids ---------------------------------------------------------------------------
 
-TEST(LoadProfileError, IdsOutOfRangeNameTheTableAndItsSize)
+// One table of the sample replaced, and the message that names the bad id.
+struct BadIdCase {
+    const char* table;
+    const char* json;
+    const char* message;
+};
+
+class LoadBadId : public ::testing::TestWithParam<BadIdCase> {};
+
+// The sample has 5 strings, 1 object, 2 files and 2 functions.
+TEST_P(LoadBadId, IdsOutOfRangeNameTheTableAndItsSize)
 {
-    // The sample has 5 strings, 1 object, 2 files and 2 functions.
-    EXPECT_EQ(load_error(ProfileText().set("objs", "[5]")),
-              "p.json: objs[0]: strs id 5 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("files", "[0,9]")),
-              "p.json: files[1]: strs id 9 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],[40,1,0,3]]")),
-              "p.json: fns[1][0]: strs id 40 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,2,0,10],[4,1,0,3]]")),
-              "p.json: fns[0][1]: file id 2 out of range (2 files)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,1,10],[4,1,0,3]]")),
-              "p.json: fns[0][2]: obj id 1 out of range (1 object)");
-    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200],[99,1,4,2484747]]")),
-              "p.json: lines[1][0]: fn id 99 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,2,11,1200],[1,1,4,2484747]]")),
-              "p.json: lines[0][1]: file id 2 out of range (2 files)");
-    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,2,1,4,3]]")),
-              "p.json: instrs[0][1]: fn id 2 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,1,7,4,3]]")),
-              "p.json: instrs[0][2]: file id 7 out of range (2 files)");
+    const BadIdCase& c = GetParam();
+    EXPECT_EQ(load_error(ProfileText().set(c.table, c.json)), c.message);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    LoadProfileError, LoadBadId,
+    ::testing::Values(
+        BadIdCase{"objs", "[5]", "p.json: objs[0]: strs id 5 out of range (5 strings)"},
+        BadIdCase{"files", "[0,9]", "p.json: files[1]: strs id 9 out of range (5 strings)"},
+        BadIdCase{"fns", "[[3,1,0,10],[40,1,0,3]]",
+                  "p.json: fns[1][0]: strs id 40 out of range (5 strings)"},
+        BadIdCase{"fns", "[[3,2,0,10],[4,1,0,3]]",
+                  "p.json: fns[0][1]: file id 2 out of range (2 files)"},
+        BadIdCase{"fns", "[[3,1,1,10],[4,1,0,3]]",
+                  "p.json: fns[0][2]: obj id 1 out of range (1 object)"},
+        BadIdCase{"lines", "[[0,1,11,1200],[99,1,4,2484747]]",
+                  "p.json: lines[1][0]: fn id 99 out of range (2 functions)"},
+        BadIdCase{"lines", "[[0,2,11,1200],[1,1,4,2484747]]",
+                  "p.json: lines[0][1]: file id 2 out of range (2 files)"},
+        BadIdCase{"instrs", "[[4198694,2,1,4,3]]",
+                  "p.json: instrs[0][1]: fn id 2 out of range (2 functions)"},
+        BadIdCase{"instrs", "[[4198694,1,7,4,3]]",
+                  "p.json: instrs[0][2]: file id 7 out of range (2 files)"}));
 
 // --- cost arrays and totals ---------------------------------------------------------
 

@@ -209,8 +209,10 @@ std::vector<BadInput> lying_profiles(const std::string& profile, const std::stri
    }
 
    // Versions: from the future, absent, not first, not an integer.
-   for (const char* raw : {"5", "4294967296", "0", "-3", "\"3\"", "3.0", "null"})
-      writer.add("version " + std::string(raw), with_raw(doc, "/vgprof", raw));
+   for (const std::string raw : {kFutureVersion, std::string("4294967296"), std::string("0"),
+                                 std::string("-3"), std::string("\"3\""), std::string("3.0"),
+                                 std::string("null")})
+      writer.add("version " + raw, with_raw(doc, "/vgprof", raw));
    {
       json::value copy = doc;
       copy.as_object().erase("vgprof");

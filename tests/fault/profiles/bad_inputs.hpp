@@ -9,7 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "vgprof/profile.hpp"
+
 namespace vgtest {
+
+// The version after the newest one the readers know.
+inline const std::string kFutureVersion = std::to_string(vgprof::kNewestVersion + 1);
 
 struct BadInput {
    std::string what;  // the fault, as a test failure names it

@@ -376,7 +376,7 @@ TEST_F(BadProfiles, TheViewerWindowShowsTheRefusal)
    inputs.push_back(random[0]);
    inputs.push_back(nested[0]);
    inputs.push_back(*std::find_if(lies.begin(), lies.end(),
-                                  [](const BadInput& b) { return b.what == "version 5"; }));
+                                  [](const BadInput& b) { return b.what == "version " + kFutureVersion; }));
    inputs.push_back(huge()[0]);
 
    std::vector<std::vector<std::string>> commands;

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// A profile in pprof's format (profile.proto, gzipped), which `go tool
+// pprof` and pprof read: its top lists, call graphs, flame graph and web UI,
+// and its comparison of two profiles.
+#ifndef VGPROF_EXPORT_PPROF_HPP
+#define VGPROF_EXPORT_PPROF_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <iosfwd>
+
+namespace vgprof {
+
+// Writes `profile` as a gzipped pprof profile whose sample types are:
+//  - with the call-path tree, each recorded event (Ir, I1mr...), unit
+//    "count": a sample per node of the tree with a self cost, its locations
+//    the functions from the node up to the root;
+//  - with heap data, alloc_objects and alloc_space (allocated in all),
+//    inuse_objects and inuse_space (live at the peak, t-gmax) and
+//    leaked_objects and leaked_space (live at the end, t-end): a sample per
+//    allocation site, its locations the site's frames from the allocating
+//    call outwards (caller_frames), each with its address and line.
+// A CPU sample's values for the heap types are 0 and the other way round,
+// so each type's samples add up to the profile's own total. Functions carry
+// their name, source file and first line; mappings are the objects. The
+// default sample type is Ir (inuse_space without a call-path tree).
+// Throws vgprof::Error when the profile has neither a call-path tree nor a
+// heap.
+void write_pprof(std::ostream& out, const Profile& profile);
+
+} // namespace vgprof
+
+#endif

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Specification of the speedscope export (vgprof/export_speedscope.hpp) on
+// the format's sample and the heap fixture (heap_fixture.hpp): main (fn 0,
+// app.c:10) costs 1200 Ir of its own and calls work (fn 1, app.c:3), 2484747
+// Ir; site 0 allocated 1000 bytes under work called from main, 300 of them
+// live at the peak, site 1 2000 bytes in main, all live at the peak.
+#include "error_of.hpp"
+#include "heap_fixture.hpp"
+
+#include "vgprof/export_speedscope.hpp"
+#include "vgprof/load.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace vgprof {
+namespace {
+
+using test::ProfileText;
+
+boost::json::object speedscope(const ProfileText& text)
+{
+    std::ostringstream out;
+    write_speedscope(out, parse_profile(text.str(), "p.json"));
+    return boost::json::parse(out.str()).as_object();
+}
+
+std::string json(const boost::json::value& v) { return boost::json::serialize(v); }
+
+TEST(ExportSpeedscope, NamesTheSchemaTheCommandAndAFramePerFunction)
+{
+    const boost::json::object f = speedscope(ProfileText());
+    EXPECT_EQ(f.at("$schema").as_string(), "https://www.speedscope.app/file-format-schema.json");
+    EXPECT_EQ(f.at("name").as_string(), "./app -n 3");
+    EXPECT_EQ(f.at("activeProfileIndex").as_int64(), 0);
+    EXPECT_EQ(json(f.at("shared")),
+              R"({"frames":[{"name":"main","file":"/src/app.c","line":10},)"
+              R"({"name":"work","file":"/src/app.c","line":3},{"name":"[truncated]"}]})");
+}
+
+TEST(ExportSpeedscope, AnEventsProfileHasASamplePerPathNodeWithItsSelfCost)
+{
+    const boost::json::object f = speedscope(ProfileText());
+    const boost::json::array& profiles = f.at("profiles").as_array();
+    ASSERT_EQ(profiles.size(), 1u);
+    EXPECT_EQ(json(profiles[0]),
+              R"({"type":"sampled","name":"Ir","unit":"none","samples":[[0],[0,1]],)"
+              R"("weights":[1200,2484747],"startValue":0,"endValue":2485947})");
+}
+
+TEST(ExportSpeedscope, HeapProfilesWeighSitesByBytesAllocatedAndAtThePeak)
+{
+    const boost::json::array profiles = speedscope(test::with_heap()).at("profiles").as_array();
+    ASSERT_EQ(profiles.size(), 3u);
+    // Stacks outermost first: site 0 is main -> work, site 1 main alone.
+    EXPECT_EQ(json(profiles[1]),
+              R"({"type":"sampled","name":"heap: bytes allocated","unit":"bytes",)"
+              R"("samples":[[0,1],[0]],"weights":[1000,2000],"startValue":0,"endValue":3000})");
+    EXPECT_EQ(json(profiles[2].at("weights")), "[300,2000]");
+    EXPECT_EQ(profiles[2].at("endValue").as_int64(), 2300);
+}
+
+// Nodes without a cost of the event are left out: D1mr has misses in work
+// only; the [truncated] node is the frame after the functions.
+TEST(ExportSpeedscope, LeavesOutNodesOfNoCostAndNamesTheTruncatedNode)
+{
+    ProfileText p;
+    p.set_meta("events", R"(["Ir","D1mr"])").set_meta("totals", "[2485947,7]");
+    p.set("lines", "[[0,1,11,1200,0],[1,1,4,2484747,7]]").drop("instrs");
+    p.set("calls", "[[0,1,1,12,1,2484747,7]]");
+    p.set("inclusive", "[[0,2485947,7],[1,2484747,7]]");
+    p.set("paths", "[[null,0,0,1200,0,2485947,7],[0,null,1,2484747,7,2484747,7]]");
+    const boost::json::array profiles = speedscope(p).at("profiles").as_array();
+    ASSERT_EQ(profiles.size(), 2u);
+    EXPECT_EQ(json(profiles[1].at("samples")), "[[0,2]]");
+    EXPECT_EQ(json(profiles[1].at("weights")), "[7]");
+}
+
+TEST(ExportSpeedscope, WithoutACallGraphWritesTheHeapOnly)
+{
+    const boost::json::array profiles =
+        speedscope(test::with_heap().drop_call_graph()).at("profiles").as_array();
+    ASSERT_EQ(profiles.size(), 2u);
+    EXPECT_EQ(profiles[0].at("name").as_string(), "heap: bytes allocated");
+}
+
+TEST(ExportSpeedscope, RefusesAProfileWithNeitherCallGraphNorHeap)
+{
+    EXPECT_EQ(test::error_of([] { speedscope(ProfileText().drop_call_graph()); }),
+              "speedscope needs the call-path tree or the heap, and the profile has neither "
+              "(no call-path tree: recorded with --call-graph=no; no heap: recorded with "
+              "--heap=no, or by a vgprof older than format version 3)");
+}
+
+// A callgrind file has calls but no paths: nothing to draw a flame graph from.
+TEST(ExportSpeedscope, RefusesACallgrindFileWhichHasNoCallPaths)
+{
+    const Profile callgrind = parse_profile("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
+                                            "cmd: ./app\npositions: line\nevents: Ir\n"
+                                            "fl=/src/app.c\nfn=main\n10 100\ntotals: 100\n",
+                                            "callgrind.out");
+    std::ostringstream out;
+    EXPECT_NE(test::error_of([&] { write_speedscope(out, callgrind); })
+                  .find("no call-path tree: a callgrind file records calls, not the paths that "
+                        "led to them"),
+              std::string::npos);
+    EXPECT_EQ(out.str(), "");
+}
+
+} // namespace
+} // namespace vgprof
