@@ -43,7 +43,7 @@ void Loader::load_meta(const json::value& v, const Where& at)
                          " (one per event), got ", totals_array.size()));
     append_costs(totals_array, 0, totals, m.totals);
 
-    m.exit_code = exit_code_at(required(o, "exit", at), exit, m.killed);
+    m.exit_code = exit_code_at(required(o, "exit", at), exit, m.killed, m.signal);
     if (const json::value* d = o.if_contains("dump"))
         load_dump(*d, at.member("dump"), m.dump_number, m.dump_label);
     if (const json::value* runs = o.if_contains("merged")) {
@@ -63,12 +63,14 @@ void Loader::load_meta(const json::value& v, const Where& at)
 }
 
 // meta.exit: {"code":N}; {"killed":true} for a client killed by a signal
-// (it has no exit status); null for a profile dumped while the client was
-// still running.
+// (it has no exit status), from version 6 with "signal":N when the tool
+// learnt which; null for a profile dumped while the client was still
+// running.
 std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& at,
-                                            bool& killed) const
+                                            bool& killed, std::optional<int>& signal) const
 {
     killed = false;
+    signal.reset();
     if (v.is_null())
         return std::nullopt;
     const json::object& o = object_at(v, at);
@@ -77,6 +79,15 @@ std::optional<int64_t> Loader::exit_code_at(const json::value& v, const Where& a
         if (!k->is_bool())
             fail(killed_at, cat("expected true or false, got ", describe(*k)));
         killed = k->get_bool();
+    }
+    if (const json::value* s = o.if_contains("signal"); s && version() >= 6) {
+        const Where signal_at = at.member("signal");
+        if (!killed)
+            fail(signal_at, "a signal without \"killed\":true");
+        const int64_t number = int_at(*s, signal_at);
+        if (number < 1 || number > kMaxSignal)
+            fail(signal_at, cat("signal ", number, " out of range (1 to ", kMaxSignal, ")"));
+        signal = int(number);
     }
     if (const json::value* c = o.if_contains("code")) {
         if (killed)
@@ -191,7 +202,7 @@ void Loader::load_merged(const json::value& v, const Where& at)
         append_costs(totals_array, 0, totals, run.totals);
         for (size_t e = 0; e < events; ++e)
             sums[e].add(run.totals[e]);
-        run.exit_code = exit_code_at(required(o, "exit", item), exit, run.killed);
+        run.exit_code = exit_code_at(required(o, "exit", item), exit, run.killed, run.signal);
         if (const json::value* d = o.if_contains("dump"))
             load_dump(*d, item.member("dump"), run.dump_number, run.dump_label);
         m.merged.push_back(std::move(run));

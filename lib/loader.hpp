@@ -176,6 +176,8 @@ inline const char* const kReservedTopLevelKeys[] = {"heap"};
 inline const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
 inline constexpr uint64_t kMaxAccessBytes = 1024;
+// meta.exit.signal: Linux's signal numbers, real-time ones included.
+inline constexpr int64_t kMaxSignal = 64;
 
 template <typename Array>
 bool contains(const Array& names, json::string_view key)
@@ -278,7 +280,8 @@ private:
     void load_cache(const json::object& o, const Where& at);
     CacheGeometry cache_geometry_at(const json::value& v, const Where& at) const;
     void check_simulated_events(const Where& cache, const Where& events) const;
-    std::optional<int64_t> exit_code_at(const json::value& v, const Where& at, bool& killed) const;
+    std::optional<int64_t> exit_code_at(const json::value& v, const Where& at, bool& killed,
+                                        std::optional<int>& signal) const;
     void load_dump(const json::value& v, const Where& at, std::optional<int64_t>& number,
                    std::string& label) const;
     void load_merged(const json::value& v, const Where& at);

@@ -123,6 +123,7 @@ void Merger::start(const Profile& p, const std::string& name)
     meta_.cache = m.cache;
     meta_.exit_code = m.exit_code;
     meta_.killed = m.killed;
+    meta_.signal = m.signal;
     meta_.dump_number = m.dump_number;
     meta_.dump_label = m.dump_label;
     meta_.totals.assign(events_, 0);
@@ -229,7 +230,7 @@ void Merger::add_meta(const Profile& p, const Mapping& map)
     std::vector<MergedRun> runs = m.merged;
     if (runs.empty())
         runs.push_back(MergedRun{m.argv, m.options, m.totals, m.exit_code, m.killed, m.dump_number,
-                                 m.dump_label});
+                                 m.dump_label, m.signal});
     for (MergedRun& run : runs) {
         std::vector<uint64_t> totals(events_, 0);
         add_costs(totals.data(), run.totals.data(), map);

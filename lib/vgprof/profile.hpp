@@ -17,7 +17,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 5;
+inline constexpr int kNewestVersion = 6;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -45,6 +45,7 @@ struct MergedRun {
     bool killed = false;                 // the client was killed by a signal
     std::optional<int64_t> dump_number;  // the run's meta.dump, if any
     std::string dump_label;
+    std::optional<int> signal;           // the signal that killed it, when known
 };
 
 // The profile's `meta` section.
@@ -58,6 +59,7 @@ struct Meta {
     std::optional<CacheConfig> cache;    // meta.cache (none: null, nothing simulated)
     std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run, or killed)
     bool killed = false;                 // meta.exit.killed: killed by a signal, no status
+    std::optional<int> signal;           // meta.exit.signal (version 5): which, when known
     std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
     std::string dump_label;              // meta.dump.label
     // meta.merged: the runs a profile written by `vgprof merge` adds up, in

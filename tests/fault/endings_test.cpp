@@ -2,9 +2,9 @@
 // endings_test.cpp: a client that dies of SIGSEGV, one that calls abort(),
 // and one that calls _exit(42) from a thread while three others spin: each
 // run ends as the program does without Valgrind, and leaves one complete
-// profile that says how the client ended, whose counts up to the end
-// equal cachegrind's, with the heap recorded (the default) and the cache
-// simulated.
+// profile that says how the client ended (naming the signal), whose counts
+// up to the end equal cachegrind's, with the heap recorded (the default)
+// and the cache simulated.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -77,6 +77,7 @@ TEST_P(ClientEnding, LeavesACompleteProfileMarkedWithHowTheClientEnded)
          EXPECT_EQ(q.meta().exit_code, std::nullopt);
       else
          EXPECT_EQ(q.meta().exit_code, e.exit_code);
+      EXPECT_EQ(q.meta().signal, e.signal ? std::optional<int>(e.signal) : std::nullopt);
    }
    const vgprof::Profile f = vgprof::load_profile(dir / "full.json");
    ASSERT_NE(f.heap(), nullptr);

@@ -426,14 +426,14 @@ TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
               "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 5); upgrade vgprof");
+              "(newest: 6); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 5); upgrade vgprof");
+              "understands (newest: 6); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
