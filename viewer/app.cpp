@@ -254,7 +254,9 @@ void App::handle(const SDL_Event& event)
             session_->selection.forward();
         break;
     case SDL_KEYDOWN: {
-        const SDL_Keymod mod = SDL_GetModState();
+        // The modifiers held when this key went down: a frame may come
+        // after Ctrl was let go (a quick press, a busy machine).
+        const Uint16 mod = event.key.keysym.mod;
         const SDL_Keycode key = event.key.keysym.sym;
         const bool typing = ImGui::GetIO().WantTextInput;
         if ((mod & KMOD_ALT) && session_ && key == SDLK_LEFT)
