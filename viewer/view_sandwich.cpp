@@ -85,11 +85,14 @@ void SandwichView::draw(ViewContext& ctx)
         centred_message((name + " has no cost of this event in the call tree shown.").c_str());
         return;
     }
+    // The total is its outermost calls' (a recursive call's cost is in its
+    // caller's); its own cost and its calls are every call's.
     const MergedTree::Node& centre = callers_->node(callers_->roots().front());
+    const CallTree::Own own = tree.own(NodeKey::of(*sel.fn));
     const std::string& event = p.meta().events[ctx.event];
     ImGui::Text("%s: %s %s in all (%s of the tree), %s self, %s", name.c_str(), event.c_str(),
                 format_thousands(centre.total).c_str(), percent(centre.total, tree.total()).c_str(),
-                format_thousands(centre.self).c_str(), count_text(centre.calls, "call", "calls").c_str());
+                format_thousands(own.self).c_str(), count_text(own.calls, "call", "calls").c_str());
     draw_transform_bar(*shared_, p);
     const DiffScale scale = icicle_scale(ctx, {{&callers_boxes_, &*callers_}, {&callees_boxes_, &*callees_}});
     if (ctx.diff)

@@ -140,6 +140,10 @@ TEST(CallTree, OutermostCallsOfARecursiveFunctionCountOnce)
     ASSERT_EQ(rec.size(), 1u);
     EXPECT_EQ(t.node(rec[0]).total, 90u);
     EXPECT_EQ(t.heaviest(fn(1)), rec[0]);
+    // Its own cost and its calls are every call's: 20 + 30 (the profile's
+    // line cost of rec), in 2 calls.
+    EXPECT_EQ(t.own(fn(1)).self, 50u);
+    EXPECT_EQ(t.own(fn(1)).calls, 2u);
 }
 
 TEST(CallTree, DiffModeCarriesTheBaseCostOfTheSamePaths)

@@ -412,12 +412,22 @@ std::optional<uint32_t> CallTree::find(const std::vector<NodeKey>& path) const
     return at;
 }
 
+std::pair<std::vector<uint32_t>::const_iterator, std::vector<uint32_t>::const_iterator>
+CallTree::nodes_of(NodeKey key) const
+{
+    auto first = std::lower_bound(by_key_.begin(), by_key_.end(), key.code(),
+                                  [&](uint32_t n, uint64_t code) { return nodes_[n].key.code() < code; });
+    auto last = first;
+    while (last != by_key_.end() && nodes_[*last].key == key)
+        ++last;
+    return {first, last};
+}
+
 std::vector<uint32_t> CallTree::outermost(NodeKey key) const
 {
-    const auto first = std::lower_bound(by_key_.begin(), by_key_.end(), key.code(),
-                                        [&](uint32_t n, uint64_t code) { return nodes_[n].key.code() < code; });
+    const auto [first, last] = nodes_of(key);
     std::vector<uint32_t> out;
-    for (auto it = first; it != by_key_.end() && nodes_[*it].key == key; ++it) {
+    for (auto it = first; it != last; ++it) {
         bool nested = false;
         for (uint32_t up = nodes_[*it].parent; up != kNone && !nested; up = nodes_[up].parent)
             nested = nodes_[up].key == key;
@@ -425,6 +435,17 @@ std::vector<uint32_t> CallTree::outermost(NodeKey key) const
             out.push_back(*it);
     }
     return out;
+}
+
+CallTree::Own CallTree::own(NodeKey key) const
+{
+    const auto [first, last] = nodes_of(key);
+    Own sum;
+    for (auto it = first; it != last; ++it) {
+        sum.self += nodes_[*it].self;
+        sum.calls += nodes_[*it].calls;
+    }
+    return sum;
 }
 
 std::optional<uint32_t> CallTree::heaviest(NodeKey key) const

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vgprof::viewer {
@@ -130,9 +131,19 @@ public:
     std::vector<uint32_t> outermost(NodeKey key) const;
     // The node of `key` with the largest total (the outermost of equal ones).
     std::optional<uint32_t> heaviest(NodeKey key) const;
+    // The own cost and the calls of every node of `key` added up, nested
+    // ones too: all a recursive function spent in its own code, and all
+    // its calls.
+    struct Own {
+        uint64_t self = 0, calls = 0;
+    };
+    Own own(NodeKey key) const;
 
 private:
     void index();
+    // The nodes of `key`, as a range of by_key_.
+    std::pair<std::vector<uint32_t>::const_iterator, std::vector<uint32_t>::const_iterator>
+    nodes_of(NodeKey key) const;
 
     std::vector<Node> nodes_;  // every parent before its children
     std::vector<uint32_t> roots_;
