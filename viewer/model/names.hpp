@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // What the viewer calls functions and allocation sites. A function whose
-// name another function of the profile shares (two strdup, one in libc and
-// one in the allocator's preload library; a ??? per library) is named with
+// name another function of the profile shares (two strcmp, one in libc and
+// one in the dynamic loader; a ??? per library) is named with
 // its object, and with its file when the object is the same too, so that
 // every list tells them apart; other functions by their name alone. Sites
 // get their distinct labels (heap_sites.hpp). Worked out once, when the
