@@ -103,6 +103,8 @@ void diff_legend(const DiffScale& scale, const char* what)
     const float font = ImGui::GetFontSize();
     ImGui::TextDisabled("%s:", what);
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    // Where a line ends: a bin that would pass it starts the next line.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     const auto label = [&](double edge, int sign) {
         if (scale.relative()) {
             char text[32];
@@ -116,7 +118,8 @@ void diff_legend(const DiffScale& scale, const char* what)
                                         : (b < 0 ? "<= " : ">= ") + label(scale.edge(std::abs(b)), b < 0 ? -1 : 1);
         const Rgb color = DiffScale::bin_color(b);
         const float w = ImGui::CalcTextSize(text.c_str()).x + font * 0.6f;
-        ImGui::SameLine(0, 1);
+        if (ImGui::GetItemRectMax().x + 1 + w <= right)
+            ImGui::SameLine(0, 1);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         draw->AddRectFilled(at, ImVec2(at.x + w, at.y + font + 2), to_imgui(color));
         draw->AddText(ImVec2(at.x + font * 0.3f, at.y + 1), to_imgui(text_color_on(color)), text.c_str());

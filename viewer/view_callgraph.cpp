@@ -295,6 +295,10 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
             const ImVec2 where = n.level < 0   ? ImVec2(c.x - w / 2, tl.y - text_size * 1.1f)
                                  : n.level > 0 ? ImVec2(c.x - w / 2, br.y + text_size * 0.1f)
                                                : ImVec2(br.x + text_size * 0.4f, c.y - text_size / 2);
+            // On a patch of the background: the calls a box makes to the
+            // next level leave from where its note is.
+            draw->AddRectFilled(ImVec2(where.x - 2, where.y), ImVec2(where.x + w + 2, where.y + text_size),
+                                ImGui::GetColorU32(ImGuiCol_WindowBg));
             draw->AddText(face, text_size, where, ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
         }
     }
