@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_heap.h"
 
-#define VP_FORMAT_VERSION 5
+#define VP_FORMAT_VERSION 6
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -309,6 +309,7 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
       }
       VP_(out_s)(o, "]");
    }
+   VP_(fingerprint_write)(o);
    /* Everything that differs between identical runs, and nothing else. */
    VP_(out_s)(o, "\n ,\"run\":{\"pid\":");
    VP_(out_u64)(o, (ULong)VG_(getpid)());

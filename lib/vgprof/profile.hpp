@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 5;
+inline constexpr int kNewestVersion = 6;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -46,6 +46,27 @@ struct MergedRun {
     std::string dump_label;
 };
 
+// meta.fingerprint (format version 6): what besides the program, its
+// arguments and the tool's options moves the counts of a run.
+struct Fingerprint {
+    // One variable of the environment the program started with, in the
+    // order it saw them: the name and a hash of the value (FNV-1a, 64 bits,
+    // 16 hex digits); the value itself is not kept.
+    struct EnvVar {
+        std::string name, hash;
+        friend bool operator==(const EnvVar& a, const EnvVar& b)
+        {
+            return a.name == b.name && a.hash == b.hash;
+        }
+    };
+    std::string cwd;        // the working directory it started in
+    uint64_t env_bytes = 0; // the bytes of its "NAME=value" strings, terminators included
+    std::vector<EnvVar> env;
+    // Valgrind's own options (not the tool's, which are Meta::options), in
+    // the order given, those of ~/.valgrindrc and $VALGRIND_OPTS included.
+    std::vector<std::string> valgrind_options;
+};
+
 // The profile's `meta` section.
 struct Meta {
     // tool: "vgprof", or for a file read from another tool's output, that
@@ -65,6 +86,9 @@ struct Meta {
     // meta.allocators (format version 5, with the heap): the families of
     // allocator functions whose calls made or freed blocks.
     std::optional<std::vector<std::string>> allocators;
+    // meta.fingerprint (format version 6); none in older profiles and in
+    // callgrind's, cachegrind's and DHAT's files.
+    std::optional<Fingerprint> fingerprint;
     // meta.run: the facts that vary between identical runs.
     std::optional<int64_t> pid, ppid, elapsed_ms;
     int version = 0;                     // the top-level "vgprof" key
@@ -183,7 +207,7 @@ struct Heap {
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
-namespace detail { class Loader; class CallgrindReader; class DhatReader; class Merger; }
+namespace detail { class Loader; class CallgrindReader; class DhatReader; class Merger; class EventDeriver; }
 
 // A call graph: call edges and each function's inclusive cost. The whole
 // program has one (Profile::call_graph()) and, recorded with
@@ -213,6 +237,7 @@ private:
     friend class detail::CallgrindReader;
     friend class detail::DhatReader;
     friend class detail::Merger;
+    friend class detail::EventDeriver;
 
     size_t num_events_ = 0;
     std::vector<CallEdge> calls_;
@@ -307,6 +332,7 @@ private:
     friend class detail::CallgrindReader;
     friend class detail::DhatReader;
     friend class detail::Merger;
+    friend class detail::EventDeriver;
 
     Meta meta_;
     std::vector<std::string> strs_;
