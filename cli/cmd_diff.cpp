@@ -76,7 +76,8 @@ struct Plan {
     std::string stored;  // with --save-baseline: the profile or directory to store
 };
 
-// "NAME BASE NEW" or "BASE NEW" a line; blank lines and #comments skipped.
+} // namespace
+
 std::vector<BenchmarkPair> read_pairs_file(const std::string& path)
 {
     std::ifstream in(path);
@@ -103,6 +104,8 @@ std::vector<BenchmarkPair> read_pairs_file(const std::string& path)
         throw Error(fmt::format("{}: no pairs of profiles", path));
     return pairs;
 }
+
+namespace {
 
 // BASE NEW (files or directories) or several pairs of files.
 Plan plan_of_paths(const std::vector<std::string>& paths)
@@ -168,8 +171,11 @@ Plan plan_of(const DiffCommand& command)
         if (::stat(existing.c_str(), &st) != 0)
             return plan;
     }
-    if (suite)
-        return plan_of_paths({existing_suite_baseline(dir, against), now});
+    if (suite) {
+        Plan compared = plan_of_paths({existing_suite_baseline(dir, against), now});
+        compared.stored = plan.stored;
+        return compared;
+    }
     plan.pairs.push_back({benchmark_name(now), existing_baseline(dir, against), now});
     return plan;
 }

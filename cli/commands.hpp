@@ -146,6 +146,12 @@ int write_suite_diff(std::ostream& out, std::ostream& errors,
                      const std::vector<std::string>& only_base,
                      const std::vector<std::string>& only_new, const DiffOptions& options);
 
+// The pairs listed in the file `path`: "BASE NEW" or "NAME BASE NEW" a
+// line (a pair without a name is named after NEW); blank lines and what
+// follows a '#' are skipped. Throws vgprof::Error for a file that cannot
+// be read, a line of another shape, and a file without pairs.
+std::vector<BenchmarkPair> read_pairs_file(const std::string& path);
+
 // The name a profile's benchmark goes by: its file name without the
 // directory and the .json, .json.gz or .json.zst ending.
 std::string benchmark_name(const std::string& path);

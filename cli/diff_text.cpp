@@ -45,6 +45,8 @@ struct Table {
                 else
                     text += fmt::format("{:>{}}", cells[i], width[i]);
             }
+            // Without the blanks an empty last cell leaves.
+            text.erase(text.find_last_not_of(' ') + 1);
             out << text << '\n';
         };
         line(header);
