@@ -23,10 +23,17 @@ class EventDeriver {
 public:
     // weights[d][e]: the weight of recorded event e in derived event d.
     EventDeriver(Profile& profile, std::vector<std::string> names,
-                 std::vector<std::vector<int64_t>> weights, std::vector<std::string> formulas)
-        : p_(profile), names_(std::move(names)), weights_(std::move(weights)),
-          formulas_(std::move(formulas)), n_(profile.num_events())
+                 const std::vector<std::vector<int64_t>>& weights, std::vector<std::string> formulas)
+        : p_(profile), names_(std::move(names)), formulas_(std::move(formulas)),
+          n_(profile.num_events())
     {
+        // Only the events a formula uses: a large profile has millions of
+        // rows, and a formula names three to six of its events.
+        terms_.resize(weights.size());
+        for (size_t d = 0; d < weights.size(); ++d)
+            for (size_t e = 0; e < n_; ++e)
+                if (weights[d][e] != 0)
+                    terms_[d].push_back({e, weights[d][e]});
     }
 
     void run()
@@ -58,13 +65,14 @@ private:
     std::vector<uint64_t> widened(const std::vector<uint64_t>& costs) const
     {
         const size_t rows = n_ == 0 ? 0 : costs.size() / n_;
-        std::vector<uint64_t> out;
-        out.reserve(rows * (n_ + names_.size()));
+        const size_t width = n_ + names_.size();
+        std::vector<uint64_t> out(rows * width);
         for (size_t r = 0; r < rows; ++r) {
             const uint64_t* row = &costs[r * n_];
-            out.insert(out.end(), row, row + n_);
+            uint64_t* to = &out[r * width];
+            std::copy(row, row + n_, to);
             for (size_t d = 0; d < names_.size(); ++d)
-                out.push_back(derived_cost(d, row));
+                to[n_ + d] = derived_cost(d, row);
         }
         return out;
     }
@@ -72,8 +80,8 @@ private:
     uint64_t derived_cost(size_t d, const uint64_t* row) const
     {
         __int128 sum = 0;
-        for (size_t e = 0; e < n_; ++e)
-            sum += static_cast<__int128>(weights_[d][e]) * row[e];
+        for (const Term& t : terms_[d])
+            sum += static_cast<__int128>(t.weight) * row[t.event];
         if (sum < 0)
             throw Error(cat("derived event ", names_[d], " = ", formulas_[d],
                             " comes out negative (", static_cast<long long>(sum),
@@ -84,9 +92,14 @@ private:
         return static_cast<uint64_t>(sum);
     }
 
+    struct Term {
+        size_t event;
+        int64_t weight;
+    };
+
     Profile& p_;
     std::vector<std::string> names_;
-    std::vector<std::vector<int64_t>> weights_;
+    std::vector<std::vector<Term>> terms_;  // per derived event, its nonzero weights
     std::vector<std::string> formulas_;
     size_t n_;
 };
@@ -311,8 +324,7 @@ void add_derived_events(Profile& profile, const std::vector<std::string>& names,
         weights.push_back(*expand.weights_of(name));
     }
     if (!added.empty())
-        detail::EventDeriver(profile, std::move(added), std::move(weights), std::move(formulas))
-            .run();
+        detail::EventDeriver(profile, std::move(added), weights, std::move(formulas)).run();
 }
 
 void add_all_derived_events(Profile& profile, const std::vector<DerivedEvent>& definitions)
