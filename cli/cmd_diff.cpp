@@ -120,7 +120,7 @@ Plan plan_of_paths(const std::vector<std::string>& paths)
         plan.suite = true;
         return plan;
     }
-    if (paths.size() % 2 != 0)
+    if (paths.empty() || paths.size() % 2 != 0)
         throw Error("diff needs pairs of profiles: BASE NEW, BASEDIR NEWDIR, BASE1 NEW1 BASE2 "
                     "NEW2..., or --baseline NAME NEW");
     for (size_t i = 0; i < paths.size(); i += 2)
@@ -340,22 +340,26 @@ Command add_diff_command(CLI::App& app)
     cmd->add_option("--gate-function", options.gate_functions,
                     "apply per-function thresholds only to functions named like GLOB "
                     "(repeatable)")
-        ->type_name("GLOB");
+        ->type_name("GLOB")
+        ->allow_extra_args(false);
     cmd->add_option("--gate-object", options.gate_objects,
                     "apply per-function thresholds only to functions of an object whose path or "
                     "file name matches GLOB (repeatable)")
-        ->type_name("GLOB");
+        ->type_name("GLOB")
+        ->allow_extra_args(false);
     cmd->add_flag("--force", options.force,
                   "compare profiles that do not compare (another command, environment, "
                   "cache, options), with a warning");
     cmd->add_option("--strip-prefix", options.strip_prefixes,
                     "show source paths without PREFIX (repeatable), e.g. the checkout's path")
-        ->type_name("PREFIX");
+        ->type_name("PREFIX")
+        ->allow_extra_args(false);
     cmd->add_flag("--derived", options.derived,
                   "also compare every derived event (estimated cycles, cache hits...)");
     cmd->add_option("--derive", options.derive,
                     "define or redefine a derived event, e.g. CEst=Ir+10*L1m+100*LLm")
-        ->type_name("NAME=FORMULA");
+        ->type_name("NAME=FORMULA")
+        ->allow_extra_args(false);
     cmd->add_option("--baseline-dir", command->baseline_dir,
                     "where named baselines are stored (default: $VGPROF_BASELINE_DIR)")
         ->type_name("DIR")

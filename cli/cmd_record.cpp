@@ -305,7 +305,8 @@ Command add_record_command(CLI::App& app)
     cmd->add_option("--env", options->env,
                     "set NAME to VALUE in the program's environment, or with NAME alone copy it "
                     "from vgprof's (repeatable)")
-        ->type_name("NAME=VALUE");
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false);
     cmd->add_option("--cwd", options->cwd, "run the program in DIR")->type_name("DIR");
     // Everything from the first unknown argument on is the program and the
     // options valgrind gets, split by split_record_arguments(). The

@@ -250,7 +250,8 @@ Command add_report_command(CLI::App& app)
     cmd->add_option("--derive", options->derive,
                     "define or redefine a derived event, e.g. CEst=Ir+10*L1m+100*LLm "
                     "(repeatable)")
-        ->type_name("NAME=FORMULA");
+        ->type_name("NAME=FORMULA")
+        ->allow_extra_args(false);
     CLI::Option* heap = cmd->add_flag(
         "--heap", options->heap,
         "show the heap: DHAT's summary and the allocation sites (with --function NAME, those "

@@ -71,8 +71,10 @@ TEST(Record, TheFingerprintHoldsTheEnvironmentAndDirectoryTheProgramSaw)
 {
    TempDir dir;
    std::filesystem::create_directories(dir / "work");
+   // Without "--": --env takes one value, and the program is the next
+   // argument.
    auto r = run({cli_path(), "record", "-q", "--env", "EXTRA=some value", "--cwd", dir / "work",
-                 "-o", "p.json", "--", progs_dir() + "/print_env"},
+                 "-o", "p.json", progs_dir() + "/print_env"},
                 dir.path());
    ASSERT_EQ(r.exit_code, 0) << r.err;
    std::vector<std::pair<std::string, std::string>> env;  // name, value
