@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/load.hpp"
 
 #include <fmt/format.h>
@@ -11,15 +12,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <ostream>
 #include <vector>
 
 namespace vgprof::cli {
@@ -41,18 +39,6 @@ void check_name(const std::string& name)
                                   c));
 }
 
-std::string read_whole(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-    return text.str();
-}
-
 // mkdir -p: each missing directory of `dir`, from the top.
 void make_directories(const std::string& dir)
 {
@@ -67,47 +53,6 @@ void make_directories(const std::string& dir)
     struct stat st;
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         throw Error(fmt::format("the baseline directory {} is not a directory", dir));
-}
-
-// Writes `text` to a temporary file beside `path` and renames it into place.
-void write_atomically(const std::string& path, const std::string& dir, const std::string& name,
-                      const std::string& text)
-{
-    std::string temp_name = dir + "/." + name + ".json.XXXXXX";
-    std::vector<char> temp(temp_name.begin(), temp_name.end());
-    temp.push_back('\0');
-    const int fd = ::mkstemp(temp.data());
-    const auto fail = [&](const char* what) {
-        const int saved = errno;
-        if (fd >= 0)
-            ::unlink(temp.data());
-        return Error(fmt::format("cannot save baseline \"{}\" to {}: {}: {}", name, path, what,
-                                 std::strerror(saved)));
-    };
-    if (fd < 0)
-        throw fail("cannot create a temporary file");
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const Error e = fail("cannot write");
-            ::close(fd);
-            throw e;
-        }
-        done += size_t(n);
-    }
-    // The rename must not expose a file whose data is not yet on disk.
-    if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
-        const Error e = fail("cannot write");
-        ::close(fd);
-        throw e;
-    }
-    if (::close(fd) != 0)
-        throw fail("cannot write");
-    if (::rename(temp.data(), path.c_str()) != 0)
-        throw fail("cannot rename the temporary file");
 }
 
 } // namespace
@@ -133,10 +78,16 @@ std::string save_baseline(const std::string& dir, const std::string& name,
                           const std::string& profile)
 {
     const std::string path = baseline_path(dir, name);
-    const std::string text = read_whole(profile);
+    const std::string text = read_file(profile);
     parse_profile(text, profile);  // a baseline that diff cannot read is no baseline
     make_directories(dir);
-    write_atomically(path, dir, name, text);
+    try {
+        // Kept for the runs to come: on disk before it has its name.
+        write_file_atomically(path, [&](std::ostream& out) { out << text; },
+                              Durability::synced);
+    } catch (const Error& e) {
+        throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
+    }
     return path;
 }
 
@@ -184,7 +135,7 @@ std::string save_suite_baseline(const std::string& dir, const std::string& name,
                                 profiles, name));
     std::vector<std::pair<std::string, std::string>> texts;  // file name, contents
     for (const auto& [benchmark, path] : found) {
-        std::string text = read_whole(path);
+        std::string text = read_file(path);
         parse_profile(text, path);  // a baseline that diff cannot read is no baseline
         texts.emplace_back(fs::path(path).filename().string(), std::move(text));
     }
@@ -200,8 +151,15 @@ std::string save_suite_baseline(const std::string& dir, const std::string& name,
     const std::string staging = temp.data();
     std::error_code ignored;
     try {
-        for (const auto& [file, text] : texts)
-            write_atomically(staging + "/" + file, staging, benchmark_name(file), text);
+        for (const auto& [file, text] : texts) {
+            try {
+                write_file_atomically(staging + "/" + file,
+                                      [&](std::ostream& out) { out << text; },
+                                      Durability::synced);
+            } catch (const Error& e) {
+                throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
+            }
+        }
         ::chmod(staging.c_str(), 0755);
         // Swapped in one step when there is a baseline to replace, so that a
         // reader never finds none.

@@ -5,6 +5,8 @@
 // and each moved function as a notice; then the closing line.
 #include "diff_model.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <fmt/format.h>
 
 #include <ostream>
@@ -47,7 +49,7 @@ void annotate(std::ostream& out, const char* level, const LineDelta* where,
               const std::string& title, const std::string& message, const DiffOptions& options)
 {
     out << "::" << level << ' ';
-    if (where != nullptr && where->file != "???" && where->line != 0)
+    if (where != nullptr && !is_unknown(where->file) && where->line != 0)
         out << "file=" << escaped_property(stripped(where->file, options.strip_prefixes))
             << ",line=" << where->line << ',';
     out << "title=" << escaped_property(title) << "::" << escaped_data(message) << '\n';

@@ -7,6 +7,7 @@
 
 #include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -299,16 +300,13 @@ std::string stripped(const std::string& path, const std::vector<std::string>& pr
 
 std::string place_text(const std::string& file, uint32_t line, const DiffOptions& options)
 {
-    const std::string path = stripped(file, options.strip_prefixes);
-    return line == 0 || file == "???" ? path : fmt::format("{}:{}", path, line);
+    return location_text(stripped(file, options.strip_prefixes), line);
 }
 
+// Without the line: a function matches whatever line it starts at.
 std::string function_text(const FunctionDelta& f, const DiffOptions& options)
 {
-    std::string text = f.name;
-    if (f.file != "???")
-        text += " (" + stripped(f.file, options.strip_prefixes) + ")";
-    return text + "  [" + f.object + "]";
+    return function_label(f.name, stripped(f.file, options.strip_prefixes), 0, f.object);
 }
 
 std::string move_text(const FunctionDelta& f, const DiffOptions& options)

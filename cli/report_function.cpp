@@ -7,6 +7,8 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
@@ -54,15 +56,6 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
     return v;
 }
 
-// "/src/app.c:12", "/src/app.c" when the line is unknown, "???" when the file is.
-std::string site_label(const Profile& profile, const CallSite& site)
-{
-    const std::string& file = profile.file_path(site.file);
-    if (file == "???" || site.line == 0)
-        return file;
-    return fmt::format("{}:{}", file, site.line);
-}
-
 void write_calls(std::ostream& out, const Profile& profile, const CostColumns& columns,
                  size_t count_width, const char* noun, const std::vector<CallCost>& calls)
 {
@@ -76,7 +69,7 @@ void write_calls(std::ostream& out, const Profile& profile, const CostColumns& c
         const Function& f = profile.function(c.fn);
         print_line(out, fmt::format("{}  {:>{}}  {}  [{}]  {}", columns.cells({&c.inclusive}),
                                     format_thousands(c.count), count_width, profile.str(f.name),
-                                    profile.obj_path(f.obj), site_label(profile, *c.site)));
+                                    profile.obj_path(f.obj), location_text(profile.file_path(c.site->file), c.site->line)));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "vgprof/derived.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/profile_builder.hpp"
 
 #include "text.hpp"
 
@@ -16,13 +17,16 @@
 
 namespace vgprof {
 
-namespace detail {
+namespace {
 
-// Widens a loaded profile's cost rows; a friend of Profile and CallGraph.
+// The derived columns of a profile's cost rows. Every widened table is
+// computed from the profile as it is before any is swapped in, so that a
+// formula that fails (a negative or too large cost) leaves the profile
+// untouched.
 class EventDeriver {
 public:
     // weights[d][e]: the weight of recorded event e in derived event d.
-    EventDeriver(Profile& profile, std::vector<std::string> names,
+    EventDeriver(const Profile& profile, std::vector<std::string> names,
                  const std::vector<std::vector<int64_t>>& weights, std::vector<std::string> formulas)
         : p_(profile), names_(std::move(names)), formulas_(std::move(formulas)),
           n_(profile.num_events())
@@ -36,39 +40,89 @@ public:
                     terms_[d].push_back({e, weights[d][e]});
     }
 
-    void run()
+    // The profile with the derived events after its own: its tables taken
+    // apart, widened and checked into a Profile again.
+    Profile run(Profile&& profile) const
     {
-        Meta& m = p_.meta_;
-        m.totals = widened(m.totals);
-        for (MergedRun& run : m.merged)
-            run.totals = widened(run.totals);
-        p_.line_costs_ = widened(p_.line_costs_);
-        p_.instr_costs_ = widened(p_.instr_costs_);
-        p_.path_costs_ = widened(p_.path_costs_);
-        widen_graph(p_.graph_);
-        for (ThreadGraph& t : p_.threads_)
-            widen_graph(t);
-        m.events.insert(m.events.end(), names_.begin(), names_.end());
+        const Meta& m = p_.meta();
+        std::vector<uint64_t> totals = widened(m.totals.data(), 1);
+        std::vector<std::vector<uint64_t>> merged;
+        for (const MergedRun& run : m.merged)
+            merged.push_back(widened(run.totals.data(), 1));
+        std::vector<uint64_t> lines = widened(rows_at(p_.lines(), &Profile::line_cost),
+                                              p_.lines().size());
+        std::vector<uint64_t> instrs = widened(rows_at(p_.instrs(), &Profile::instr_cost),
+                                               p_.instrs().size());
+        // A path node's self costs, then its inclusive costs: two rows.
+        std::vector<uint64_t> paths =
+            widened(p_.paths().empty() ? nullptr : p_.path_self(0), 2 * p_.paths().size());
+        WideGraph graph = widened(p_.call_graph());
+        std::vector<WideGraph> threads;
+        for (const ThreadGraph& t : p_.threads())
+            threads.push_back(widened(t));
+
+        ProfileTables t = std::move(profile).take_tables();
+        t.meta.totals = std::move(totals);
+        for (size_t i = 0; i < merged.size(); ++i)
+            t.meta.merged[i].totals = std::move(merged[i]);
+        t.line_costs = std::move(lines);
+        t.instr_costs = std::move(instrs);
+        t.path_costs = std::move(paths);
+        swap_in(graph, t.graph);
+        for (size_t i = 0; i < threads.size(); ++i)
+            swap_in(threads[i], t.threads[i].graph);
+        t.meta.events.insert(t.meta.events.end(), names_.begin(), names_.end());
+        // The structure is the one already checked; a derived event that
+        // subtracts may make a function's inclusive cost fall below its
+        // self cost, which says nothing about the call graph.
+        FinishOptions options;
+        options.structure_checked = true;
+        options.reject_inclusive_below_self = false;
+        return ProfileBuilder::finish(std::move(t), "the profile with derived events", options);
     }
 
 private:
-    void widen_graph(CallGraph& g)
+    struct WideGraph {
+        bool present = false;
+        std::vector<uint64_t> call_costs, inclusive_costs;
+    };
+
+    template <typename Row>
+    const uint64_t* rows_at(const std::vector<Row>& rows,
+                            const uint64_t* (Profile::*cost)(size_t) const) const
     {
-        if (g.num_events_ == 0)
-            return;
-        g.call_costs_ = widened(g.call_costs_);
-        g.inclusive_costs_ = widened(g.inclusive_costs_);
-        g.num_events_ = n_ + names_.size();
+        return rows.empty() ? nullptr : (p_.*cost)(0);
     }
 
-    // `costs`, rows of n_ events, each followed by the derived events' costs.
-    std::vector<uint64_t> widened(const std::vector<uint64_t>& costs) const
+    WideGraph widened(const CallGraph& g) const
     {
-        const size_t rows = n_ == 0 ? 0 : costs.size() / n_;
+        WideGraph w;
+        if (g.num_events() == 0)
+            return w;
+        w.present = true;
+        w.call_costs = widened(g.calls().empty() ? nullptr : g.call_cost(0), g.calls().size());
+        w.inclusive_costs = widened(g.inclusive_fns().empty() ? nullptr : g.inclusive_cost(0),
+                                    g.inclusive_fns().size());
+        return w;
+    }
+
+    void swap_in(WideGraph& w, CallGraphTables& g) const
+    {
+        if (!w.present)
+            return;
+        g.call_costs = std::move(w.call_costs);
+        g.inclusive_costs = std::move(w.inclusive_costs);
+        g.num_events = n_ + names_.size();
+    }
+
+    // `rows` rows of n_ events at `costs`, each followed by the derived
+    // events' costs.
+    std::vector<uint64_t> widened(const uint64_t* costs, size_t rows) const
+    {
         const size_t width = n_ + names_.size();
         std::vector<uint64_t> out(rows * width);
         for (size_t r = 0; r < rows; ++r) {
-            const uint64_t* row = &costs[r * n_];
+            const uint64_t* row = costs + r * n_;
             uint64_t* to = &out[r * width];
             std::copy(row, row + n_, to);
             for (size_t d = 0; d < names_.size(); ++d)
@@ -83,12 +137,12 @@ private:
         for (const Term& t : terms_[d])
             sum += static_cast<__int128>(t.weight) * row[t.event];
         if (sum < 0)
-            throw Error(cat("derived event ", names_[d], " = ", formulas_[d],
-                            " comes out negative (", static_cast<long long>(sum),
-                            "): a formula must not subtract more than it adds"));
+            throw Error(detail::cat("derived event ", names_[d], " = ", formulas_[d],
+                                    " comes out negative (", static_cast<long long>(sum),
+                                    "): a formula must not subtract more than it adds"));
         if (sum > static_cast<__int128>(std::numeric_limits<uint64_t>::max()))
-            throw Error(cat("derived event ", names_[d], " = ", formulas_[d],
-                            " exceeds 2^64-1"));
+            throw Error(detail::cat("derived event ", names_[d], " = ", formulas_[d],
+                                    " exceeds 2^64-1"));
         return static_cast<uint64_t>(sum);
     }
 
@@ -97,14 +151,14 @@ private:
         int64_t weight;
     };
 
-    Profile& p_;
+    const Profile& p_;
     std::vector<std::string> names_;
     std::vector<std::vector<Term>> terms_;  // per derived event, its nonzero weights
     std::vector<std::string> formulas_;
     size_t n_;
 };
 
-} // namespace detail
+} // namespace
 
 namespace {
 
@@ -324,7 +378,8 @@ void add_derived_events(Profile& profile, const std::vector<std::string>& names,
         weights.push_back(*expand.weights_of(name));
     }
     if (!added.empty())
-        detail::EventDeriver(profile, std::move(added), weights, std::move(formulas)).run();
+        profile = EventDeriver(profile, std::move(added), weights, std::move(formulas))
+                      .run(std::move(profile));
 }
 
 void add_all_derived_events(Profile& profile, const std::vector<DerivedEvent>& definitions)

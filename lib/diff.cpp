@@ -9,6 +9,8 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/heap.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <fnmatch.h>
@@ -28,13 +30,7 @@
 
 namespace vgprof {
 
-int64_t CostDelta::delta() const
-{
-    constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-    if (now >= base)
-        return static_cast<int64_t>(std::min(now - base, kMax));
-    return -static_cast<int64_t>(std::min(base - now, kMax));
-}
+int64_t CostDelta::delta() const { return signed_delta(now, base); }
 
 std::optional<double> CostDelta::relative() const
 {

@@ -199,7 +199,7 @@ std::vector<std::string> comparison_warnings(const Profile& base, const Profile&
                             : !b.fingerprint                 ? "the base profile has no"
                                                              : "the new profile has no";
         warnings.push_back(std::string(which) +
-                           " fingerprint (format version 6), so their environments, working "
+                           " fingerprint (format version 7), so their environments, working "
                            "directories and Valgrind options were not compared");
     }
     if (b.tool_version != n.tool_version)

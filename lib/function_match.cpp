@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Matching functions across two profiles (see function_match.hpp): groups
-// of functions by name, object basename and file, then the three passes.
+// of functions by function_match_key, then the three passes.
 #include "vgprof/function_match.hpp"
+
+#include "vgprof/identity.hpp"
 
 #include <algorithm>
 #include <map>
@@ -11,14 +13,7 @@ namespace vgprof {
 
 namespace {
 
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// What identifies a function across profiles: name, object basename, file.
-using Key = std::tuple<std::string, std::string, std::string>;
+using Key = FunctionMatchKey;
 // Name and object basename: what a moved function keeps.
 using NameKey = std::pair<std::string, std::string>;
 
@@ -29,8 +24,7 @@ std::map<Key, FunctionGroup> groups_of(const Profile& p)
         const FnId fn(static_cast<uint32_t>(i));
         const Function& f = p.function(fn);
         const std::string& object = p.obj_path(f.obj);
-        FunctionGroup& g =
-            groups[Key(p.str(f.name), basename_of(object), p.file_path(f.file))];
+        FunctionGroup& g = groups[function_match_key(p, fn)];
         if (g.fns.empty()) {
             g.name = p.str(f.name);
             g.object = object;
@@ -42,7 +36,7 @@ std::map<Key, FunctionGroup> groups_of(const Profile& p)
     return groups;
 }
 
-Key key_of(const FunctionGroup& g) { return Key(g.name, basename_of(g.object), g.file); }
+Key key_of(const FunctionGroup& g) { return Key{g.name, basename_of(g.object), g.file}; }
 NameKey name_key_of(const FunctionGroup& g) { return NameKey(g.name, basename_of(g.object)); }
 
 // What ran in a function, independent of its name and of where its code

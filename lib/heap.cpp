@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
@@ -142,9 +144,8 @@ std::string frame_label(const Profile& profile, const HeapFrame& frame)
 {
     const std::string& name = profile.fn_name(frame.fn);
     const std::string& file = profile.file_path(frame.file);
-    if (file != "???")
-        return frame.line ? name + " (" + file + ":" + std::to_string(frame.line) + ")"
-                          : name + " (" + file + ")";
+    if (!is_unknown(file))
+        return name + " (" + location_text(file, frame.line) + ")";
     return name + "  [" + profile.obj_path(profile.function(frame.fn).obj) + "]";
 }
 

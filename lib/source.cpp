@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Source file lookup: substitutions, search directories, reading lines and
-// comparing modification times.
+// Source file lookup: substitutions, search directories, reading a source
+// file and comparing modification times.
 #include "vgprof/source.hpp"
 
 #include "vgprof/error.hpp"
 
 #include <sys/stat.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 
 namespace vgprof {
 
@@ -84,20 +81,12 @@ SourceLookup find_source(const std::string& recorded, const SourceSearch& search
     return lookup;
 }
 
-std::vector<std::string> read_lines(const std::string& path)
+std::string read_source(const std::string& recorded, const SourceSearch& search)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(path + ": cannot open: " + std::strerror(errno));
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(std::move(line));
-    }
-    if (in.bad())
-        throw Error(path + ": cannot read: " + std::strerror(errno));
-    return lines;
+    const SourceLookup lookup = find_source(recorded, search);
+    // Not found: reading the path as rewritten says why, as for any file.
+    return read_file(lookup.found.empty() ? apply_substitutions(recorded, search.substitutions)
+                                          : lookup.found);
 }
 
 bool modified_after(const std::string& path, const std::string& reference)

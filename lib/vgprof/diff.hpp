@@ -24,7 +24,8 @@ struct CostDelta {
     uint64_t base = 0;
     uint64_t now = 0;
 
-    // now - base, negative for a decrease (costs beyond 2^63 saturate).
+    // now - base, negative for a decrease (signed_delta: costs beyond 2^63
+    // saturate).
     int64_t delta() const;
     // delta() / base as a fraction (0.05: 5% more); nullopt when base is 0,
     // where a change has no meaningful ratio.

@@ -3,8 +3,9 @@
 // from one profile to the next, so functions are matched by what names
 // them: first by name, object basename and source file; what is left, by
 // name and object alone (a function moved to another file); what is left
-// then, by identical code under another name (a rename). `vgprof diff` and
-// the viewer's diff mode compare the costs of matched functions.
+// then, by identical code under another name (a rename). `vgprof diff`
+// compares the costs of matched functions (the viewer's diff mode matches
+// by function_match_key alone, vgprof/identity.hpp).
 #ifndef VGPROF_FUNCTION_MATCH_HPP
 #define VGPROF_FUNCTION_MATCH_HPP
 
@@ -18,7 +19,7 @@
 namespace vgprof {
 
 // The functions of one profile that stand for one function: those that
-// share a name, an object basename and a source file (a library loaded
+// share a function_match_key (a library loaded
 // twice, from two directories; a function whose entry has two lines).
 struct FunctionGroup {
     std::string name;

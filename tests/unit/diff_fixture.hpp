@@ -118,12 +118,12 @@ inline ProfileText more_blocks_profile()
     return with_heap(heap_json(totals, kFrames, "[" + site0 + "," + kSite1 + "]"));
 }
 
-// `p` as a version 6 profile with meta.fingerprint: working directory
+// `p` as a version 7 profile with meta.fingerprint: working directory
 // `cwd`, `env` ([[name, hash], ...]) and Valgrind's options `valgrind`.
 inline ProfileText fingerprinted(ProfileText p, const std::string& cwd, const std::string& env,
                                  const std::string& valgrind = "[]")
 {
-    p.set("vgprof", "6");
+    p.set("vgprof", "7");
     p.set_meta("fingerprint", R"({"cwd":")" + cwd + R"(","env_bytes":100,"env":)" + env +
                                   R"(,"valgrind_options":)" + valgrind + "}");
     return p;

@@ -45,7 +45,7 @@ Outcome run(const ProfileText& base, const ProfileText& now, const cli::DiffOpti
 
 const std::string kRule = std::string(80, '-') + "\n";
 const std::string kNoFingerprint =
-    "neither profile has a fingerprint (format version 6), so their environments, working "
+    "neither profile has a fingerprint (format version 7), so their environments, working "
     "directories and Valgrind options were not compared";
 
 TEST(DiffOutput, TextListsTotalsChangedFunctionsTheirLinesAndTheResult)

@@ -353,25 +353,41 @@ TEST(DiffThresholds, CombinedConditionsMustAllBeBroken)
     EXPECT_EQ(parse_thresholds("Ir=+1%&+5000&<=9", "x")[0].conditions.size(), 3u);
 }
 
-TEST(DiffThresholds, MalformedSpecsAreErrorsNamingTheOptionAndItem)
+// A malformed SPEC, and the message (with the reminder of the form, when
+// `reminded`).
+struct BadSpecCase {
+    const char* spec;
+    const char* message;
+    bool reminded;
+};
+
+class MalformedThresholds : public ::testing::TestWithParam<BadSpecCase> {};
+
+TEST_P(MalformedThresholds, AreErrorsNamingTheOptionAndItem)
 {
-    const std::string expected =
+    const BadSpecCase& c = GetParam();
+    const std::string reminder =
         " (expected METRIC=+N%, METRIC=+N, METRIC=-N% or METRIC<=N, conditions joined by &, "
         "e.g. Ir=+1%&+5000)";
-    EXPECT_EQ(parse_error(""), "--fail-above: empty threshold list");
-    EXPECT_EQ(parse_error("Ir=+1%,"), "--fail-above: \"Ir=+1%,\": empty item in the "
-                                      "comma-separated list");
-    EXPECT_EQ(parse_error("Ir"), "--fail-above: \"Ir\": no '=' or '<='" + expected);
-    EXPECT_EQ(parse_error("=+1%"), "--fail-above: \"=+1%\": no metric name before '='" + expected);
-    EXPECT_EQ(parse_error("Ir=+"), "--fail-above: \"Ir=+\": a limit must be a number" + expected);
-    EXPECT_EQ(parse_error("Ir=+1x%"), "--fail-above: \"Ir=+1x%\": malformed percentage" + expected);
-    EXPECT_EQ(parse_error("Ir=+1.5"),
-              "--fail-above: \"Ir=+1.5\": malformed count (a count is a whole number; add % for "
-              "a relative limit)" + expected);
-    EXPECT_EQ(parse_error("Ir=+1%&"),
-              "--fail-above: \"Ir=+1%&\": empty condition after '&'" + expected);
-    EXPECT_EQ(parse_error("Ir<=-5"), "--fail-above: \"Ir<=-5\": a limit must be a number" + expected);
+    EXPECT_EQ(parse_error(c.spec), c.message + (c.reminded ? reminder : ""));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    DiffThresholds, MalformedThresholds,
+    ::testing::Values(
+        BadSpecCase{"", "--fail-above: empty threshold list", false},
+        BadSpecCase{"Ir=+1%,",
+                    "--fail-above: \"Ir=+1%,\": empty item in the comma-separated list", false},
+        BadSpecCase{"Ir", "--fail-above: \"Ir\": no '=' or '<='", true},
+        BadSpecCase{"=+1%", "--fail-above: \"=+1%\": no metric name before '='", true},
+        BadSpecCase{"Ir=+", "--fail-above: \"Ir=+\": a limit must be a number", true},
+        BadSpecCase{"Ir=+1x%", "--fail-above: \"Ir=+1x%\": malformed percentage", true},
+        BadSpecCase{"Ir=+1.5",
+                    "--fail-above: \"Ir=+1.5\": malformed count (a count is a whole number; "
+                    "add % for a relative limit)",
+                    true},
+        BadSpecCase{"Ir=+1%&", "--fail-above: \"Ir=+1%&\": empty condition after '&'", true},
+        BadSpecCase{"Ir<=-5", "--fail-above: \"Ir<=-5\": a limit must be a number", true}));
 
 TEST(DiffThresholds, PerFunctionThresholdsCheckEachFunctionsSelfCost)
 {

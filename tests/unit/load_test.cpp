@@ -282,11 +282,11 @@ TEST(LoadProfileError, DumpWithoutANumberIsNamed)
     }
 }
 
-TEST(LoadProfile, Version6CarriesTheRunsFingerprint)
+TEST(LoadProfile, Version7CarriesTheRunsFingerprint)
 {
     const Profile p = parse_profile(
         ProfileText()
-            .set("vgprof", "6")
+            .set("vgprof", "7")
             .set_meta("fingerprint", R"({"cwd":"/work","env_bytes":23,)"
                                      R"("env":[["PATH","4d40b1c759291a30"],["A","00"]],)"
                                      R"("valgrind_options":["-q"]})")
@@ -304,16 +304,16 @@ TEST(LoadProfile, Version6CarriesTheRunsFingerprint)
     EXPECT_FALSE(parse_profile(ProfileText().str(), "p.json").meta().fingerprint);
 }
 
-TEST(LoadProfileError, AFingerprintIsVersion6AndMustHoldNamesAndHashes)
+TEST(LoadProfileError, AFingerprintIsVersion7AndMustHoldNamesAndHashes)
 {
     const std::string fingerprint =
         R"({"cwd":"/w","env_bytes":1,"env":[["PATH"]],"valgrind_options":[]})";
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "5").set_meta("fingerprint", fingerprint)),
-              "p.json: meta.fingerprint: not part of format version 5 (the fingerprint is "
-              "version 6)");
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "6").set_meta("fingerprint", fingerprint)),
+              "p.json: meta.fingerprint: not part of format version 6 (the fingerprint is "
+              "version 7)");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7").set_meta("fingerprint", fingerprint)),
               "p.json: meta.fingerprint.env[0]: expected [name, hash], got 1 entries");
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "6").set_meta(
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7").set_meta(
                   "fingerprint", R"({"cwd":"/w","env":[],"valgrind_options":[]})")),
               "p.json: meta.fingerprint: missing required key \"env_bytes\"");
 }
@@ -460,16 +460,16 @@ TEST(LoadProfileError, EmptyObjectIsNotAProfile)
 
 TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
-              "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 6); upgrade vgprof");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "8")),
+              "p.json: profile format version 8 is newer than this vgprof understands "
+              "(newest: 7); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 6); upgrade vgprof");
+              "understands (newest: 7); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
@@ -581,28 +581,41 @@ TEST(LoadProfileError, LineNumberPast2To32Minus1IsRejected)
 
 // --- ids ---------------------------------------------------------------------------
 
-TEST(LoadProfileError, IdsOutOfRangeNameTheTableAndItsSize)
+// One table of the sample replaced, and the message that names the bad id.
+struct BadIdCase {
+    const char* table;
+    const char* json;
+    const char* message;
+};
+
+class LoadBadId : public ::testing::TestWithParam<BadIdCase> {};
+
+// The sample has 5 strings, 1 object, 2 files and 2 functions.
+TEST_P(LoadBadId, IdsOutOfRangeNameTheTableAndItsSize)
 {
-    // The sample has 5 strings, 1 object, 2 files and 2 functions.
-    EXPECT_EQ(load_error(ProfileText().set("objs", "[5]")),
-              "p.json: objs[0]: strs id 5 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("files", "[0,9]")),
-              "p.json: files[1]: strs id 9 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],[40,1,0,3]]")),
-              "p.json: fns[1][0]: strs id 40 out of range (5 strings)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,2,0,10],[4,1,0,3]]")),
-              "p.json: fns[0][1]: file id 2 out of range (2 files)");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,1,10],[4,1,0,3]]")),
-              "p.json: fns[0][2]: obj id 1 out of range (1 object)");
-    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,1,11,1200],[99,1,4,2484747]]")),
-              "p.json: lines[1][0]: fn id 99 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("lines", "[[0,2,11,1200],[1,1,4,2484747]]")),
-              "p.json: lines[0][1]: file id 2 out of range (2 files)");
-    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,2,1,4,3]]")),
-              "p.json: instrs[0][1]: fn id 2 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("instrs", "[[4198694,1,7,4,3]]")),
-              "p.json: instrs[0][2]: file id 7 out of range (2 files)");
+    const BadIdCase& c = GetParam();
+    EXPECT_EQ(load_error(ProfileText().set(c.table, c.json)), c.message);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    LoadProfileError, LoadBadId,
+    ::testing::Values(
+        BadIdCase{"objs", "[5]", "p.json: objs[0]: strs id 5 out of range (5 strings)"},
+        BadIdCase{"files", "[0,9]", "p.json: files[1]: strs id 9 out of range (5 strings)"},
+        BadIdCase{"fns", "[[3,1,0,10],[40,1,0,3]]",
+                  "p.json: fns[1][0]: strs id 40 out of range (5 strings)"},
+        BadIdCase{"fns", "[[3,2,0,10],[4,1,0,3]]",
+                  "p.json: fns[0][1]: file id 2 out of range (2 files)"},
+        BadIdCase{"fns", "[[3,1,1,10],[4,1,0,3]]",
+                  "p.json: fns[0][2]: obj id 1 out of range (1 object)"},
+        BadIdCase{"lines", "[[0,1,11,1200],[99,1,4,2484747]]",
+                  "p.json: lines[1][0]: fn id 99 out of range (2 functions)"},
+        BadIdCase{"lines", "[[0,2,11,1200],[1,1,4,2484747]]",
+                  "p.json: lines[0][1]: file id 2 out of range (2 files)"},
+        BadIdCase{"instrs", "[[4198694,2,1,4,3]]",
+                  "p.json: instrs[0][1]: fn id 2 out of range (2 functions)"},
+        BadIdCase{"instrs", "[[4198694,1,7,4,3]]",
+                  "p.json: instrs[0][2]: file id 7 out of range (2 files)"}));
 
 // --- cost arrays and totals ---------------------------------------------------------
 

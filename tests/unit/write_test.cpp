@@ -123,11 +123,11 @@ ProfileText varied_meta_profile()
                       ",[0,1,1,8000,1000,50,100,25,8000,1000,50,100,25]]");
 }
 
-// Format version 6: the run's fingerprint, after meta.allocators.
+// Format version 7: the run's fingerprint, after meta.allocators.
 ProfileText fingerprinted_profile()
 {
     ProfileText p;
-    p.set("vgprof", "6");
+    p.set("vgprof", "7");
     p.set_meta("allocators", R"(["libc malloc"])");
     p.set_meta("fingerprint", R"({"cwd":"/work","env_bytes":31,)"
                               R"("env":[["PATH","4d40b1c759291a30"],["HOME","4e56fda5d5b83f0a"]],)"
@@ -186,7 +186,7 @@ TEST(WriteProfile, VersionIsTheProfilesOwn)
     EXPECT_EQ(written_version(load(ProfileText())), 2);
     EXPECT_EQ(written_version(load(test::two_event_profile())), 2);
     EXPECT_EQ(written_version(load(test::with_heap())), 3);
-    EXPECT_EQ(written_version(load(fingerprinted_profile())), 6);
+    EXPECT_EQ(written_version(load(fingerprinted_profile())), 7);
 }
 
 TEST(WriteProfile, WritesTheFingerprintAsTheToolDoes)
