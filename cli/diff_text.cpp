@@ -367,18 +367,22 @@ void write_benchmark_markdown(std::ostream& out, const BenchmarkDiff& b,
         out << "No total changed.\n";
     else
         totals.write_markdown(out);
-    out << fmt::format("\n**Top changed functions** by {} self ({} of {} changed):\n\n",
-                       b.diff.metrics[b.sort], b.shown.size(), b.changed);
-    if (b.shown.empty())
-        out << "No function's cost changed.\n";
-    else
+    if (b.shown.empty()) {
+        out << "\nNo function's cost changed.\n";
+    } else {
+        out << fmt::format("\n**Top changed functions** by {} self ({} of {} changed):\n\n",
+                           b.diff.metrics[b.sort], b.shown.size(), b.changed);
         functions_table(b, options, true).write_markdown(out);
+    }
     if (!b.moved.empty()) {
         out << "\n**Moved or renamed** (compared as the same function):";
-        for (const FunctionDelta* f : b.moved)
-            out << ' ' << code(f->name) << ' ' << move_text(*f, options) << " to "
-                << code(place_text(f->file, f->line, options)) << ';';
-        out << '\n';
+        const char* separator = " ";
+        for (const FunctionDelta* f : b.moved) {
+            out << separator << code(f->name) << ' ' << move_text(*f, options) << " to "
+                << code(place_text(f->file, f->line, options));
+            separator = "; ";
+        }
+        out << ".\n";
     }
     if (b.shifted > 0)
         out << '\n' << shifted_text(b) << ".\n";

@@ -149,6 +149,19 @@ TEST(DiffOutput, GithubGivesAMovedFunctionANotice)
               "1 without regressions; 0 regressed\n");
 }
 
+TEST(DiffOutput, MarkdownListsAMovedFunctionAsOneSentenceAndNoEmptyTable)
+{
+    cli::DiffOptions o = options("", "markdown");
+    o.strip_prefixes = {"/src/"};
+    const Outcome r = run(test::two_event_profile(), test::moved_helper_profile(), o);
+    EXPECT_EQ(r.status, cli::kExitOk);
+    EXPECT_NE(r.output.find("\nNo function's cost changed.\n\n**Moved or renamed** (compared as "
+                            "the same function): `helper` moved from app.c:20 to `util.c:40`.\n"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("Top changed functions"), std::string::npos) << r.output;
+}
+
 TEST(DiffOutput, JsonHasAVersionTheCommandTheThresholdsAndAVerdictPerBenchmark)
 {
     cli::DiffOptions o = options("Ir=+1%&+100", "json");
