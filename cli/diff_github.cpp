@@ -114,6 +114,13 @@ void write_github(std::ostream& out, const SuiteDiff& suite, const DiffOptions& 
 {
     for (const auto& b : suite.benchmarks)
         annotate_benchmark(out, *b, options);
+    // A benchmark that lost its profile would otherwise pass unseen.
+    for (const std::string& name : suite.only_base)
+        annotate(out, "warning", nullptr, "vgprof: " + name,
+                 "only in base, not compared: no profile of this benchmark in NEW", options);
+    for (const std::string& name : suite.only_new)
+        annotate(out, "notice", nullptr, "vgprof: " + name,
+                 "only in new, not compared: no profile of this benchmark in BASE", options);
     for (const auto& b : suite.benchmarks)
         if (b->verdict != Verdict::error)
             out << fmt::format("{}: {}\n", b->pair.name, verdict_name(b->verdict));

@@ -431,6 +431,9 @@ void write_markdown(std::ostream& out, const SuiteDiff& suite, const DiffOptions
         out << "- " << code(name) << ": only in base, not compared\n";
     for (const std::string& name : suite.only_new)
         out << "- " << code(name) << ": only in new, not compared\n";
+    // A blank line ends the list: the closing line is a paragraph of its own.
+    if (!suite.only_base.empty() || !suite.only_new.empty())
+        out << '\n';
     out << "**" << closing_line(suite) << "**\n";
 }
 

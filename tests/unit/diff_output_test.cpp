@@ -355,6 +355,30 @@ TEST(DiffSuite, DirectoriesArePairedByNameIntoOneTableAndOneVerdict)
     EXPECT_EQ(r.output.find("Benchmark:            same\n"), std::string::npos);
 }
 
+TEST(DiffSuite, BenchmarksOnOneSideOnlyAreAnnotatedAndEndTheMarkdownList)
+{
+    test::ScratchDir dir;
+    dir.write("base/same.json", test::two_event_profile().str());
+    dir.write("new/same.json", test::two_event_profile().str());
+    dir.write("base/gone.json", test::two_event_profile().str());
+    dir.write("new/added.json", test::two_event_profile().str());
+    SuiteOutcome r = run_suite(dir, options("Ir=+1%", "github"));
+    EXPECT_EQ(r.status, cli::kExitOk);
+    EXPECT_EQ(r.output,
+              "::warning title=vgprof%3A gone::only in base, not compared: no profile of this "
+              "benchmark in NEW\n"
+              "::notice title=vgprof%3A added::only in new, not compared: no profile of this "
+              "benchmark in BASE\n"
+              "same: ok\n"
+              "1 without regressions; 0 regressed; 1 only in base; 1 only in new\n");
+    r = run_suite(dir, options("Ir=+1%", "markdown"));
+    const std::string end = "- `added`: only in new, not compared\n\n"
+                            "**1 without regressions; 0 regressed; 1 only in base; 1 only in "
+                            "new**\n";
+    ASSERT_GE(r.output.size(), end.size());
+    EXPECT_EQ(r.output.substr(r.output.size() - end.size()), end) << r.output;
+}
+
 TEST(DiffSuite, ABenchmarkThatCannotBeComparedIsReportedAndMakesTheStatus2)
 {
     test::ScratchDir dir;
