@@ -12,8 +12,10 @@
    instead, when the outermost such call returns, the bytes the call is
    defined to read and write are counted, from its arguments (taken at
    entry) and the memory, as DHAT's replacements would touch them.
-   Functions outside this list (the case-insensitive and the
-   wide-character ones) are counted as they execute. */
+   strcasecmp (and strcasecmp_l, whose locale only picks the case
+   table), wcslen, wcschr, wcsrchr, wcscmp and wcscpy are among them;
+   the other case-insensitive and wide-character functions are counted
+   as they execute. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -45,6 +47,9 @@ static const Known known[] = {
    { "index", VP_SF_STRCHR },       { "bcopy", VP_SF_BCOPY },
    { "strspn", VP_SF_STRSPN },      { "strcspn", VP_SF_STRCSPN },
    { "strpbrk", VP_SF_STRPBRK },    { "strstr", VP_SF_STRSTR },
+   { "strcasecmp", VP_SF_STRCASECMP }, { "wcslen", VP_SF_WCSLEN },
+   { "wcschr", VP_SF_WCSCHR },      { "wcsrchr", VP_SF_WCSRCHR },
+   { "wcscmp", VP_SF_WCSCMP },      { "wcscpy", VP_SF_WCSCPY },
 };
 
 /* The family of a name such as "__memmove_avx_unaligned_erms" or
@@ -96,6 +101,23 @@ VP_StrFn VP_(strfn_family)(UInt fn)
    return (VP_StrFn)(families[fn] - 1);
 }
 
+Bool VP_(strfn_caller_is_linker)(UInt fn)
+{
+   static UInt  linker_obj = ~0u;   /* the dynamic linker's object, once seen */
+   const VP_Fn* f = VP_(fn)(fn);
+   if (f->obj == linker_obj)
+      return True;
+   if (linker_obj != ~0u)
+      return False;
+   const HChar* obj  = VP_(str)(f->obj);
+   const HChar* base = VG_(strrchr)(obj, '/');
+   base = base ? base + 1 : obj;
+   if (VG_(strncmp)(base, "ld-linux", 8) != 0 && VG_(strncmp)(base, "ld.so", 5) != 0)
+      return False;
+   linker_obj = f->obj;
+   return True;
+}
+
 /*------------------------------------------------------------*/
 /*--- Reading the client's memory                          ---*/
 /*------------------------------------------------------------*/
@@ -131,15 +153,54 @@ static SizeT scan(Addr s, Bool at_zero, Bool at_c, UChar c, SizeT limit)
 
 static SizeT string_length(Addr s) { return scan(s, True, False, 0, ~(SizeT)0); }
 
-/* Index of the first position where the two differ or, when strings,
-   where the first one ends; limit when none is before it. */
-static SizeT first_difference(Addr s1, Addr s2, Bool strings, SizeT limit)
+/* The 4-byte character at s + 4 * i, or False when not readable. */
+static Bool wide_at(Addr s, SizeT i, UInt* out)
+{
+   UChar b[4];
+   Addr  a = s + 4 * i;
+   if (!byte_at(a, &b[0]) || !byte_at(a + 1, &b[1]) || !byte_at(a + 2, &b[2])
+       || !byte_at(a + 3, &b[3]))
+      return False;
+   *out = (UInt)b[0] | (UInt)b[1] << 8 | (UInt)b[2] << 16 | (UInt)b[3] << 24;
+   return True;
+}
+
+/* Index of the first wide character of s that is 0 or (when at_c) c. */
+static SizeT wide_scan(Addr s, Bool at_c, UInt c)
+{
+   SizeT i;
+   UInt  w;
+   for (i = 0; wide_at(s, i, &w) && w != 0 && !(at_c && w == c); i++)
+      ;
+   return i;
+}
+
+/* Index of the first position where two wide strings differ or the
+   first one ends. */
+static SizeT wide_difference(Addr s1, Addr s2)
+{
+   SizeT i;
+   UInt  a, b;
+   for (i = 0; wide_at(s1, i, &a) && wide_at(s2, i, &b) && a == b && a != 0; i++)
+      ;
+   return i;
+}
+
+/* ASCII's case folding, as tolower does in the C locale and, for single
+   bytes, in C.UTF-8. */
+static UChar lower(UChar c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
+/* Index of the first position where the two differ (ignoring case when
+   fold) or, when strings, where the first one ends; limit when none is
+   before it. */
+static SizeT first_difference(Addr s1, Addr s2, Bool strings, Bool fold, SizeT limit)
 {
    SizeT i;
    UChar a, b;
    for (i = 0; i < limit; i++) {
       if (!byte_at(s1 + i, &a) || !byte_at(s2 + i, &b))
          return i;
+      if (fold) { a = lower(a); b = lower(b); }
       if (a != b || (strings && a == 0))
          return i;
    }
@@ -191,7 +252,7 @@ static void memcmp_reads(Addr s1, Addr s2, SizeT n, Addr sp)
    const SizeT ws = sizeof(UWord);
    if (((s1 | s2) & (ws - 1)) == 0) {
       while (n >= ws) {
-         SizeT d = first_difference(s1, s2, False, ws);
+         SizeT d = first_difference(s1, s2, False, False, ws);
          touch(s1, ws, False, sp);
          touch(s2, ws, False, sp);
          if (d < ws)
@@ -199,7 +260,7 @@ static void memcmp_reads(Addr s1, Addr s2, SizeT n, Addr sp)
          s1 += ws; s2 += ws; n -= ws;
       }
    }
-   SizeT d = first_difference(s1, s2, False, n);
+   SizeT d = first_difference(s1, s2, False, False, n);
    SizeT k = d < n ? d + 1 : n;
    touch(s1, k, False, sp);
    touch(s2, k, False, sp);
@@ -303,6 +364,24 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
       case VP_SF_STRCHRNUL:
          touch(d, scan(d, True, True, c, ~(SizeT)0) + 1, False, sp);
          return;
+      /* The wide-character functions: a 4-byte access per character. */
+      case VP_SF_WCSLEN:
+      case VP_SF_WCSRCHR:
+         touch(d, 4 * (wide_scan(d, False, 0) + 1), False, sp);
+         return;
+      case VP_SF_WCSCHR:
+         touch(d, 4 * (wide_scan(d, True, (UInt)arg[1]) + 1), False, sp);
+         return;
+      case VP_SF_WCSCMP:
+         k = wide_difference(d, s);
+         touch(d, 4 * (k + 1), False, sp);
+         touch(s, 4 * (k + 1), False, sp);
+         return;
+      case VP_SF_WCSCPY:
+         len = wide_scan(d, False, 0);
+         touch(s, 4 * (len + 1), False, sp);
+         touch(d, 4 * (len + 1), True, sp);
+         return;
       case VP_SF_STRLEN:
       case VP_SF_STRRCHR:
          touch(d, string_length(d) + 1, False, sp);
@@ -331,7 +410,8 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
          return;
       }
       case VP_SF_STRCMP:
-         k = first_difference(d, s, True, ~(SizeT)0);
+      case VP_SF_STRCASECMP:
+         k = first_difference(d, s, True, fam == VP_SF_STRCASECMP, ~(SizeT)0);
          touch(d, k + 1, False, sp);
          touch(s, k + 1, False, sp);
          return;
@@ -344,7 +424,7 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
          strstr_reads(d, s, sp);
          return;
       case VP_SF_STRNCMP:
-         k = first_difference(d, s, True, n);
+         k = first_difference(d, s, True, False, n);
          k = k < n ? k + 1 : n;
          touch(d, k, False, sp);
          touch(s, k, False, sp);
