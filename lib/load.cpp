@@ -319,6 +319,7 @@ private:
                                        CallGraph& graph);
     void load_paths(const TableSource& source, const Where& at);
     void check_path_inclusive_costs(const Where& at) const;
+    void check_inclusive_holds_self(const Where& at) const;
     void check_path_self_totals(const Where& at) const;
     void load_threads(const json::value& v, const Where& at);
     uint32_t tid_at(const json::value& v, const Where& at) const;
@@ -1100,7 +1101,12 @@ void Loader::load_fns(const json::value& v, const Where& at)
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
         row.assign(a[i]);
-        check_row(row, item, {"name", "file", "obj", "line"}, {});
+        // Since version 6 an inlined function's row carries a fifth entry, 1.
+        const bool flagged = version() >= 6 && row.is_array && row.size() == 5;
+        if (flagged)
+            check_row(row, item, {"name", "file", "obj", "line", "inlined"}, {});
+        else
+            check_row(row, item, {"name", "file", "obj", "line"}, {});
         const Where name = item.element(0), file = item.element(1), obj = item.element(2),
                     line = item.element(3);
         Function f;
@@ -1108,6 +1114,11 @@ void Loader::load_fns(const json::value& v, const Where& at)
         f.file = id_at<FileId>(row[1], file, "file", p_.files_.size(), "file");
         f.obj = id_at<ObjId>(row[2], obj, "obj", p_.objs_.size(), "object");
         f.line = u32_at(row[3], line);
+        if (flagged) {
+            if (u32_at(row[4], item.element(4)) != 1)
+                fail(item.element(4), "expected 1 (an inlined function)");
+            f.inlined = true;
+        }
         p_.functions_.push_back(f);
     }
 }
@@ -1269,6 +1280,8 @@ void Loader::load_call_graph(const json::object& root)
     load_paths(table_source(root.at("paths"), Table::paths), paths);
     check_path_inclusive_costs(paths);
     check_path_self_totals(paths);
+    if (version() >= 6)
+        check_inclusive_holds_self(inclusive);
     p_.has_call_graph_ = true;
     if (threads) {
         const Where threads_at = top.member(kThreadKey);
@@ -1478,6 +1491,39 @@ void Loader::check_path_inclusive_costs(const Where& at) const
                                     : cat(" is ", expected)));
         }
     }
+}
+
+// What ran while a function was on a stack, or while its own code ran
+// (version 6 counts that too), holds its self cost: a function's inclusive
+// cost is at least its self cost, for every event.
+void Loader::check_inclusive_holds_self(const Where& at) const
+{
+    const size_t events = p_.num_events();
+    std::vector<uint64_t> self(p_.functions_.size() * events, 0);
+    for (size_t row = 0; row < p_.lines_.size(); ++row) {
+        const uint64_t* cost = p_.line_cost(row);
+        uint64_t* sum = &self[p_.lines_[row].fn.index() * events];
+        for (size_t e = 0; e < events; ++e)
+            sum[e] += cost[e];   // bounded: the lines add up to meta.totals
+    }
+    const std::vector<FnId>& fns = p_.graph_.inclusive_fns();
+    std::vector<bool> has_row(p_.functions_.size(), false);
+    for (size_t row = 0; row < fns.size(); ++row) {
+        has_row[fns[row].index()] = true;
+        const uint64_t* inclusive = p_.graph_.inclusive_cost(row);
+        const uint64_t* own = &self[fns[row].index() * events];
+        for (size_t e = 0; e < events; ++e)
+            if (inclusive[e] < own[e])
+                fail(at.element(inclusive_source_rows_[row]).element(1 + e),
+                     cat(p_.meta_.events[e], " inclusive cost of ", p_.str(p_.functions_[fns[row].index()].name),
+                         " is ", inclusive[e], ", below its self cost ", own[e]));
+    }
+    for (size_t fn = 0; fn < p_.functions_.size(); ++fn)
+        for (size_t e = 0; e < events; ++e)
+            if (!has_row[fn] && self[fn * events + e] != 0)
+                fail(at, cat("function ", fn, " (", p_.str(p_.functions_[fn].name), ") has a ",
+                             p_.meta_.events[e], " self cost of ", self[fn * events + e],
+                             " but no inclusive row"));
 }
 
 // The tree accounts for every instruction exactly once, as the lines do.
@@ -1892,13 +1938,21 @@ void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) 
         const json::array& fs = array_at(row[0], frames);
         if (fs.empty())
             fail(frames, "an allocation site needs at least one frame");
-        if (fs.size() > heap.depth)
-            fail(frames, cat(count_of(fs.size(), "frame"), ", more than the depth ", heap.depth));
+        // Since version 6 the inlined calls at an address are frames of
+        // their own, beside it: the depth bounds the addresses.
+        size_t addresses = 0;
         for (size_t f = 0; f < fs.size(); ++f) {
             const Where frame = frames.element(f);
             s.frames.push_back(
                 id_at<FrameId>(fs[f], frame, "heap frame", heap.frames.size(), "frame"));
+            if (f == 0 || heap.frame(s.frames[f]).addr != heap.frame(s.frames[f - 1]).addr)
+                ++addresses;
         }
+        const size_t unwound = version() >= 6 ? addresses : fs.size();
+        if (unwound > heap.depth)
+            fail(frames, cat(version() >= 6 ? count_of(unwound, "address", "addresses")
+                                            : count_of(unwound, "frame"),
+                             ", more than the depth ", heap.depth));
         uint64_t* const fields[] = {&s.bytes,      &s.blocks,      &s.lifetimes, &s.max_bytes,
                                     &s.max_blocks, &s.peak_bytes,  &s.peak_blocks,
                                     &s.end_bytes,  &s.end_blocks,  &s.reads,     &s.writes};

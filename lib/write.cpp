@@ -246,7 +246,7 @@ void write_tables(JsonOut& j, const Profile& p)
     write_rows(j, p.functions().size(), [&](size_t i) {
         const Function& f = p.functions()[i];
         j.raw("[").number(f.name.value).raw(",").number(f.file.value).raw(",");
-        j.number(f.obj.value).raw(",").number(f.line).raw("]");
+        j.number(f.obj.value).raw(",").number(f.line).raw(f.inlined ? ",1]" : "]");
     });
     j.raw("\n,\"lines\":");
     write_rows(j, p.lines().size(), [&](size_t i) {
@@ -441,6 +441,9 @@ int written_version(const Profile& profile)
         version = std::max(version, 4);
     if (profile.meta().allocators)
         version = std::max(version, 5);
+    for (const Function& f : profile.functions())
+        if (f.inlined)
+            return std::max(version, 6);
     return version;
 }
 

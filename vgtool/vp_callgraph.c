@@ -15,7 +15,13 @@
      been left (longjmp, exceptions, a return that skipped frames) and is
      popped too.
    Costs are differences of a running total: a frame remembers the total
-   at entry and adds the difference on exit.  Each thread, and each signal
+   at entry and adds the difference on exit.  A function's own code can
+   also run while the function has no frame: a PLT stub, code another
+   function jumps into without a call, code still running after the stack
+   pointer left its frame.  That code runs as a "guest" in the context of
+   the function on the stack, and its cost is added to its own function's
+   inclusive cost as well, so that a function's inclusive cost always
+   holds its self cost.  Each thread, and each signal
    handler running on it, has a context of its own whose clock stops while
    another context runs, so inclusive costs never include another
    thread's or an interrupting handler's work. */
@@ -78,6 +84,12 @@ typedef struct _Context {
    UInt    in_strfn;         /* frames of string functions active here */
    FnState* fns;             /* per fn */
    UInt    n_fns;
+   /* The function whose code is running while it has no frame here
+      (VP_NO_ID when none), the fn-inclusive row its cost goes to, and
+      this context's clock when it started running. */
+   UInt    guest_fn;
+   UInt    guest_row;
+   ULong   guest_enter[VP_MAX_EVENTS];
 } Context;
 
 static Context** contexts;  /* [VG_N_THREADS]: innermost context per thread */
@@ -230,6 +242,7 @@ static Context* new_context(Context* outer, Bool is_handler, ThreadId tid)
    c->outer      = outer;
    c->is_handler = is_handler;
    c->tid        = VP_(clo).separate_threads ? tid : 0;
+   c->guest_fn   = VP_NO_ID;
    for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
    return c;
 }
@@ -469,6 +482,46 @@ static void account_frame(Context* c, Frame* f)
    }
 }
 
+/* Adds what the guest's code has cost since it started running (or was
+   last accounted) to its function's inclusive cost. */
+static void account_guest(Context* c)
+{
+   Int e;
+   if (c->guest_fn == VP_NO_ID) return;
+   ULong*       row   = ((VP_FnIncl*)VG_(indexXA)(fn_incl, c->guest_row))->incl;
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < (Int)VP_(n_events); e++) {
+      ULong d = clock[e] - c->offset[e] - c->guest_enter[e];
+      c->guest_enter[e] += d;
+      row[e] += d;
+   }
+}
+
+/* The block about to run is fn's code: it runs as a guest when fn has no
+   active frame in this context. */
+static void settle_guest(Context* c, UInt fn)
+{
+   Int e;
+   if (fn == c->guest_fn) return;
+   account_guest(c);
+   c->guest_fn = VP_NO_ID;
+   if (c->depth == 0) return;
+   FnState* st = fn_state(c, fn);
+   if (st->active > 0) return;
+   if (st->incl_row == VP_NO_ID)
+      st->incl_row = incl_row_for(fn, c->tid);
+   c->guest_fn  = fn;
+   c->guest_row = st->incl_row;
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < (Int)VP_(n_events); e++) c->guest_enter[e] = clock[e] - c->offset[e];
+}
+
+static void end_guest(Context* c)
+{
+   account_guest(c);
+   c->guest_fn = VP_NO_ID;
+}
+
 static void pop_frame(Context* c)
 {
    Frame* f = &c->frames[c->depth - 1];
@@ -492,6 +545,7 @@ static void leave_handler(ThreadId tid)
 {
    Context* h = contexts[tid];
    tl_assert(h->is_handler && h->depth == 0);
+   end_guest(h);
    stop_clock(h);
    contexts[tid] = h->outer;
    start_clock(h->outer);
@@ -565,12 +619,13 @@ static void follow(VP_SB* sb, Addr sp);
 static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 {
    follow(sb, sp);
+   settle_guest(running, sb->fn);
    running->last_sb = sb;
    VP_(cur_exit)    = 0;   /* in case this block faults before any exit */
 }
 
-/* Most blocks follow a jump inside one function and leave no frame: they
-   are settled here, in a function small enough to need no saved
+/* Most blocks follow a jump inside one function and leave no frame (nor
+   change which function's code runs): they are settled here, in a function small enough to need no saved
    registers, and everything else goes on to follow(). */
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
@@ -580,8 +635,8 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
       VP_SB* last = c->last_sb;
       UWord  exit = VP_(cur_exit);
       if (LIKELY(last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                 && !sb->is_entry && last->in_plt == sb->in_plt && last->obj == sb->obj
-                 && c->frames[c->depth - 1].sp >= sp)) {
+                 && !sb->is_entry && last->fn == sb->fn && last->in_plt == sb->in_plt
+                 && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp)) {
          c->last_sb    = sb;
          VP_(cur_exit) = 0;
          return;
@@ -725,6 +780,7 @@ static void thread_exit(ThreadId tid)
       Context* c = contexts[tid];
       while (c->depth > 0)
          pop_frame(c);
+      end_guest(c);
       if (!c->is_handler)
          break;
       leave_handler(tid);
@@ -749,9 +805,11 @@ void VP_(callgraph_checkpoint)(void)
    UInt i;
    for (t = 0; t < VG_N_THREADS; t++) {
       Context* c;
-      for (c = contexts[t]; c; c = c->outer)
+      for (c = contexts[t]; c; c = c->outer) {
          for (i = 0; i < c->depth; i++)
             account_frame(c, &c->frames[i]);
+         account_guest(c);
+      }
    }
 }
 

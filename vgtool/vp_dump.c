@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 3) and
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 6) and
    the exit summary.
 
    Tables are renumbered before writing: strings sorted by byte value,
@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_heap.h"
 
-#define VP_FORMAT_VERSION 5
+#define VP_FORMAT_VERSION 6
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -172,7 +172,8 @@ static Int cmp_fn_ids(const void* a, const void* b)
    if ((c = cmp_u32(rn.str[x->obj],  rn.str[y->obj])))  return c;
    if ((c = cmp_u32(rn.str[x->name], rn.str[y->name]))) return c;
    if ((c = cmp_u32(rn.str[x->file], rn.str[y->file]))) return c;
-   return cmp_u32(x->line, y->line);
+   if ((c = cmp_u32(x->line, y->line)))                 return c;
+   return cmp_u32(x->inlined, y->inlined);
 }
 
 /* Gives the marked entries of marks[0..n) numbers in the order sort_cmp
@@ -354,7 +355,7 @@ static void row_fn(VP_Out* o, UInt id)
    VP_(out_u64)(o, rn.obj[f->obj]);
    VP_(out_s)(o, ",");
    VP_(out_u64)(o, f->line);
-   VP_(out_s)(o, "]");
+   VP_(out_s)(o, f->inlined ? ",1]" : "]");
 }
 
 static void write_lines(VP_Out* o)
@@ -1105,6 +1106,37 @@ static void write_file(const HChar* path, const VP_Dump* d)
       write_atomically(dest, d, o);
    VG_(free)(target);
    VG_(free)(o);
+}
+
+/* Whether the profile could be created where it goes, tried before the
+   client runs so that a destination that cannot be written stops the
+   run at once instead of after it (as callgrind checks its own output
+   file): the temporary file the profile would be written to is created
+   and removed.  A device or a FIFO written in place is left alone:
+   opening a FIFO would wait for its reader. */
+void VP_(check_profile_destination)(void)
+{
+   VP_Dump d;
+   VG_(memset)(&d, 0, sizeof d);
+   HChar*       path   = profile_path(&d);
+   HChar*       target = link_target(path);
+   const HChar* dest   = target ? target : path;
+   if (!write_in_place(dest)) {
+      VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+      HChar*  tmp = temp_path(dest);
+      if (!VP_(out_open)(o, tmp)) {
+         HChar* opt = VG_(malloc)("vp.dump.opt", VG_(strlen)(VP_(clo).out_file) + 32);
+         VG_(sprintf)(opt, "--vgprof-out-file=%s", VP_(clo).out_file);
+         VG_(fmsg_bad_option)(opt, "vgprof: cannot create the profile '%s': %s\n",
+                              path, VP_(errno_text)(o->err));
+      }
+      VP_(out_close)(o);
+      VG_(unlink)(tmp);
+      VG_(free)(tmp);
+      VG_(free)(o);
+   }
+   VG_(free)(target);
+   VG_(free)(path);
 }
 
 void VP_(write_profile)(const VP_Dump* d)

@@ -69,12 +69,15 @@ typedef struct {
    UInt line;
 } VP_Loc;
 
-/* A function: all four fields are string ids except line. */
+/* A function: name, obj and file are string ids.  An inlined function
+   (one the compiler inlined, known from the inlined calls the debug info
+   records) has no entry point: its file is that of its code, line 0. */
 typedef struct {
    UInt name;
    UInt obj;
    UInt file;   /* source file of the entry point */
    UInt line;   /* source line of the entry point */
+   UInt inlined;
 } VP_Fn;
 
 void         VP_(init_locs)(void);
@@ -84,6 +87,21 @@ const HChar* VP_(str)(UInt id);
 UInt         VP_(n_fns)(void);
 const VP_Fn* VP_(fn)(UInt id);
 VP_Loc       VP_(loc_of_instr)(Addr a);
+Bool         VP_(is_fn_entry)(Addr a);
+/* The frames of a code address as DHAT shows them: the inlined calls at a,
+   innermost first (each an inlined function, with the line of its code),
+   then a's own function with the line of the outermost inlined call (the
+   line of a itself when nothing is inlined there).  Returns how many,
+   at most max (at least 1). */
+UInt         VP_(frames_at)(Addr a, VP_Loc* levels, UInt max);
+
+/*------------------------------------------------------------*/
+/*--- from vp_entries.c                                    ---*/
+/*------------------------------------------------------------*/
+
+/* The start of the function holding a, for code without a symbol: its
+   address in the process and within its object. */
+Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_obj);
 
 /*------------------------------------------------------------*/
 /*--- from vp_instr.c                                      ---*/
@@ -256,5 +274,7 @@ typedef struct {
 } VP_Dump;
 
 void VP_(write_profile)(const VP_Dump* d);
+/* Stops valgrind at start-up when the profile could not be created. */
+void VP_(check_profile_destination)(void);
 
 #endif /* VP_GLOBAL_H */

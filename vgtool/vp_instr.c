@@ -197,7 +197,7 @@ static void describe_sb(VP_SB* sb, Addr a)
 
    sb->fn          = sb->instr_cc[0]->loc.fn;
    sb->obj         = VP_(fn)(sb->fn)->obj;
-   sb->is_entry    = VG_(get_fnname_if_entry)(ep, a, &name);
+   sb->is_entry    = VP_(is_fn_entry)(a);
    sb->in_plt      = VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT;
    sb->pop_on_jump = VG_(get_fnname)(ep, a, &name)
                      && VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;

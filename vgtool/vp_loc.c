@@ -9,6 +9,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_wordfm.h"
 #include "vp_global.h"
 
@@ -37,6 +38,7 @@ static Word cmp_fn(UWord a, UWord b)
    if (x->obj  != y->obj)  return x->obj  < y->obj  ? -1 : 1;
    if (x->file != y->file) return x->file < y->file ? -1 : 1;
    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+   if (x->inlined != y->inlined) return x->inlined < y->inlined ? -1 : 1;
    return 0;
 }
 
@@ -78,9 +80,22 @@ static UInt intern_fn(const VP_Fn* f)
    return (UInt)id;
 }
 
-/* The file as cachegrind names it: the compilation directory joined with
-   the file name when the debug info gives a directory.  Interned at once:
-   debug-info strings may not outlive the next query. */
+/* The interned path of a source file as cachegrind names it: the
+   compilation directory joined with the file name when the debug info
+   gives a directory. */
+static UInt intern_path(const HChar* dir, const HChar* name)
+{
+   if (dir[0] == '\0')
+      return VP_(intern_str)(name);
+   SizeT  n = VG_(strlen)(dir) + 1 + VG_(strlen)(name) + 1;
+   HChar* path = VG_(malloc)("vp.loc.path", n);
+   VG_(sprintf)(path, "%s/%s", dir, name);
+   UInt   id = VP_(intern_str)(path);
+   VG_(free)(path);
+   return id;
+}
+
+/* Interned at once: debug-info strings may not outlive the next query. */
 static Bool file_line_of(DiEpoch ep, Addr a, UInt* file, UInt* line)
 {
    const HChar *name, *dir;
@@ -89,16 +104,27 @@ static Bool file_line_of(DiEpoch ep, Addr a, UInt* file, UInt* line)
       *line = 0;
       return False;
    }
-   if (dir[0] == '\0') {
-      *file = VP_(intern_str)(name);
-   } else {
-      SizeT  n = VG_(strlen)(dir) + 1 + VG_(strlen)(name) + 1;
-      HChar* path = VG_(malloc)("vp.loc.path", n);
-      VG_(sprintf)(path, "%s/%s", dir, name);
-      *file = VP_(intern_str)(path);
-      VG_(free)(path);
-   }
+   *file = intern_path(dir, name);
    return True;
+}
+
+/* The name of code without a symbol: the function holding it, named by
+   its start within its object as callgrind names it (" [PLT]" added for
+   the stubs of the procedure linkage table); "???" for code outside any
+   function the object records. */
+static UInt unnamed_fn(DiEpoch ep, Addr a, VP_Fn* fn)
+{
+   Addr  start, in_obj;
+   HChar name[48];
+   if (!VP_(unnamed_fn_start)(ep, a, &start, &in_obj)) {
+      fn->file = VP_(intern_str)(unknown);
+      fn->line = 0;
+      return VP_(intern_str)(unknown);
+   }
+   VG_(sprintf)(name, "0x%016lx%s", (UWord)in_obj,
+                VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT ? " [PLT]" : "");
+   file_line_of(ep, start, &fn->file, &fn->line);
+   return VP_(intern_str)(name);
 }
 
 VP_Loc VP_(loc_of_instr)(Addr a)
@@ -111,18 +137,126 @@ VP_Loc VP_(loc_of_instr)(Addr a)
    file_line_of(ep, a, &loc.file, &loc.line);
 
    VG_(memset)(&fn, 0, sizeof fn);
-   fn.name = VP_(intern_str)(VG_(get_fnname)(ep, a, &s) ? s : unknown);
-   fn.obj  = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : unknown);
-
-   /* A function is told apart by where it starts, so that two static
-      functions of one name in one object stay two functions. */
-   PtrdiffT offset;
-   if (VG_(get_inst_offset_in_function)(ep, a, &offset)) {
-      file_line_of(ep, a - offset, &fn.file, &fn.line);
+   fn.obj = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : unknown);
+   if (VG_(get_fnname)(ep, a, &s)) {
+      fn.name = VP_(intern_str)(s);
+      /* A function is told apart by where it starts, so that two static
+         functions of one name in one object stay two functions. */
+      PtrdiffT offset;
+      if (VG_(get_inst_offset_in_function)(ep, a, &offset)) {
+         file_line_of(ep, a - offset, &fn.file, &fn.line);
+      } else {
+         fn.file = VP_(intern_str)(unknown);
+         fn.line = 0;
+      }
    } else {
-      fn.file = VP_(intern_str)(unknown);
-      fn.line = 0;
+      fn.name = unnamed_fn(ep, a, &fn);
    }
    loc.fn = intern_fn(&fn);
    return loc;
+}
+
+/* Whether a is the first instruction of a function: of its symbol, or
+   for code without one, of the function its object's unwind table
+   says holds it. */
+Bool VP_(is_fn_entry)(Addr a)
+{
+   DiEpoch      ep = VG_(current_DiEpoch)();
+   const HChar* s;
+   Addr         start, in_obj;
+   if (VG_(get_fnname_if_entry)(ep, a, &s))
+      return True;
+   return !VG_(get_fnname)(ep, a, &s) && VP_(unnamed_fn_start)(ep, a, &start, &in_obj)
+          && start == a;
+}
+
+/*------------------------------------------------------------*/
+/*--- Inlined calls                                        ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind's tool interface describes the inlined calls at an address
+   only as text (VG_(describe_IP)); its XML form keeps the function, the
+   directory, the file and the line apart, escaped as XML escapes them. */
+
+/* The unescaped text of element <tag> of xml, in memory the caller frees;
+   NULL when there is none. */
+static HChar* xml_element(const HChar* xml, const HChar* tag)
+{
+   HChar open[16], close[16];
+   VG_(sprintf)(open, "<%s>", tag);
+   VG_(sprintf)(close, "</%s>", tag);
+   const HChar* from = VG_(strstr)(xml, open);
+   if (from == NULL) return NULL;
+   from += VG_(strlen)(open);
+   const HChar* to = VG_(strstr)(from, close);
+   if (to == NULL) return NULL;
+   HChar* out = VG_(malloc)("vp.loc.xml", (SizeT)(to - from) + 1);
+   SizeT  n = 0;
+   while (from < to) {
+      if (VG_(strncmp)(from, "&amp;", 5) == 0)     { out[n++] = '&'; from += 5; }
+      else if (VG_(strncmp)(from, "&lt;", 4) == 0) { out[n++] = '<'; from += 4; }
+      else if (VG_(strncmp)(from, "&gt;", 4) == 0) { out[n++] = '>'; from += 4; }
+      else out[n++] = *from++;
+   }
+   out[n] = '\0';
+   return out;
+}
+
+/* One level of the description: its function's name (NULL if unknown,
+   for the caller to free) and its file and line. */
+static HChar* describe_level(DiEpoch ep, Addr a, const InlIPCursor* iipc,
+                             UInt* file, UInt* line)
+{
+   Bool saved = VG_(clo_xml);
+   VG_(clo_xml) = True;
+   const HChar* xml = VG_(describe_IP)(ep, a, iipc);
+   VG_(clo_xml) = saved;
+   HChar* fn   = xml_element(xml, "fn");
+   HChar* dir  = xml_element(xml, "dir");
+   HChar* name = xml_element(xml, "file");
+   HChar* num  = xml_element(xml, "line");
+   *file = name ? intern_path(dir ? dir : "", name) : VP_(intern_str)(unknown);
+   *line = name && num ? (UInt)VG_(strtoull10)(num, NULL) : 0;
+   VG_(free)(dir);
+   VG_(free)(name);
+   VG_(free)(num);
+   return fn;
+}
+
+UInt VP_(frames_at)(Addr a, VP_Loc* levels, UInt max)
+{
+   DiEpoch      ep   = VG_(current_DiEpoch)();
+   VP_Loc       own  = VP_(loc_of_instr)(a);
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
+   UInt         n    = 0;
+   const HChar* s;
+   if (iipc == NULL) {
+      levels[0] = own;
+      return 1;
+   }
+   do {
+      UInt   file, line;
+      HChar* name = describe_level(ep, a, iipc, &file, &line);
+      if (!VG_(next_IIPC)(iipc) || n + 1 == max) {
+         /* The bottom level: the address's own function. */
+         own.file = file;
+         own.line = line;
+         levels[n++] = own;
+         VG_(free)(name);
+         break;
+      }
+      VP_Fn fn;
+      VG_(memset)(&fn, 0, sizeof fn);
+      fn.name    = VP_(intern_str)(name ? name : unknown);
+      fn.obj     = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : unknown);
+      fn.file    = file;
+      fn.inlined = 1;
+      levels[n].fn   = intern_fn(&fn);
+      levels[n].file = file;
+      levels[n].line = line;
+      n++;
+      VG_(free)(name);
+   } while (True);
+   VG_(delete_IIPC)(iipc);
+   return n;
 }

@@ -77,6 +77,20 @@ static Bool in_libc(const HChar* obj)
    return VG_(strncmp)(base, "libc.so", 7) == 0;
 }
 
+/* The C library's IFUNC resolvers carry the names of the functions they
+   choose among ("memcpy@@GLIBC_2.14", "memmove") but are not those
+   functions: the dynamic linker calls them with no arguments when it binds
+   a call, lazily in the middle of the program, and their registers then
+   hold whatever the program left there.  glibc writes them in headers
+   named ifunc-*.h (ifunc-memmove.h, ifunc-avx2.h), where their code's
+   entry line is. */
+static Bool is_ifunc_resolver(const VP_Fn* f)
+{
+   const HChar* file  = VP_(str)(f->file);
+   const HChar* slash = VG_(strrchr)(file, '/');
+   return VG_(strncmp)(slash ? slash + 1 : file, "ifunc-", 6) == 0;
+}
+
 static UChar* families;   /* per function: VP_StrFn + 1, 0 while unknown */
 static UInt   n_families;
 
@@ -90,7 +104,8 @@ VP_StrFn VP_(strfn_family)(UInt fn)
    }
    if (families[fn] == 0) {
       const VP_Fn* f = VP_(fn)(fn);
-      VP_StrFn fam = in_libc(VP_(str)(f->obj)) ? family_of_name(VP_(str)(f->name)) : VP_SF_NONE;
+      VP_StrFn fam = in_libc(VP_(str)(f->obj)) && !is_ifunc_resolver(f)
+                     ? family_of_name(VP_(str)(f->name)) : VP_SF_NONE;
       families[fn] = (UChar)(fam + 1);
    }
    return (VP_StrFn)(families[fn] - 1);

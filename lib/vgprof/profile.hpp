@@ -16,7 +16,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 5;
+inline constexpr int kNewestVersion = 6;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -76,6 +76,10 @@ struct Function {
     FileId file;    // source location of the entry point
     ObjId obj;
     uint32_t line = 0;
+    // A function the compiler inlined (format version 6), known from the
+    // debug info's inlined calls: it has no entry point, its file is that of
+    // its code and its line 0.
+    bool inlined = false;
 };
 
 // A row of `lines` without its costs (see Profile::line_cost).
