@@ -61,6 +61,8 @@ struct ReportOptions {
     // vgprof/heap.hpp), with options.function only those under it.
     bool heap = false;
     std::string heap_sort = "bytes";
+    // Removed from the start of the paths shown in text (--strip-prefix).
+    std::vector<std::string> strip_prefixes;
 };
 
 // Writes, in options.format ("text" or "json"), the function summary of
@@ -108,8 +110,10 @@ struct AnnotateOptions {
     // Source files to annotate, matched against the profile's paths (the
     // whole path or its end); empty: the costliest files.
     std::vector<std::string> sources;
-    // The events whose columns are shown, in this order; empty: all
-    // recorded. The first ranks files and functions and sets the threshold.
+    // The events whose columns are shown, in this order, as for report's
+    // text (empty: the first recorded and one miss summary; "all": every
+    // recorded event). The first ranks files and functions and sets the
+    // threshold.
     std::vector<std::string> events;
     double threshold = 0.1;            // percent of the first shown event's total
     size_t context = 8;                // lines (instructions) around each costly one
@@ -117,6 +121,7 @@ struct AnnotateOptions {
     std::vector<std::string> source_dirs;    // --source-dir, in order
     std::vector<std::string> substitutions;  // --subst FROM=TO, in order
     bool disassembly = false;          // --asm: instructions instead of source lines
+    std::vector<std::string> strip_prefixes;  // --strip-prefix: paths shown without them
 };
 
 // Writes the chosen source files line by line with their costs, or with

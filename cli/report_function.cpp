@@ -7,6 +7,7 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
@@ -55,16 +56,17 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
 }
 
 // "/src/app.c:12", "/src/app.c" when the line is unknown, "???" when the file is.
-std::string site_label(const Profile& profile, const CallSite& site)
+std::string site_label(const Profile& profile, const CallSite& site, const PathDisplay& display)
 {
-    const std::string& file = profile.file_path(site.file);
+    const std::string file = display.show(profile.file_path(site.file));
     if (file == "???" || site.line == 0)
         return file;
     return fmt::format("{}:{}", file, site.line);
 }
 
 void write_calls(std::ostream& out, const Profile& profile, const CostColumns& columns,
-                 size_t count_width, const char* noun, const std::vector<CallCost>& calls)
+                 size_t count_width, const char* noun, const std::vector<CallCost>& calls,
+                 const PathDisplay& display)
 {
     print_line(out, rule());
     print_line(out, fmt::format("{}  {:>{}}  {}  [object]  call site", columns.header(), "calls",
@@ -76,16 +78,18 @@ void write_calls(std::ostream& out, const Profile& profile, const CostColumns& c
         const Function& f = profile.function(c.fn);
         print_line(out, fmt::format("{}  {:>{}}  {}  [{}]  {}", columns.cells({&c.inclusive}),
                                     format_thousands(c.count), count_width, profile.str(f.name),
-                                    profile.obj_path(f.obj), site_label(profile, *c.site)));
+                                    display.show(profile.obj_path(f.obj)),
+                                    site_label(profile, *c.site, display)));
     }
 }
 
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const FunctionView& v)
 {
+    const PathDisplay display{options.strip_prefixes};
     std::vector<std::string> header = {
         fmt::format("Event sort order: {} (inclusive)", profile.meta().events[v.sort_event]),
-        fmt::format("Function:         {}", function_label(profile, v.fn))};
+        fmt::format("Function:         {}", function_label(profile, v.fn, display))};
     for (std::string& line : thread_header(options))
         header.push_back(std::move(line));
     write_header(out, profile, options, v.events, header);
@@ -97,7 +101,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, function_columns.header() + "  function (file:line)  [object]");
     print_line(out, rule());
     print_line(out, function_columns.cells({&v.self, &v.inclusive}) + "  " +
-                        function_label(profile, v.fn));
+                        function_label(profile, v.fn, display));
     print_line(out, "");
 
     // Both lists share their widths so that their columns line up.
@@ -108,9 +112,9 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
             call_columns.fit(0, c.inclusive);
             count_width = std::max(count_width, format_thousands(c.count).size());
         }
-    write_calls(out, profile, call_columns, count_width, "callers", v.callers);
+    write_calls(out, profile, call_columns, count_width, "callers", v.callers, display);
     print_line(out, "");
-    write_calls(out, profile, call_columns, count_width, "callees", v.callees);
+    write_calls(out, profile, call_columns, count_width, "callees", v.callees, display);
 }
 
 boost::json::array calls_json(const Profile& profile, const ShownEvents& shown,
