@@ -83,7 +83,7 @@ std::string base_name(const std::string& path)
 // whole path; both are compared by file name.
 std::string without_dirs(const std::string& desc)
 {
-   const size_t paren = desc.find(" (");
+   const size_t paren = desc.rfind(" (");   // names can hold " (": call_once<fn(), ()>
    if (paren == std::string::npos || desc.compare(paren, 5, " (in ") == 0) return desc;
    return desc.substr(0, paren) + " (" + base_name(desc.substr(paren + 2));
 }

@@ -415,6 +415,7 @@ struct Annotated {
         options.profile = dir.write("app.json", test::two_event_profile().str());
         test::set_mtime(options.profile, 1500000000);
         options.substitutions = {"/src=" + dir / "src"};
+        options.events = {"all"};   // the wide layout these tests state
     }
 
     std::string source(const std::string& text, long mtime = 1400000000)
