@@ -91,6 +91,9 @@ bool read_source(std::ostream& out, const Profile& profile, const AnnotateOption
         if (lookup.found.empty()) {
             print_line(out, fmt::format("note: source file not found (looked for {})",
                                         fmt::join(lookup.tried, ", ")));
+            if (rustc_prefix_length(recorded) != 0 && layout.search.rust_library_dirs.empty())
+                print_line(out, "note: Rust's standard library sources are not installed "
+                                "(rustup component add rust-src, or set RUST_SRC_PATH)");
             return false;
         }
         path = lookup.found;

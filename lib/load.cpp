@@ -173,6 +173,8 @@ const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", 
 const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
 // Added by version 3 (reserved, and ignored, before).
 const char* const kHeapKey = "heap";
+// Added by version 6.
+const char* const kInlineKeys[] = {"inlines", "inline_lines"};
 const char* const kReservedTopLevelKeys[] = {"heap"};
 const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
@@ -320,6 +322,7 @@ private:
     void load_paths(const TableSource& source, const Where& at);
     void check_path_inclusive_costs(const Where& at) const;
     void check_inclusive_holds_self(const Where& at) const;
+    void load_inlined(const json::object& root);
     void check_path_self_totals(const Where& at) const;
     void load_threads(const json::value& v, const Where& at);
     uint32_t tid_at(const json::value& v, const Where& at) const;
@@ -609,7 +612,8 @@ private:
         return contains(kTopLevelKeys, key) ||
                (loader_.version() >= 2 &&
                 (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-               (loader_.version() >= 3 && key == kHeapKey);
+               (loader_.version() >= 3 && key == kHeapKey) ||
+               (loader_.version() >= 6 && contains(kInlineKeys, key));
     }
 
     void begin_container(json::kind kind)
@@ -817,6 +821,8 @@ Profile Loader::validate()
     if (const json::value* v = root.if_contains("instrs"))
         load_instrs(table_source(*v, Table::instrs), instrs);
     check_totals(meta);
+    if (p_.meta_.version >= 6)
+        load_inlined(root);
     load_call_graph(root);
     if (p_.meta_.version >= 3)
         if (const json::value* v = root.if_contains(kHeapKey))
@@ -851,7 +857,8 @@ void Loader::check_top_level_keys(const json::object& root) const
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-                           (p_.meta_.version >= 3 && key == kHeapKey);
+                           (p_.meta_.version >= 3 && key == kHeapKey) ||
+                           (p_.meta_.version >= 6 && contains(kInlineKeys, key));
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
@@ -1491,6 +1498,50 @@ void Loader::check_path_inclusive_costs(const Where& at) const
                                     : cat(" is ", expected)));
         }
     }
+}
+
+// inlines: [fn, parent, file, line], parents before their children;
+// inline_lines: [fn, inl, file, line, cost...], each the inlined part of a
+// lines row, its inlined call's function an inlined one.
+void Loader::load_inlined(const json::object& root)
+{
+    const Where top;
+    const auto no_streamed_ids = [](size_t) {};
+    if (const json::value* v = root.if_contains("inlines"))
+        load_table(TableSource{v, nullptr}, top.member("inlines"),
+                   [&](const RowCells& row, const Where& item, size_t i) {
+                       check_row(row, item, {"fn", "parent", "file", "line"}, {});
+                       InlinedCall c;
+                       c.fn = id_at<FnId>(row[0], item.element(0), "fn", p_.functions_.size(),
+                                          "function");
+                       if (!p_.function(c.fn).inlined)
+                           fail(item.element(0),
+                                cat("function ", c.fn.value, " is not an inlined function"));
+                       if (row[1].kind != json::kind::null)
+                           c.parent = id_at<FnId>(row[1], item.element(1), "parent", i,
+                                                  "earlier inlined call").value;
+                       c.file = id_at<FileId>(row[2], item.element(2), "file", p_.files_.size(),
+                                              "file");
+                       c.line = u32_at(row[3], item.element(3));
+                       p_.inlined_calls_.push_back(c);
+                   },
+                   no_streamed_ids);
+    if (const json::value* v = root.if_contains("inline_lines"))
+        load_table(TableSource{v, nullptr}, top.member("inline_lines"),
+                   [&](const RowCells& row, const Where& item, size_t) {
+                       check_row(row, item, {"fn", "inl", "file", "line"}, {""});
+                       InlinedLine l;
+                       l.fn = id_at<FnId>(row[0], item.element(0), "fn", p_.functions_.size(),
+                                          "function");
+                       l.inl = id_at<FnId>(row[1], item.element(1), "inl",
+                                           p_.inlined_calls_.size(), "inlined call").value;
+                       l.file = id_at<FileId>(row[2], item.element(2), "file", p_.files_.size(),
+                                              "file");
+                       l.line = u32_at(row[3], item.element(3));
+                       p_.inlined_lines_.push_back(l);
+                       append_costs(row, 4, item, p_.inlined_line_costs_);
+                   },
+                   no_streamed_ids);
 }
 
 // What ran while a function was on a stack, or while its own code ran

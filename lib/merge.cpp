@@ -167,6 +167,9 @@ private:
     std::unordered_map<std::string, uint32_t> str_of_;
     std::vector<bool> is_obj_, is_file_;  // by provisional string
     SummedRows<4> fns_;                   // {obj, name, file (strings), line}
+    // The line an inlined function is keyed by: it has none (0), and it
+    // must stay apart from a function of the same name without one.
+    static constexpr uint32_t kInlinedLine = UINT32_MAX;
     SummedRows<3> lines_;                 // {fn, file string, line} -> costs
     SummedRows<4> instrs_rows_;           // {addr, fn, file string, line} -> costs
     GraphSums graph_;
@@ -303,7 +306,7 @@ Merger::Mapping Merger::map_ids(const Profile& p)
     map.fn.reserve(p.functions().size());
     for (const Function& f : p.functions()) {
         const Key<4> key = {map.str[p.objs()[f.obj.index()].index()], map.str[f.name.index()],
-                            map.file[f.file.index()], f.line};
+                            map.file[f.file.index()], f.inlined ? kInlinedLine : f.line};
         map.fn.push_back(uint32_t(fns_.row(key)));
     }
     for (const std::string& event : meta_.events)
@@ -483,8 +486,10 @@ void Merger::build_tables(Profile& out)
     for (size_t rank = 0; rank < fn_order.size(); ++rank) {
         const Key<4>& k = f.key(fn_order[rank]);
         final_fn_[fn_order[rank]] = uint32_t(rank);
+        const bool inlined = k[3] == kInlinedLine;
         out.functions_.push_back(Function{StrId(str[k[1]]), FileId(final_file_[k[2]]),
-                                          ObjId(final_obj_[k[0]]), uint32_t(k[3])});
+                                          ObjId(final_obj_[k[0]]), inlined ? 0 : uint32_t(k[3]),
+                                          inlined});
     }
 
     const auto& fn = final_fn_;

@@ -254,6 +254,21 @@ void write_tables(JsonOut& j, const Profile& p)
         j.raw("[").number(l.fn.value).raw(",").number(l.file.value).raw(",").number(l.line);
         j.costs(p.line_cost(i), events).raw("]");
     });
+    if (written_version(p) >= 6) {
+        j.raw("\n,\"inlines\":");
+        write_rows(j, p.inlined_calls().size(), [&](size_t i) {
+            const InlinedCall& c = p.inlined_calls()[i];
+            j.raw("[").number(c.fn.value).raw(",");
+            if (c.parent) j.number(*c.parent); else j.raw("null");
+            j.raw(",").number(c.file.value).raw(",").number(c.line).raw("]");
+        });
+        j.raw("\n,\"inline_lines\":");
+        write_rows(j, p.inlined_lines().size(), [&](size_t i) {
+            const InlinedLine& l = p.inlined_lines()[i];
+            j.raw("[").number(l.fn.value).raw(",").number(l.inl).raw(",").number(l.file.value);
+            j.raw(",").number(l.line).costs(p.inlined_line_cost(i), events).raw("]");
+        });
+    }
     if (p.instrs().empty())
         return;
     j.raw("\n,\"instrs\":");

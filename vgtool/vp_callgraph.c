@@ -46,6 +46,7 @@ typedef struct {
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
    UInt  site_file;   /* where the call came from */
    UInt  site_line;
+   UInt  site_inl;    /* the inlined call the calling code belongs to */
    UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
@@ -150,7 +151,7 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt 
    before far more often than it is new, and the hash tables' generic
    lookups cost more than this direct-mapped probe. */
 typedef struct {
-   UInt caller_node, caller_fn, callee, file, line, tid;
+   UInt caller_node, caller_fn, callee, file, line, tid, inl;
    UInt edge, node;
 } CallCacheEntry;
 
@@ -383,23 +384,37 @@ static void push_root(Context* c, UInt fn, Addr sp)
 }
 
 
-static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
-                          UInt file, UInt line, UInt tid, UInt* edge, UInt* node)
+/* The node a call made from inlined code hangs from: below the caller's
+   node, one node per inlined call the calling code lies in, outermost
+   first, each named after its inlined function.  Those nodes are never
+   entered (their code's cost is the caller's own) and hold what their
+   calls cost. */
+static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid)
+   if (inl == VP_NO_INL)
+      return caller_node;
+   const VP_Inl* call = VP_(inl)(inl);
+   return node_for(inlined_node(caller_node, call->parent, tid), call->fn, tid);
+}
+
+static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
+                          UInt file, UInt line, UInt inl, UInt tid, UInt* edge, UInt* node)
+{
+   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid ^ inl * 31u)
             & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
    if (e->caller_node != caller_node || e->caller_fn != caller_fn
        || e->callee != callee || e->file != file || e->line != line
-       || e->tid != tid || e->edge == VP_NO_ID) {
+       || e->tid != tid || e->inl != inl || e->edge == VP_NO_ID) {
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
       e->file        = file;
       e->line        = line;
       e->tid         = tid;
+      e->inl         = inl;
       e->edge        = edge_for(caller_fn, callee, file, line, tid);
-      e->node        = node_for(caller_node, callee, tid);
+      e->node        = node_for(inlined_node(caller_node, inl, tid), callee, tid);
    }
    *edge = e->edge;
    *node = e->node;
@@ -427,7 +442,7 @@ static void enter_strfn(Context* c, Frame* f)
 }
 
 static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
-                      UInt site_file, UInt site_line)
+                      UInt site_file, UInt site_line, UInt site_inl)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -439,13 +454,14 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    f->ret_addr  = ret_addr;
    f->site_file = site_file;
    f->site_line = site_line;
+   f->site_inl  = site_inl;
    if (callee->in_plt) {
       f->skip = True;
       f->node = f->edge = VP_NO_ID;
       return;
    }
    UInt node;
-   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, c->tid,
+   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, site_inl, c->tid,
                  &f->edge, &node);
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
@@ -671,7 +687,7 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    Bool        emulated  = False, resolved = False;
-   UInt        resolved_file = 0, resolved_line = 0;
+   UInt        resolved_file = 0, resolved_line = 0, resolved_inl = VP_NO_INL;
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -687,6 +703,7 @@ static void follow(VP_SB* sb, Addr sp)
       if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
          resolved_file = c->frames[c->depth - 1].site_file;
          resolved_line = c->frames[c->depth - 1].site_line;
+         resolved_inl  = c->frames[c->depth - 1].site_inl;
          resolved = True;
          sp = c->frames[c->depth - 1].sp;
          pop_frame(c);
@@ -713,10 +730,12 @@ static void follow(VP_SB* sb, Addr sp)
    UInt   ci   = last->exit_instr[exit];
    UInt   file = last->instr_cc[ci]->loc.file;
    UInt   line = last->instr_cc[ci]->loc.line;
+   UInt   inl  = last->instr_cc[ci]->loc.inl;
    Addr   ret  = emulated ? 0 : last->exit_next[exit];
    if (resolved) {
       file = resolved_file;
       line = resolved_line;
+      inl  = resolved_inl;
    }
    if (emulated && c->depth > 1) {
       Frame* top = &c->frames[c->depth - 1];
@@ -724,9 +743,10 @@ static void follow(VP_SB* sb, Addr sp)
       if (top->skip) {             /* a PLT stub jumping on: the call is the caller's */
          file = top->site_file;
          line = top->site_line;
+         inl  = top->site_inl;
       }
    }
-   push_call(c, sb, sp, ret, file, line);
+   push_call(c, sb, sp, ret, file, line, inl);
 }
 
 /* A translation is going away: no context may keep pointing at it. */
@@ -847,6 +867,27 @@ void VP_(callgraph_reset_stacks)(void)
 
 UInt VP_(n_edges)(void)            { return (UInt)VG_(sizeXA)(edges); }
 const VP_Edge* VP_(edge)(UInt i)   { return VG_(indexXA)(edges, i); }
+/* An inlined function's node is never entered: what it holds is what
+   its children hold.  Children come after their parents, so one pass
+   from the last node back settles every level. */
+void VP_(settle_inlined_nodes)(void)
+{
+   Word i;
+   Int  e, n = (Int)VP_(n_events);
+   for (i = 0; i < VG_(sizeXA)(nodes); i++) {
+      VP_PathNode* p = VG_(indexXA)(nodes, i);
+      if (p->fn != VP_NO_ID && VP_(fn)(p->fn)->inlined)
+         VG_(memset)(p->incl, 0, n * sizeof(ULong));
+   }
+   for (i = VG_(sizeXA)(nodes) - 1; i >= 0; i--) {
+      const VP_PathNode* p = VG_(indexXA)(nodes, i);
+      if (p->parent == VP_NO_ID) continue;
+      VP_PathNode* up = VG_(indexXA)(nodes, p->parent);
+      if (up->fn != VP_NO_ID && VP_(fn)(up->fn)->inlined)
+         for (e = 0; e < n; e++) up->incl[e] += p->incl[e];
+   }
+}
+
 UInt VP_(n_path_nodes)(void)       { return (UInt)VG_(sizeXA)(nodes); }
 const VP_PathNode* VP_(path_node)(UInt i) { return VG_(indexXA)(nodes, i); }
 

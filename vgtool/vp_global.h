@@ -62,16 +62,31 @@ void VP_(check_clo)(void);
 /*------------------------------------------------------------*/
 
 /* Where an instruction's cost goes.  fn is an index into the function
-   table, file a string id, line a source line (0: unknown). */
+   table, file a string id, line a source line (0: unknown), inl the
+   innermost inlined call the instruction's code belongs to (an index into
+   the table of inlined calls; VP_NO_INL for the function's own code). */
 typedef struct {
    UInt fn;
    UInt file;
    UInt line;
+   UInt inl;
 } VP_Loc;
+
+#define VP_NO_INL 0xFFFFFFFFu
+
+/* An inlined call: function fn (an inlined one) whose code was inlined at
+   file:line of its caller's code, the caller being the inlined call
+   parent, or the real function when parent is VP_NO_INL. */
+typedef struct {
+   UInt fn;
+   UInt parent;
+   UInt file;
+   UInt line;
+} VP_Inl;
 
 /* A function: name, obj and file are string ids.  An inlined function
    (one the compiler inlined, known from the inlined calls the debug info
-   records) has no entry point: its file is that of its code, line 0. */
+   records) is known by its name in its object: file "???", line 0. */
 typedef struct {
    UInt name;
    UInt obj;
@@ -87,6 +102,8 @@ const HChar* VP_(str)(UInt id);
 UInt         VP_(n_fns)(void);
 const VP_Fn* VP_(fn)(UInt id);
 VP_Loc       VP_(loc_of_instr)(Addr a);
+UInt         VP_(n_inls)(void);
+const VP_Inl* VP_(inl)(UInt id);
 Bool         VP_(is_fn_entry)(Addr a);
 /* The frames of a code address as DHAT shows them: the inlined calls at a,
    innermost first (each an inlined function, with the line of its code),
@@ -237,6 +254,7 @@ typedef struct {
 
 UInt               VP_(n_edges)(void);
 const VP_Edge*     VP_(edge)(UInt i);
+void               VP_(settle_inlined_nodes)(void);
 UInt               VP_(n_path_nodes)(void);
 const VP_PathNode* VP_(path_node)(UInt i);
 UInt               VP_(n_fn_incl)(void);

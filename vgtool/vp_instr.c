@@ -130,7 +130,7 @@ static VP_InstrCC* instr_cc_for(Addr a, UInt len)
    VP_Loc loc = VP_(loc_of_instr)(a);
    for (cc = first; cc; cc = cc->same_addr_next)
       if (cc->loc.fn == loc.fn && cc->loc.file == loc.file
-          && cc->loc.line == loc.line) {
+          && cc->loc.line == loc.line && cc->loc.inl == loc.inl) {
          cc->epoch = ep.n;
          return cc;
       }

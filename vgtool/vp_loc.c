@@ -24,6 +24,8 @@ static WordFM* str_ids;   /* HChar* (owned) -> id */
 static XArray* strs;      /* of HChar*, indexed by id */
 static WordFM* fn_ids;    /* VP_Fn* (owned) -> id */
 static XArray* fns;       /* of VP_Fn*, indexed by id */
+static WordFM* inl_ids;   /* VP_Inl* (owned) -> id */
+static XArray* inls;      /* of VP_Inl*, indexed by id */
 
 static Word cmp_str(UWord a, UWord b)
 {
@@ -42,8 +44,15 @@ static Word cmp_fn(UWord a, UWord b)
    return 0;
 }
 
+static Word cmp_inl(UWord a, UWord b)
+{
+   return VG_(memcmp)((const void*)a, (const void*)b, sizeof(VP_Inl));
+}
+
 void VP_(init_locs)(void)
 {
+   inl_ids = VG_(newFM)(VG_(malloc), "vp.loc.inlids", VG_(free), cmp_inl);
+   inls    = VG_(newXA)(VG_(malloc), "vp.loc.inls", VG_(free), sizeof(VP_Inl*));
    str_ids = VG_(newFM)(VG_(malloc), "vp.loc.strids", VG_(free), cmp_str);
    strs    = VG_(newXA)(VG_(malloc), "vp.loc.strs", VG_(free), sizeof(HChar*));
    fn_ids  = VG_(newFM)(VG_(malloc), "vp.loc.fnids", VG_(free), cmp_fn);
@@ -66,6 +75,24 @@ UInt VP_(n_strs)(void)            { return (UInt)VG_(sizeXA)(strs); }
 const HChar* VP_(str)(UInt id)    { return *(HChar**)VG_(indexXA)(strs, id); }
 UInt VP_(n_fns)(void)             { return (UInt)VG_(sizeXA)(fns); }
 const VP_Fn* VP_(fn)(UInt id)     { return *(VP_Fn**)VG_(indexXA)(fns, id); }
+UInt VP_(n_inls)(void)            { return (UInt)VG_(sizeXA)(inls); }
+const VP_Inl* VP_(inl)(UInt id)   { return *(VP_Inl**)VG_(indexXA)(inls, id); }
+
+static UInt intern_inl(UInt fn, UInt parent, UInt file, UInt line)
+{
+   VP_Inl probe;
+   UWord  key, id;
+   VG_(memset)(&probe, 0, sizeof probe);
+   probe.fn = fn; probe.parent = parent; probe.file = file; probe.line = line;
+   if (VG_(lookupFM)(inl_ids, &key, &id, (UWord)&probe))
+      return (UInt)id;
+   VP_Inl* copy = VG_(malloc)("vp.loc.inl", sizeof(VP_Inl));
+   *copy = probe;
+   id = VG_(sizeXA)(inls);
+   VG_(addToXA)(inls, &copy);
+   VG_(addToFM)(inl_ids, (UWord)copy, id);
+   return (UInt)id;
+}
 
 static UInt intern_fn(const VP_Fn* f)
 {
@@ -107,6 +134,8 @@ static Bool file_line_of(DiEpoch ep, Addr a, UInt* file, UInt* line)
    *file = intern_path(dir, name);
    return True;
 }
+
+static UInt inlined_call_at(DiEpoch ep, Addr a, UInt obj);
 
 /* The name of code without a symbol: the function holding it, named by
    its start within its object as callgrind names it (" [PLT]" added for
@@ -152,7 +181,8 @@ VP_Loc VP_(loc_of_instr)(Addr a)
    } else {
       fn.name = unnamed_fn(ep, a, &fn);
    }
-   loc.fn = intern_fn(&fn);
+   loc.fn  = intern_fn(&fn);
+   loc.inl = inlined_call_at(ep, a, fn.obj);
    return loc;
 }
 
@@ -223,40 +253,79 @@ static HChar* describe_level(DiEpoch ep, Addr a, const InlIPCursor* iipc,
    return fn;
 }
 
-UInt VP_(frames_at)(Addr a, VP_Loc* levels, UInt max)
+/* The levels of the description of a, innermost first, as DHAT shows its
+   frames: each inlined call's function with the file and line of its code
+   there, then a's own function (its name not kept) with the line of the
+   outermost inlined call.  0 when nothing is inlined at a. */
+typedef struct { UInt name, file, line; } Level;
+
+#define VP_MAX_LEVELS 32
+
+static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
 {
-   DiEpoch      ep   = VG_(current_DiEpoch)();
-   VP_Loc       own  = VP_(loc_of_instr)(a);
    InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
    UInt         n    = 0;
-   const HChar* s;
-   if (iipc == NULL) {
-      levels[0] = own;
+   if (iipc == NULL)
+      return 0;
+   do {
+      HChar* name = describe_level(ep, a, iipc, &out[n].file, &out[n].line);
+      out[n].name = VP_(intern_str)(name ? name : unknown);
+      VG_(free)(name);
+      n++;
+   } while (VG_(next_IIPC)(iipc) && n < max);
+   VG_(delete_IIPC)(iipc);
+   return n;
+}
+
+/* An inlined function is known by its name in its object: the debug
+   information Valgrind reads names it but does not say where it is
+   declared, and the file of its code at one address can be that of code
+   inlined into it without a record of its own (Rust's intrinsics). */
+static UInt inlined_fn(UInt name, UInt obj)
+{
+   VP_Fn fn;
+   VG_(memset)(&fn, 0, sizeof fn);
+   fn.name    = name;
+   fn.obj     = obj;
+   fn.file    = VP_(intern_str)(unknown);
+   fn.inlined = 1;
+   return intern_fn(&fn);
+}
+
+/* The innermost inlined call a's code belongs to, VP_NO_INL for code of
+   the function itself. */
+static UInt inlined_call_at(DiEpoch ep, Addr a, UInt obj)
+{
+   Level levels[VP_MAX_LEVELS];
+   UInt  n = levels_at(ep, a, levels, VP_MAX_LEVELS), parent = VP_NO_INL;
+   Int   k;
+   /* From the outermost call in: each was made on the line the level
+      outside it shows. */
+   for (k = (Int)n - 2; k >= 0; k--)
+      parent = intern_inl(inlined_fn(levels[k].name, obj), parent,
+                          levels[k + 1].file, levels[k + 1].line);
+   return parent;
+}
+
+UInt VP_(frames_at)(Addr a, VP_Loc* frames, UInt max)
+{
+   DiEpoch ep  = VG_(current_DiEpoch)();
+   VP_Loc  own = VP_(loc_of_instr)(a);
+   Level   levels[VP_MAX_LEVELS];
+   UInt    n = levels_at(ep, a, levels, max < VP_MAX_LEVELS ? max : VP_MAX_LEVELS), k;
+   own.inl = VP_NO_INL;
+   if (n == 0) {
+      frames[0] = own;
       return 1;
    }
-   do {
-      UInt   file, line;
-      HChar* name = describe_level(ep, a, iipc, &file, &line);
-      if (!VG_(next_IIPC)(iipc) || n + 1 == max) {
-         /* The bottom level: the address's own function. */
-         own.file = file;
-         own.line = line;
-         levels[n++] = own;
-         VG_(free)(name);
-         break;
-      }
-      VP_Fn fn;
-      VG_(memset)(&fn, 0, sizeof fn);
-      fn.name    = VP_(intern_str)(name ? name : unknown);
-      fn.obj     = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : unknown);
-      fn.file    = file;
-      fn.inlined = 1;
-      levels[n].fn   = intern_fn(&fn);
-      levels[n].file = file;
-      levels[n].line = line;
-      n++;
-      VG_(free)(name);
-   } while (True);
-   VG_(delete_IIPC)(iipc);
+   for (k = 0; k + 1 < n; k++) {
+      frames[k].fn   = inlined_fn(levels[k].name, VP_(fn)(own.fn)->obj);
+      frames[k].file = levels[k].file;
+      frames[k].line = levels[k].line;
+      frames[k].inl  = VP_NO_INL;
+   }
+   own.file = levels[n - 1].file;
+   own.line = levels[n - 1].line;
+   frames[n - 1] = own;
    return n;
 }

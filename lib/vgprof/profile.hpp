@@ -77,9 +77,29 @@ struct Function {
     ObjId obj;
     uint32_t line = 0;
     // A function the compiler inlined (format version 6), known from the
-    // debug info's inlined calls: it has no entry point, its file is that of
-    // its code and its line 0.
+    // debug info's inlined calls by its name in its object: it has no entry
+    // point, its file is "???" and its line 0.
     bool inlined = false;
+};
+
+// A row of `inlines` (format version 6): function `fn`, an inlined one, whose
+// code was inlined at file:line of its caller's code, the caller being the
+// inlined call `parent` (an index into inlined_calls()) or, without one,
+// the function whose code holds it.
+struct InlinedCall {
+    FnId fn;
+    std::optional<uint32_t> parent;
+    FileId file;
+    uint32_t line = 0;
+};
+
+// A row of `inline_lines` without its costs: the part of the `lines` row
+// (fn, file, line) whose code is that of the inlined call `inl` (innermost).
+struct InlinedLine {
+    FnId fn;
+    uint32_t inl = 0;
+    FileId file;
+    uint32_t line = 0;
 };
 
 // A row of `lines` without its costs (see Profile::line_cost).
@@ -264,6 +284,15 @@ public:
 
     // The num_events() costs of lines()[row] / instrs()[row].
     const uint64_t* line_cost(size_t row) const { return &line_costs_[row * num_events()]; }
+
+    // Inlined calls and the costs of inlined code (format version 6; empty
+    // before, and for callgrind and cachegrind files).
+    const std::vector<InlinedCall>& inlined_calls() const { return inlined_calls_; }
+    const std::vector<InlinedLine>& inlined_lines() const { return inlined_lines_; }
+    const uint64_t* inlined_line_cost(size_t row) const
+    {
+        return &inlined_line_costs_[row * num_events()];
+    }
     const uint64_t* instr_cost(size_t row) const { return &instr_costs_[row * num_events()]; }
 
     // --- the call graph (format version 2, absent with --call-graph=no) ---
@@ -319,6 +348,9 @@ private:
     std::vector<Function> functions_;
     std::vector<LineCost> lines_;
     std::vector<uint64_t> line_costs_;
+    std::vector<InlinedCall> inlined_calls_;
+    std::vector<InlinedLine> inlined_lines_;
+    std::vector<uint64_t> inlined_line_costs_;
     std::vector<InstrCost> instrs_;
     std::vector<uint64_t> instr_costs_;
 

@@ -247,4 +247,41 @@ TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
       EXPECT_TRUE(found.count(line)) << "no inlined frame at rust_inline.rs:" << line;
 }
 
+// The call-path tree: the calls made from inlined code hang below the
+// inlined functions' nodes, and report --function finds an inlined
+// function, where it was inlined and what its code cost.
+TEST(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::string source;
+   for (const vgprof::StrId path : p.files())
+      if (base_name(p.str(path)) == "rust_inline.rs") source = p.str(path);
+   ASSERT_FALSE(source.empty());
+   // build_table, inlined into main, calls the allocator (through the
+   // inlined standard-library code below it).
+   bool found = false;
+   for (size_t i = 0; i < p.paths().size(); ++i) {
+      const vgprof::PathNode& n = p.paths()[i];
+      if (!n.fn || !n.parent || p.fn_name(*n.fn) != "build_table") continue;
+      const vgprof::PathNode& up = p.path(*n.parent);
+      EXPECT_TRUE(p.function(*n.fn).inlined);
+      EXPECT_EQ(n.count, 0u);
+      EXPECT_EQ(p.path_self(i)[0], 0u);
+      if (up.fn && p.fn_name(*up.fn) == "rust_inline::main") found = p.path_inclusive(i)[0] > 0;
+   }
+   EXPECT_TRUE(found) << "no build_table node below main";
+   auto r = run({cli_path(), "report", "--function", "build_table", "--events", "Ir", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   EXPECT_NE(r.out.find("(inlined)"), std::string::npos) << r.out;
+   const std::string host = "rust_inline::main  [" + program + "]  " + source + ":" +
+                            std::to_string(line_of(source, "let table = build_table(400);"));
+   EXPECT_NE(r.out.find(host), std::string::npos) << r.out;
+}
+
 }  // namespace
