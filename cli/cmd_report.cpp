@@ -211,7 +211,8 @@ Command add_report_command(CLI::App& app)
     cmd->add_option("--strip-prefix", options->strip_prefixes,
                     "show paths starting with PREFIX without it (whole components); may be "
                     "given more than once")
-        ->type_name("PREFIX");
+        ->type_name("PREFIX")
+        ->allow_extra_args(false);
     cmd->add_flag("--miss-rates", options->miss_rates,
                   "add cachegrind's miss rates under the totals and a rate column beside each "
                   "shown miss event (needs cache or branch events)");

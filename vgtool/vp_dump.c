@@ -1244,8 +1244,10 @@ void VP_(check_profile_destination)(void)
       if (!VP_(out_open)(o, tmp)) {
          HChar* opt = VG_(malloc)("vp.dump.opt", VG_(strlen)(VP_(clo).out_file) + 32);
          VG_(sprintf)(opt, "--vgprof-out-file=%s", VP_(clo).out_file);
+         /* A message only, after the options were read: the exit is ours. */
          VG_(fmsg_bad_option)(opt, "vgprof: cannot create the profile '%s': %s\n",
                               path, VP_(errno_text)(o->err));
+         VG_(exit)(1);
       }
       VP_(out_close)(o);
       VG_(unlink)(tmp);

@@ -85,7 +85,8 @@ TEST(Destination, ReadOnlyDirectoryStopsTheRunAtStartWithAClearMessage)
                      dir.path());
    EXPECT_EQ(r.exit_code, 1);
    EXPECT_TRUE(contains(r.err, "Bad option: --vgprof-out-file=ro/p.json")) << r.err;
-   EXPECT_TRUE(contains(r.err, "vgprof: cannot create the profile 'ro/p.json': Read-only file system"))
+   EXPECT_TRUE(contains(r.err, "vgprof: cannot create the profile '" + dir / "ro/p.json" +
+                                   "': Read-only file system"))
        << r.err;
    EXPECT_EQ(r.out, "") << "the client ran";
    EXPECT_EQ(ro.files(), std::vector<std::string>{});
@@ -97,8 +98,7 @@ TEST(Destination, MissingDirectoryStopsTheRunAtStart)
    auto r = run_tool("vgprof", {"--vgprof-out-file=no/such/dir/p.json"}, fault_prog("die", {"exit"}),
                      dir.path());
    EXPECT_EQ(r.exit_code, 1);
-   EXPECT_TRUE(contains(r.err, "cannot create the profile 'no/such/dir/p.json': No such file or directory"))
-       << r.err;
+   EXPECT_TRUE(contains(r.err, "/no/such/dir/p.json': No such file or directory")) << r.err;
    EXPECT_EQ(r.out, "") << "the client ran";
 }
 
