@@ -8,6 +8,7 @@
 #include "vgprof/annotate.hpp"
 #include "vgprof/disasm.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
@@ -60,7 +61,7 @@ ObjectCode object_code(const Profile& profile, const AnnotateOptions& options, O
 {
     ObjectCode o;
     const std::string& path = profile.obj_path(obj);
-    if (path == "???") {
+    if (is_unknown(path)) {
         o.problem = "the code is in no object file the profile knows";
         return o;
     }

@@ -4,6 +4,7 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
 
 #include <fmt/format.h>
@@ -82,7 +83,7 @@ std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOption
         for (size_t i = 0; i < profile.files().size(); ++i) {
             const FileId file(static_cast<uint32_t>(i));
             const std::string& path = profile.file_path(file);
-            if (path != "???" && !source.empty() &&
+            if (!is_unknown(path) && !source.empty() &&
                 (names(path, source) ||
                  names(apply_substitutions(path, search.substitutions), source)))
                 n.files.push_back(file);

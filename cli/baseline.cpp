@@ -3,21 +3,17 @@
 #include "baseline.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/load.hpp"
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
-#include <vector>
+#include <ostream>
 
 namespace vgprof::cli {
 
@@ -38,18 +34,6 @@ void check_name(const std::string& name)
                                   c));
 }
 
-std::string read_whole(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw Error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-    return text.str();
-}
-
 // mkdir -p: each missing directory of `dir`, from the top.
 void make_directories(const std::string& dir)
 {
@@ -64,47 +48,6 @@ void make_directories(const std::string& dir)
     struct stat st;
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         throw Error(fmt::format("the baseline directory {} is not a directory", dir));
-}
-
-// Writes `text` to a temporary file beside `path` and renames it into place.
-void write_atomically(const std::string& path, const std::string& dir, const std::string& name,
-                      const std::string& text)
-{
-    std::string temp_name = dir + "/." + name + ".json.XXXXXX";
-    std::vector<char> temp(temp_name.begin(), temp_name.end());
-    temp.push_back('\0');
-    const int fd = ::mkstemp(temp.data());
-    const auto fail = [&](const char* what) {
-        const int saved = errno;
-        if (fd >= 0)
-            ::unlink(temp.data());
-        return Error(fmt::format("cannot save baseline \"{}\" to {}: {}: {}", name, path, what,
-                                 std::strerror(saved)));
-    };
-    if (fd < 0)
-        throw fail("cannot create a temporary file");
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const Error e = fail("cannot write");
-            ::close(fd);
-            throw e;
-        }
-        done += size_t(n);
-    }
-    // The rename must not expose a file whose data is not yet on disk.
-    if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
-        const Error e = fail("cannot write");
-        ::close(fd);
-        throw e;
-    }
-    if (::close(fd) != 0)
-        throw fail("cannot write");
-    if (::rename(temp.data(), path.c_str()) != 0)
-        throw fail("cannot rename the temporary file");
 }
 
 } // namespace
@@ -130,10 +73,16 @@ std::string save_baseline(const std::string& dir, const std::string& name,
                           const std::string& profile)
 {
     const std::string path = baseline_path(dir, name);
-    const std::string text = read_whole(profile);
+    const std::string text = read_file(profile);
     parse_profile(text, profile);  // a baseline that diff cannot read is no baseline
     make_directories(dir);
-    write_atomically(path, dir, name, text);
+    try {
+        // Kept for the runs to come: on disk before it has its name.
+        write_file_atomically(path, [&](std::ostream& out) { out << text; },
+                              Durability::synced);
+    } catch (const Error& e) {
+        throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
+    }
     return path;
 }
 

@@ -22,8 +22,8 @@ std::string existing_baseline(const std::string& dir, const std::string& name);
 // Stores the profile at `profile` as baseline `name` in `dir` (created with
 // its parents when missing), replacing the one of that name, and returns
 // its path. The profile is checked first, as `vgprof diff` reads it; the
-// copy is written to a temporary file in `dir` and renamed, so a baseline
-// is never half-written. Throws vgprof::Error for a bad name, an invalid
+// copy is written to a temporary file in `dir`, synced to disk and renamed
+// (vgprof/file_io.hpp), so a baseline is never half-written. Throws vgprof::Error for a bad name, an invalid
 // profile, or a directory or file that cannot be written.
 std::string save_baseline(const std::string& dir, const std::string& name,
                           const std::string& profile);

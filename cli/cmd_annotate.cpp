@@ -11,6 +11,8 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/path_display.hpp"
@@ -64,7 +66,7 @@ std::vector<ChosenFile> chosen_files(const Profile& profile, const AnnotateOptio
         const uint64_t total = profile.meta().totals[layout.rank_event];
         for (const FileLineCosts& f : files) {
             const uint64_t cost = f.lines.total[layout.rank_event];
-            if (profile.file_path(f.file) != "???" && cost != 0 &&
+            if (!is_unknown(profile.file_path(f.file)) && cost != 0 &&
                 reaches_threshold(cost, total, options.threshold))
                 chosen.push_back({&f, ""});
         }
@@ -216,7 +218,7 @@ void write_sources(std::ostream& out, const Profile& profile, const AnnotateOpti
     for (const FileLineCosts& f : files) {
         if (listed.count(f.file) != 0)
             continue;
-        const bool unknown = profile.file_path(f.file) == "???";
+        const bool unknown = is_unknown(profile.file_path(f.file));
         for (size_t row = 0; row < f.lines.positions.size(); ++row)
             ledger.add(unknown ? kNoFile : kNotChosen, f.lines.cost(row));
     }

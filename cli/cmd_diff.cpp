@@ -10,6 +10,8 @@
 
 #include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -87,12 +89,10 @@ std::string relative_text(const CostDelta& c)
     return c.now == 0 ? "0.00%" : "new";
 }
 
+// FunctionDelta keeps no line: functions match whatever line they start at.
 std::string function_text(const FunctionDelta& f)
 {
-    std::string text = f.name;
-    if (f.file != "???")
-        text += " (" + f.file + ")";
-    return text + "  [" + f.object + "]";
+    return function_label(f.name, f.file, 0, f.object);
 }
 
 std::string breach_text(const Breach& b, const std::string& event)

@@ -6,6 +6,7 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 

@@ -31,7 +31,7 @@ struct Command {
 };
 
 // Runs `write` on the file `output` through a temporary file renamed into
-// place (vgprof/output_file.hpp), or on standard output when `output` is
+// place (vgprof/file_io.hpp), or on standard output when `output` is
 // "-". Throws vgprof::Error naming the file when it cannot be written.
 void write_output(const std::string& output, const std::function<void(std::ostream&)>& write);
 

@@ -2,6 +2,7 @@
 // vgprof: the command-line companion. main() only parses the command line,
 // runs the chosen subcommand and turns errors into a message and exit status.
 #include "commands.hpp"
+#include "control.hpp"
 
 #include "vgprof/error.hpp"
 
@@ -26,7 +27,8 @@ int main(int argc, char** argv)
     app.failure_message(CLI::FailureMessage::help);
     const std::vector<Command> commands = {add_record_command(app), add_report_command(app),
                                            add_diff_command(app), add_annotate_command(app),
-                                           add_export_command(app), add_merge_command(app)};
+                                           add_export_command(app), add_merge_command(app),
+                                           add_control_command(app)};
 
     try {
         app.parse(argc, argv);

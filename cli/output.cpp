@@ -3,7 +3,7 @@
 #include "commands.hpp"
 
 #include "vgprof/error.hpp"
-#include "vgprof/output_file.hpp"
+#include "vgprof/file_io.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -7,6 +7,8 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/inlined.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
@@ -24,7 +26,7 @@ struct FunctionView {
     ShownEvents events;  // the columns
     size_t sort_event = 0;
     FnId fn;
-    // An inlined function (format version 6): callers are where it was
+    // An inlined function (format version 7): callers are where it was
     // inlined, the cost of its code there, with no count.
     bool inlined = false;
     std::vector<uint64_t> self, inclusive;
@@ -70,15 +72,6 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
     return v;
 }
 
-// "/src/app.c:12", "/src/app.c" when the line is unknown, "???" when the file is.
-std::string site_label(const Profile& profile, const CallSite& site, const PathDisplay& display)
-{
-    const std::string file = display.show(profile.file_path(site.file));
-    if (file == "???" || site.line == 0)
-        return file;
-    return fmt::format("{}:{}", file, site.line);
-}
-
 // Inlined calls have no count: "-" for the rows of inlined_into and of
 // inlined functions.
 void write_calls(std::ostream& out, const Profile& profile, const CostColumns& columns,
@@ -98,7 +91,9 @@ void write_calls(std::ostream& out, const Profile& profile, const CostColumns& c
                                                               : format_thousands(c.count),
                                     count_width, profile.str(f.name) + (f.inlined ? " (inlined)" : ""),
                                     display.show(profile.obj_path(f.obj)),
-                                    c.site ? site_label(profile, *c.site, display) : "-"));
+                                    c.site ? location_text(display.show(profile.file_path(c.site->file)),
+                                                           c.site->line)
+                                           : "-"));
     }
 }
 

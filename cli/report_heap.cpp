@@ -7,6 +7,7 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"

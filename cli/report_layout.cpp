@@ -3,6 +3,7 @@
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>

@@ -23,8 +23,11 @@
 //     cost plus that of the calls it made.
 #include "callgrind.hpp"
 
+#include "profile_checks.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
+#include "vgprof/profile_builder.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -153,29 +156,8 @@ private:
     std::vector<uint64_t> costs_;
 };
 
-// Identities of rows while reading; ids are the reader's own numbering.
-struct LineKey {
-    uint32_t fn, file, line;
-    bool operator==(const LineKey& o) const
-    {
-        return fn == o.fn && file == o.file && line == o.line;
-    }
-};
-struct InstrKey {
-    uint64_t addr;
-    uint32_t fn, file, line;
-    bool operator==(const InstrKey& o) const
-    {
-        return addr == o.addr && fn == o.fn && file == o.file && line == o.line;
-    }
-};
-struct CallKey {
-    uint32_t caller, callee, file, line;
-    bool operator==(const CallKey& o) const
-    {
-        return caller == o.caller && callee == o.callee && file == o.file && line == o.line;
-    }
-};
+// A function as the file names it: object, file and name (strings
+// interned in the builder).
 struct FnKey {
     uint32_t obj, file, name;
     bool operator==(const FnKey& o) const
@@ -184,28 +166,19 @@ struct FnKey {
     }
 };
 
-inline size_t mix(uint64_t a, uint64_t b)
-{
-    return size_t((a * 0x9e3779b97f4a7c15ULL) ^ (b + 0x7f4a7c15ULL + (a << 6) + (a >> 2)));
-}
-struct KeyHash {
-    size_t operator()(const LineKey& k) const { return mix(uint64_t(k.fn) << 32 | k.file, k.line); }
-    size_t operator()(const InstrKey& k) const
+struct FnKeyHash {
+    size_t operator()(const FnKey& k) const
     {
-        return mix(k.addr, mix(uint64_t(k.fn) << 32 | k.file, k.line));
+        const uint64_t a = uint64_t(k.obj) << 32 | k.file;
+        return size_t((a * 0x9e3779b97f4a7c15ULL) ^ (k.name + 0x7f4a7c15ULL + (a << 6) + (a >> 2)));
     }
-    size_t operator()(const CallKey& k) const
-    {
-        return mix(uint64_t(k.caller) << 32 | k.callee, uint64_t(k.file) << 32 | k.line);
-    }
-    size_t operator()(const FnKey& k) const { return mix(uint64_t(k.obj) << 32 | k.file, k.name); }
 };
 
 // A function as the file names it, before recursion levels are folded: its
 // own self cost and the costs of the calls into it and out of it, from
 // which callgrind_annotate computes inclusive costs.
 struct NamedFunction {
-    uint32_t fn = 0;        // the folded function
+    FnId fn;                // the folded function
     uint64_t level = 1;     // recursion level: 1 for fn, 2 for fn'2 ...
     bool called = false;    // some calls= line names it as callee
 };
@@ -214,7 +187,8 @@ struct NamedFunction {
 
 class CallgrindReader {
 public:
-    CallgrindReader(const std::string& name, uint64_t max_line) : name_(name), max_line_(max_line)
+    CallgrindReader(const std::string& name, uint64_t max_line)
+        : name_(name), max_line_(max_line), builder_(name)
     {
     }
     Profile read(Input& input);
@@ -249,6 +223,7 @@ private:
     uint32_t require_function() const;
 
     Profile build();
+    std::vector<uint64_t> line_totals() const;
     std::vector<std::vector<uint64_t>> inclusive_costs() const;
     void check_totals(const std::vector<uint64_t>& sums) const;
     std::optional<CacheConfig> simulated() const;
@@ -256,23 +231,19 @@ private:
     const std::string& name_;
     const uint64_t max_line_;  // LoadLimits::max_string
     uint64_t line_number_ = 0;
-    Meta meta_;
     bool has_calls_ = false;
     bool seen_events_ = false;
 
-    // Strings, objects, files and functions in the order first met; build()
-    // sorts them as the profile format wants.
-    std::vector<std::string> strs_;
-    std::unordered_map<std::string, uint32_t> str_ids_;
-    std::vector<uint32_t> objs_;                         // -> strs
-    std::unordered_map<uint32_t, uint32_t> obj_of_str_;
-    std::vector<uint32_t> files_;                        // -> strs
-    std::unordered_map<uint32_t, uint32_t> file_of_str_;
-    std::vector<FnKey> fns_;                             // folded functions
-    std::unordered_map<FnKey, uint32_t, KeyHash> fn_ids_;
+    // Strings, objects, files, folded functions and the rows, under the
+    // builder's ids; meta_ is the builder's.
+    ProfileBuilder builder_;
+    Meta& meta_ = builder_.meta();
+    size_t folded_functions_ = 0;
     std::vector<NamedFunction> named_;                   // functions as named in the file
-    std::unordered_map<FnKey, uint32_t, KeyHash> named_ids_;
+    std::unordered_map<FnKey, uint32_t, FnKeyHash> named_ids_;
     CostRows named_self_, named_in_, named_out_;
+    // The lines' costs summed per event as they are added.
+    std::vector<detail::CheckedSum> line_totals_;
 
     // Name compression: "(id) name" defines, "(id)" refers.
     std::unordered_map<uint64_t, uint32_t> object_names_, file_names_, fn_names_;
@@ -293,18 +264,6 @@ private:
     std::vector<size_t> map_;
     std::vector<std::string_view> fields_;  // of the cost line being read
     std::vector<uint64_t> costs_;           // its counts, one per event
-    size_t width_ = 0;  // the events of all parts so far
-
-    std::unordered_map<LineKey, uint32_t, KeyHash> line_rows_;
-    std::vector<LineKey> lines_;
-    CostRows line_costs_;
-    std::unordered_map<InstrKey, uint32_t, KeyHash> instr_rows_;
-    std::vector<InstrKey> instrs_;
-    CostRows instr_costs_;
-    std::unordered_map<CallKey, uint32_t, KeyHash> call_rows_;
-    std::vector<CallKey> calls_;
-    std::vector<uint64_t> call_counts_;
-    CostRows call_costs_;
 
     std::optional<std::vector<uint64_t>> totals_, summary_;
     std::optional<CacheGeometry> i1_, d1_, ll_;
@@ -437,14 +396,12 @@ void CallgrindReader::read_events(std::string_view value)
         const auto known = std::find(meta_.events.begin(), meta_.events.end(), names[i]);
         map_.push_back(size_t(known - meta_.events.begin()));
         if (known == meta_.events.end())
-            meta_.events.emplace_back(names[i]);
+            builder_.add_event(std::string(names[i]));
     }
     const size_t width = meta_.events.size();
-    if (width != width_)
-        for (CostRows* rows : {&line_costs_, &instr_costs_, &call_costs_, &named_self_,
-                               &named_in_, &named_out_})
-            rows->widen(width);
-    width_ = width;
+    for (CostRows* rows : {&named_self_, &named_in_, &named_out_})
+        rows->widen(width);
+    line_totals_.resize(width);
     for (std::optional<std::vector<uint64_t>>* sums : {&totals_, &summary_})
         if (*sums)
             (*sums)->resize(width, 0);
@@ -519,13 +476,7 @@ void CallgrindReader::read_totals(std::string_view value, const char* key,
     }
 }
 
-uint32_t CallgrindReader::intern(std::string_view s)
-{
-    const auto [it, added] = str_ids_.try_emplace(std::string(s), uint32_t(strs_.size()));
-    if (added)
-        strs_.emplace_back(s);
-    return it->second;
-}
+uint32_t CallgrindReader::intern(std::string_view s) { return builder_.str(s).value; }
 
 // "(id) name" defines id as name, "(id)" uses it, a plain name is itself.
 uint32_t CallgrindReader::compressed_name(std::string_view value,
@@ -551,21 +502,9 @@ uint32_t CallgrindReader::compressed_name(std::string_view value,
     return s;
 }
 
-uint32_t CallgrindReader::object_id(uint32_t name)
-{
-    const auto [it, added] = obj_of_str_.try_emplace(name, uint32_t(objs_.size()));
-    if (added)
-        objs_.push_back(name);
-    return it->second;
-}
+uint32_t CallgrindReader::object_id(uint32_t name) { return builder_.object(StrId(name)).value; }
 
-uint32_t CallgrindReader::file_id(uint32_t name)
-{
-    const auto [it, added] = file_of_str_.try_emplace(name, uint32_t(files_.size()));
-    if (added)
-        files_.push_back(name);
-    return it->second;
-}
+uint32_t CallgrindReader::file_id(uint32_t name) { return builder_.file(StrId(name)).value; }
 
 // The function named `name` in obj and file, as the file names it (with its
 // recursion level), and the folded function it belongs to.
@@ -575,13 +514,11 @@ uint32_t CallgrindReader::named_function(uint32_t obj, uint32_t file, uint32_t n
     const auto found = named_ids_.find(key);
     if (found != named_ids_.end())
         return found->second;
-    const auto [base, level] = recursion_level(strs_[name]);
-    const FnKey folded{obj, file, intern(base)};
-    const auto [fn, added] = fn_ids_.try_emplace(folded, uint32_t(fns_.size()));
-    if (added)
-        fns_.push_back(folded);
+    const auto [base, level] = recursion_level(builder_.text(StrId(name)));
+    const FnId fn = builder_.function(StrId(intern(base)), FileId(file), ObjId(obj), 0);
+    folded_functions_ = std::max(folded_functions_, fn.index() + 1);
     const uint32_t id = uint32_t(named_.size());
-    named_.push_back(NamedFunction{fn->second, level, false});
+    named_.push_back(NamedFunction{fn, level, false});
     named_ids_.emplace(key, id);
     for (CostRows* rows : {&named_self_, &named_in_, &named_out_})
         rows->add_row();
@@ -599,9 +536,9 @@ void CallgrindReader::spec_line(std::string_view key, std::string_view value)
     } else if (key == "fn") {
         const uint32_t name = compressed_name(value, fn_names_, key);
         if (!obj_)
-            obj_ = object_id(intern("???"));
+            obj_ = object_id(intern(kUnknown));
         if (!file_)
-            file_ = file_id(intern("???"));
+            file_ = file_id(intern(kUnknown));
         fn_ = named_function(*obj_, *file_, name);
     } else if (key == "cob") {
         call_obj_ = object_id(compressed_name(value, object_names_, key));
@@ -694,18 +631,12 @@ void CallgrindReader::cost_line(std::string_view line)
         const uint32_t callee_file = call_file_ ? *call_file_ : file;
         const uint32_t callee = named_function(obj, callee_file, *call_fn_name_);
         named_[callee].called = true;
-        const auto [it, added] = call_rows_.try_emplace(
-            CallKey{named_[fn].fn, named_[callee].fn, file, line32}, uint32_t(calls_.size()));
-        if (added) {
-            calls_.push_back(it->first);
-            call_counts_.push_back(0);
-            call_costs_.add_row();
-        }
-        if (__builtin_add_overflow(call_counts_[it->second], *call_count_,
-                                   &call_counts_[it->second]))
+        uint64_t* call = builder_.call(ProfileBuilder::kWholeProgram, named_[fn].fn,
+                                       named_[callee].fn, FileId(file), line32);
+        if (__builtin_add_overflow(call[0], *call_count_, &call[0]))
             fail("call counts add up to more than 2^64-1");
         for (size_t e = 0; e < costs.size(); ++e) {
-            add_costs(&call_costs_.row(it->second)[e], &costs[e]);
+            add_costs(&call[1 + e], &costs[e]);
             add_costs(&named_in_.row(callee)[e], &costs[e]);
             add_costs(&named_out_.row(fn)[e], &costs[e]);
         }
@@ -718,26 +649,17 @@ void CallgrindReader::cost_line(std::string_view line)
     }
     last_instr_ = instr;
     last_line_ = line_number;
-    const uint32_t folded = named_[fn].fn;
-    const auto [row, added] =
-        line_rows_.try_emplace(LineKey{folded, file, line32}, uint32_t(lines_.size()));
-    if (added) {
-        lines_.push_back(row->first);
-        line_costs_.add_row();
-    }
+    const FnId folded = named_[fn].fn;
+    uint64_t* row = builder_.line(folded, FileId(file), line32);
     for (size_t e = 0; e < costs.size(); ++e) {
-        add_costs(&line_costs_.row(row->second)[e], &costs[e]);
+        add_costs(&row[e], &costs[e]);
         add_costs(&named_self_.row(fn)[e], &costs[e]);
+        line_totals_[e].add(costs[e]);
     }
     if (has_instr_) {
-        const auto [irow, iadded] = instr_rows_.try_emplace(InstrKey{instr, folded, file, line32},
-                                                            uint32_t(instrs_.size()));
-        if (iadded) {
-            instrs_.push_back(irow->first);
-            instr_costs_.add_row();
-        }
+        uint64_t* irow = builder_.instr(instr, folded, FileId(file), line32);
         for (size_t e = 0; e < costs.size(); ++e)
-            add_costs(&instr_costs_.row(irow->second)[e], &costs[e]);
+            add_costs(&irow[e], &costs[e]);
     }
 }
 
@@ -748,14 +670,14 @@ void CallgrindReader::cost_line(std::string_view line)
 std::vector<std::vector<uint64_t>> CallgrindReader::inclusive_costs() const
 {
     const size_t events = meta_.events.size();
-    std::vector<std::vector<uint64_t>> inclusive(fns_.size());
-    std::vector<uint64_t> level(fns_.size(), std::numeric_limits<uint64_t>::max());
+    std::vector<std::vector<uint64_t>> inclusive(folded_functions_);
+    std::vector<uint64_t> level(folded_functions_, std::numeric_limits<uint64_t>::max());
     for (size_t n = 0; n < named_.size(); ++n) {
         const NamedFunction& named = named_[n];
-        if (named.level >= level[named.fn])
+        if (named.level >= level[named.fn.index()])
             continue;
-        level[named.fn] = named.level;
-        std::vector<uint64_t>& costs = inclusive[named.fn];
+        level[named.fn.index()] = named.level;
+        std::vector<uint64_t>& costs = inclusive[named.fn.index()];
         costs.assign(events, 0);
         const uint64_t *in = named_in_.row(n), *self = named_self_.row(n),
                        *out = named_out_.row(n);
@@ -812,118 +734,44 @@ std::optional<CacheConfig> CallgrindReader::simulated() const
     return c;
 }
 
-// Indices 0..n-1 ordered by `less` (order), and where each index went
-// (rank).
-struct Order {
-    std::vector<uint32_t> order, rank;
-};
-
-template <typename Less>
-Order sorted_order(size_t n, Less less)
+// The lines' totals, which cannot pass 2^64-1 (the format's costs are
+// 64-bit).
+std::vector<uint64_t> CallgrindReader::line_totals() const
 {
-    Order o{std::vector<uint32_t>(n), std::vector<uint32_t>(n)};
-    std::iota(o.order.begin(), o.order.end(), 0u);
-    std::sort(o.order.begin(), o.order.end(), less);
-    for (uint32_t i = 0; i < n; ++i)
-        o.rank[o.order[i]] = i;
-    return o;
+    std::vector<uint64_t> totals;
+    for (size_t e = 0; e < line_totals_.size(); ++e) {
+        if (line_totals_[e].overflow)
+            fail_file(cat("the ", meta_.events[e], " costs add up to more than 2^64-1"));
+        totals.push_back(line_totals_[e].value);
+    }
+    return totals;
 }
 
-// The profile, its tables sorted as the format orders them so that it reads
-// like one the tool wrote.
+// The profile, numbered by the builder as the format orders it so that it
+// reads like one the tool wrote. callgrind's own inclusive costs can be
+// below a function's self cost (clone, which returns in two threads), so
+// such functions are accepted.
 Profile CallgrindReader::build()
 {
     if (!seen_events_)
         fail_file("no events: line: not a complete callgrind or cachegrind file");
-    const size_t events = meta_.events.size();
-    Profile p;
     if (meta_.tool.empty())
         meta_.tool = "cachegrind";  // callgrind always names itself in creator:
-
-    const Order strs =
-        sorted_order(strs_.size(), [&](uint32_t a, uint32_t b) { return strs_[a] < strs_[b]; });
-    for (uint32_t s : strs.order)
-        p.strs_.push_back(std::move(strs_[s]));
-    const auto path = [&](uint32_t s) -> const std::string& { return p.strs_[strs.rank[s]]; };
-    const Order objs = sorted_order(
-        objs_.size(), [&](uint32_t a, uint32_t b) { return path(objs_[a]) < path(objs_[b]); });
-    for (uint32_t o : objs.order)
-        p.objs_.push_back(StrId(strs.rank[objs_[o]]));
-    const Order files = sorted_order(
-        files_.size(), [&](uint32_t a, uint32_t b) { return path(files_[a]) < path(files_[b]); });
-    for (uint32_t f : files.order)
-        p.files_.push_back(StrId(strs.rank[files_[f]]));
-    const auto fn_less = [&](uint32_t a, uint32_t b) {
-        const FnKey &x = fns_[a], &y = fns_[b];
-        return std::forward_as_tuple(path(objs_[x.obj]), path(x.name), path(files_[x.file])) <
-               std::forward_as_tuple(path(objs_[y.obj]), path(y.name), path(files_[y.file]));
-    };
-    const Order fns = sorted_order(fns_.size(), fn_less);
-    for (uint32_t f : fns.order) {
-        const FnKey& k = fns_[f];
-        p.functions_.push_back(Function{StrId(strs.rank[k.name]), FileId(files.rank[k.file]),
-                                        ObjId(objs.rank[k.obj]), 0});
-    }
-
-    // Self costs per line, and the totals they make.
-    std::vector<uint64_t> totals(events, 0);
-    const auto line_less = [&](uint32_t a, uint32_t b) {
-        const LineKey &x = lines_[a], &y = lines_[b];
-        return std::make_tuple(fns.rank[x.fn], files.rank[x.file], x.line) <
-               std::make_tuple(fns.rank[y.fn], files.rank[y.file], y.line);
-    };
-    for (uint32_t r : sorted_order(lines_.size(), line_less).order) {
-        const LineKey& k = lines_[r];
-        p.lines_.push_back(LineCost{FnId(fns.rank[k.fn]), FileId(files.rank[k.file]), k.line});
-        const uint64_t* costs = line_costs_.row(r);
-        p.line_costs_.insert(p.line_costs_.end(), costs, costs + events);
-        for (size_t e = 0; e < events; ++e)
-            if (__builtin_add_overflow(totals[e], costs[e], &totals[e]))
-                fail_file(cat("the ", meta_.events[e], " costs add up to more than 2^64-1"));
-    }
+    const std::vector<uint64_t> totals = line_totals();
     check_totals(totals);
     meta_.totals = totals;
-
-    const auto instr_less = [&](uint32_t a, uint32_t b) {
-        const InstrKey &x = instrs_[a], &y = instrs_[b];
-        return std::make_tuple(x.addr, fns.rank[x.fn], files.rank[x.file], x.line) <
-               std::make_tuple(y.addr, fns.rank[y.fn], files.rank[y.file], y.line);
-    };
-    for (uint32_t r : sorted_order(instrs_.size(), instr_less).order) {
-        const InstrKey& k = instrs_[r];
-        p.instrs_.push_back(
-            InstrCost{k.addr, FnId(fns.rank[k.fn]), FileId(files.rank[k.file]), k.line});
-        const uint64_t* costs = instr_costs_.row(r);
-        p.instr_costs_.insert(p.instr_costs_.end(), costs, costs + events);
-    }
-
-    p.has_call_graph_ = meta_.tool == "callgrind" || has_calls_;
-    p.graph_.num_events_ = events;
-    if (p.has_call_graph_) {
-        const auto call_less = [&](uint32_t a, uint32_t b) {
-            const CallKey &x = calls_[a], &y = calls_[b];
-            return std::make_tuple(fns.rank[x.caller], fns.rank[x.callee], files.rank[x.file],
-                                   x.line) < std::make_tuple(fns.rank[y.caller], fns.rank[y.callee],
-                                                             files.rank[y.file], y.line);
-        };
-        for (uint32_t r : sorted_order(calls_.size(), call_less).order) {
-            const CallKey& k = calls_[r];
-            p.graph_.calls_.push_back(CallEdge{FnId(fns.rank[k.caller]), FnId(fns.rank[k.callee]),
-                                               FileId(files.rank[k.file]), k.line,
-                                               call_counts_[r]});
-            const uint64_t* costs = call_costs_.row(r);
-            p.graph_.call_costs_.insert(p.graph_.call_costs_.end(), costs, costs + events);
-        }
+    const bool call_graph = meta_.tool == "callgrind" || has_calls_;
+    builder_.set_call_graph(call_graph);
+    if (call_graph) {
         const std::vector<std::vector<uint64_t>> inclusive = inclusive_costs();
-        for (uint32_t f : fns.order) {
-            p.graph_.inclusive_fns_.push_back(FnId(fns.rank[f]));
-            p.graph_.inclusive_costs_.insert(p.graph_.inclusive_costs_.end(),
-                                             inclusive[f].begin(), inclusive[f].end());
-        }
+        for (size_t f = 0; f < inclusive.size(); ++f)
+            std::copy(inclusive[f].begin(), inclusive[f].end(),
+                      builder_.inclusive(ProfileBuilder::kWholeProgram, FnId(uint32_t(f))));
     }
     meta_.cache = simulated();
-    p.meta_ = std::move(meta_);
-    return p;
+    FinishOptions options;
+    options.reject_inclusive_below_self = false;
+    return builder_.finish(options);
 }
 
 } // namespace vgprof::detail

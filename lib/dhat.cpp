@@ -6,19 +6,17 @@
 // figures go where the heap section puts vgprof's; the peak's and the
 // end's times are DHAT's tg and te, and the timeline has those two points.
 #include "dhat.hpp"
+#include "json_stream.hpp"
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
-
-#include <boost/json.hpp>
-#include <boost/json/basic_parser_impl.hpp>
+#include "vgprof/identity.hpp"
+#include "vgprof/profile_builder.hpp"
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
-
-namespace json = boost::json;
 
 namespace vgprof::detail {
 
@@ -68,105 +66,13 @@ bool parse_frame(const std::string& text, FrameText& f)
     return true;
 }
 
-// The handler of Boost.JSON's basic_parser that builds the document as
-// json::parse does, except that it stops the parser as soon as a string or
-// key grows past `max_string` bytes: a crafted file cannot make it hold one
-// string as long as the file.
-class BoundedDocument {
-public:
-    static constexpr size_t max_object_size = json::object::max_size();
-    static constexpr size_t max_array_size = json::array::max_size();
-    static constexpr size_t max_key_size = json::string::max_size();
-    static constexpr size_t max_string_size = json::string::max_size();
-
-    explicit BoundedDocument(uint64_t max_string) : max_string_(max_string) {}
-
-    json::value release() { return values_.release(); }
-    bool too_long() const { return too_long_; }
-
-    bool on_document_begin(json::error_code&)
-    {
-        values_.reset();
-        return true;
-    }
-    bool on_document_end(json::error_code&) { return true; }
-    bool on_object_begin(json::error_code&) { return true; }
-    bool on_object_end(size_t n, json::error_code&)
-    {
-        values_.push_object(n);
-        return true;
-    }
-    bool on_array_begin(json::error_code&) { return true; }
-    bool on_array_end(size_t n, json::error_code&)
-    {
-        values_.push_array(n);
-        return true;
-    }
-    bool on_key_part(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_chars(s), true);
-    }
-    bool on_key(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_key(s), true);
-    }
-    bool on_string_part(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_chars(s), true);
-    }
-    bool on_string(json::string_view s, size_t n, json::error_code& ec)
-    {
-        return fits(n, ec) && (values_.push_string(s), true);
-    }
-    bool on_number_part(json::string_view, json::error_code&) { return true; }
-    bool on_int64(int64_t i, json::string_view, json::error_code&)
-    {
-        values_.push_int64(i);
-        return true;
-    }
-    bool on_uint64(uint64_t u, json::string_view, json::error_code&)
-    {
-        values_.push_uint64(u);
-        return true;
-    }
-    bool on_double(double d, json::string_view, json::error_code&)
-    {
-        values_.push_double(d);
-        return true;
-    }
-    bool on_bool(bool b, json::error_code&)
-    {
-        values_.push_bool(b);
-        return true;
-    }
-    bool on_null(json::error_code&)
-    {
-        values_.push_null();
-        return true;
-    }
-    bool on_comment_part(json::string_view, json::error_code&) { return true; }
-    bool on_comment(json::string_view, json::error_code&) { return true; }
-
-private:
-    bool fits(size_t n, json::error_code& ec)
-    {
-        if (n <= max_string_)
-            return true;
-        too_long_ = true;
-        ec = json::error::string_too_large;
-        return false;
-    }
-
-    const uint64_t max_string_;
-    bool too_long_ = false;
-    json::value_stack values_;
-};
-
 } // namespace
 
 class DhatReader {
 public:
-    DhatReader(const std::string& name, uint64_t max_string) : name_(name), max_string_(max_string)
+    DhatReader(const std::string& name, uint64_t max_string)
+        : name_(name), max_string_(max_string),
+          builder_(name, ProfileBuilder::Numbering::as_added)
     {
     }
     Profile read(Input& input);
@@ -178,7 +84,6 @@ private:
     }
     const json::value& member(const json::object& o, const char* key, const std::string& at) const;
     uint64_t uint_member(const json::object& o, const char* key, const std::string& at) const;
-    uint32_t str_id(const std::string& s);
     FrameId frame_id(uint64_t ftbl_index, const json::array& ftbl, const std::string& at);
     std::vector<uint32_t> accesses(const json::value& v, const std::string& at) const;
 
@@ -186,11 +91,10 @@ private:
 
     const std::string& name_;
     const uint64_t max_string_;  // LoadLimits::max_string
-    Profile p_;
+    // DHAT's own order is kept: sites in the order of its program points,
+    // frames, functions and strings in the order first used.
+    ProfileBuilder builder_;
     Heap heap_;
-    std::map<std::string, uint32_t> strs_;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> fns_;  // name, file, obj
-    std::map<uint32_t, uint32_t> files_, objs_;                          // str -> row
     std::map<uint64_t, FrameId> frames_;                                 // ftbl index -> row
 };
 
@@ -214,14 +118,6 @@ uint64_t DhatReader::uint_member(const json::object& o, const char* key,
     fail(at.empty() ? std::string(key) : cat(at, '.', key), "expected a non-negative integer");
 }
 
-uint32_t DhatReader::str_id(const std::string& s)
-{
-    const auto [it, fresh] = strs_.emplace(s, uint32_t(p_.strs_.size()));
-    if (fresh)
-        p_.strs_.push_back(s);
-    return it->second;
-}
-
 FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std::string& at)
 {
     if (const auto it = frames_.find(index); it != frames_.end())
@@ -235,24 +131,13 @@ FrameId DhatReader::frame_id(uint64_t index, const json::array& ftbl, const std:
     if (!parse_frame(text, f))
         fail(cat("ftbl[", index, "]"), cat("not a frame of the form \"0xADDR: function "
                                            "(file:line)\": ", quote(text)));
-    const uint32_t unknown = str_id("???");
-    const uint32_t name = str_id(f.fn.empty() ? "???" : f.fn);
-    const uint32_t file_str = f.file.empty() ? unknown : str_id(f.file);
-    const uint32_t obj_str = f.obj.empty() ? unknown : str_id(f.obj);
-    const auto row_of = [](std::map<uint32_t, uint32_t>& rows, std::vector<StrId>& table,
-                           uint32_t s) {
-        const auto [it, fresh] = rows.emplace(s, uint32_t(table.size()));
-        if (fresh)
-            table.push_back(StrId(s));
-        return it->second;
-    };
-    const uint32_t file = row_of(files_, p_.files_, file_str);
-    const uint32_t obj = row_of(objs_, p_.objs_, obj_str);
-    const auto [it, fresh] = fns_.emplace(std::make_tuple(name, file, obj),
-                                          uint32_t(p_.functions_.size()));
-    if (fresh)
-        p_.functions_.push_back(Function{StrId(name), FileId(file), ObjId(obj), 0});
-    HeapFrame frame{f.addr, FnId(it->second), FileId(file), f.line};
+    const StrId unknown = builder_.str(kUnknown);
+    const StrId name = f.fn.empty() ? unknown : builder_.str(f.fn);
+    const StrId file_str = f.file.empty() ? unknown : builder_.str(f.file);
+    const StrId obj_str = f.obj.empty() ? unknown : builder_.str(f.obj);
+    const FileId file = builder_.file(file_str);
+    const ObjId obj = builder_.object(obj_str);
+    HeapFrame frame{f.addr, builder_.function(name, file, obj, 0), file, f.line};
     const FrameId id(uint32_t(heap_.frames.size()));
     heap_.frames.push_back(frame);
     frames_.emplace(index, id);
@@ -291,20 +176,14 @@ std::vector<uint32_t> DhatReader::accesses(const json::value& v, const std::stri
 json::value DhatReader::parse(Input& input) const
 {
     json::basic_parser<BoundedDocument> parser(json::parse_options{}, max_string_);
-    json::error_code ec;
-    for (std::string_view chunk; !ec && !(chunk = input.next()).empty();) {
-        const size_t used =
-            parser.done() ? 0 : parser.write_some(true, chunk.data(), chunk.size(), ec);
-        // Only white space may follow the document.
-        if (!ec && chunk.find_first_not_of(" \t\r\n", used) != std::string_view::npos)
-            fail("", "invalid JSON: unexpected data after the end of the document");
-    }
-    if (!ec && !parser.done())
-        parser.write_some(false, nullptr, 0, ec);
+    TextPosition position;
+    const StreamEnd end = parse_stream(parser, input, position);
+    if (end.trailing_data)
+        fail("", "invalid JSON: unexpected data after the end of the document");
     if (parser.handler().too_long())
         fail("", longer_than("a string", max_string_));
-    if (ec)
-        fail("", cat("invalid JSON: ", ec.message()));
+    if (end.ec)
+        fail("", cat("invalid JSON: ", end.ec.message()));
     return parser.handler().release();
 }
 
@@ -320,9 +199,9 @@ Profile DhatReader::read(Input& input)
     if (!mode.is_string() || mode.get_string() != "heap")
         fail("mode", "only DHAT's heap mode has heap data (not copy or ad-hoc)");
 
-    Meta& m = p_.meta_;
+    Meta& m = builder_.meta();
     m.tool = "dhat";
-    m.events = {"Ir"};
+    builder_.add_event("Ir");
     m.totals = {0};
     if (const json::value* cmd = o.if_contains("cmd"); cmd && cmd->is_string()) {
         std::istringstream words{std::string(cmd->get_string())};
@@ -331,7 +210,6 @@ Profile DhatReader::read(Input& input)
     }
     if (const json::value* pid = o.if_contains("pid"); pid && pid->is_int64())
         m.pid = pid->get_int64();
-    p_.graph_.num_events_ = 1;
 
     HeapTotals& t = heap_.totals;
     t.end_time = uint_member(o, "te", "");
@@ -406,8 +284,8 @@ Profile DhatReader::read(Input& input)
             sn.sites.resize(10);
         heap_.snapshots.push_back(std::move(sn));
     }
-    p_.heap_ = std::move(heap_);
-    return std::move(p_);
+    builder_.set_heap(std::move(heap_));
+    return builder_.finish();
 }
 
 bool is_dhat_format(std::string_view head)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Comparing two profiles: matching functions across profiles by name,
-// object basename and file, the deltas of totals and functions, the
+// Comparing two profiles: matching functions across profiles (by
+// function_match_key), the deltas of totals and functions, the
 // warnings about figures that may not compare, and CI thresholds.
 #include "vgprof/diff.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
@@ -18,13 +20,7 @@
 
 namespace vgprof {
 
-int64_t CostDelta::delta() const
-{
-    constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
-    if (now >= base)
-        return static_cast<int64_t>(std::min(now - base, kMax));
-    return -static_cast<int64_t>(std::min(base - now, kMax));
-}
+int64_t CostDelta::delta() const { return signed_delta(now, base); }
 
 std::optional<double> CostDelta::relative() const
 {
@@ -34,12 +30,6 @@ std::optional<double> CostDelta::relative() const
 }
 
 namespace {
-
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string joined(const std::vector<std::string>& words)
 {
@@ -72,24 +62,20 @@ std::vector<std::string> comparison_warnings(const Profile& base, const Profile&
     return warnings;
 }
 
-// What identifies a function across profiles: name, object basename, file.
-using MatchKey = std::tuple<std::string, std::string, std::string>;
-
 // Adds `profile`'s function costs to `functions` (the base's as
 // CostDelta::base, the new one's as CostDelta::now). Functions of one
 // profile that share a key (same name and file in objects of the same
 // basename) are summed.
-void add_functions(std::map<MatchKey, FunctionDelta>& functions, const Profile& profile,
+void add_functions(std::map<FunctionMatchKey, FunctionDelta>& functions, const Profile& profile,
                    const std::vector<size_t>& events, bool inclusive, bool is_base)
 {
     for (const FunctionCost& c : function_costs(profile)) {
-        const Function& f = profile.function(c.fn);
-        const std::string& object = profile.obj_path(f.obj);
-        MatchKey key(profile.str(f.name), basename_of(object), profile.file_path(f.file));
+        const std::string& object = profile.obj_path(profile.function(c.fn).obj);
+        const FunctionMatchKey key = function_match_key(profile, c.fn);
         FunctionDelta& d = functions[key];
         if (d.self.empty()) {
-            d.name = std::get<0>(key);
-            d.file = std::get<2>(key);
+            d.name = key.name;
+            d.file = key.file;
             d.self.resize(events.size());
             if (inclusive)
                 d.inclusive.resize(events.size());
@@ -138,7 +124,7 @@ DiffResult diff_profiles(const Profile& base, const Profile& now)
             {base.meta().totals[base_events[i]], now.meta().totals[now_events[i]]});
 
     diff.inclusive = base.has_call_graph() && now.has_call_graph();
-    std::map<MatchKey, FunctionDelta> functions;
+    std::map<FunctionMatchKey, FunctionDelta> functions;
     add_functions(functions, base, base_events, diff.inclusive, true);
     add_functions(functions, now, now_events, diff.inclusive, false);
     for (auto& entry : functions)

@@ -6,14 +6,9 @@
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
-
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "vgprof/subprocess.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -119,75 +114,6 @@ void parse_line(std::string_view line, Disassembly& out)
     const std::string_view text = trimmed(line.substr(colon + 2));
     if (!text.empty())
         out.instructions.push_back({addr, std::string(text)});
-}
-
-struct Captured {
-    int status = -1;  // exit status; -1 when killed by a signal
-    std::string out, err;
-};
-
-// Runs argv (argv[0] a path) and collects what it writes on stdout and
-// stderr, reading both as they come so neither pipe fills up.
-Captured capture(const std::vector<std::string>& argv)
-{
-    int out_pipe[2], err_pipe[2];
-    if (::pipe2(out_pipe, O_CLOEXEC) != 0)
-        throw Error(argv[0] + ": cannot run: " + std::strerror(errno));
-    if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-        const int saved = errno;
-        ::close(out_pipe[0]);
-        ::close(out_pipe[1]);
-        throw Error(argv[0] + ": cannot run: " + std::strerror(saved));
-    }
-    std::vector<char*> args;
-    for (const std::string& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::dup2(out_pipe[1], 1);
-        ::dup2(err_pipe[1], 2);
-        ::execv(args[0], args.data());
-        const std::string message = argv[0] + ": " + std::strerror(errno) + "\n";
-        (void)!::write(2, message.data(), message.size());
-        ::_exit(127);
-    }
-    const int fork_errno = errno;
-    ::close(out_pipe[1]);
-    ::close(err_pipe[1]);
-    Captured c;
-    if (pid > 0) {
-        pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-        std::string* sinks[2] = {&c.out, &c.err};
-        char buffer[65536];
-        int open_pipes = 2;
-        while (open_pipes > 0) {
-            if (::poll(fds, 2, -1) < 0) {
-                if (errno == EINTR)
-                    continue;
-                break;
-            }
-            for (int i = 0; i < 2; ++i) {
-                if (fds[i].fd < 0 || fds[i].revents == 0)
-                    continue;
-                const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
-                if (n > 0) {
-                    sinks[i]->append(buffer, size_t(n));
-                } else if (n == 0 || errno != EINTR) {
-                    fds[i].fd = -1;
-                    --open_pipes;
-                }
-            }
-        }
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        c.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-    ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
-    if (pid < 0)
-        throw Error(argv[0] + ": cannot run: " + std::strerror(fork_errno));
-    return c;
 }
 
 std::string first_line(const std::string& text)

@@ -5,6 +5,7 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/heap.hpp"
+#include "vgprof/identity.hpp"
 
 #include <boost/json.hpp>
 
@@ -17,12 +18,6 @@
 namespace vgprof {
 
 namespace {
-
-std::string base_name(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // DHAT's run-length form: a run of n > 1 equal counts is -n, count.
 boost::json::array dhat_accesses(const std::vector<uint32_t>& acc)
@@ -75,8 +70,8 @@ std::string valgrind_frame_text(const Profile& profile, const HeapFrame& f)
 {
     const std::string& fn = profile.fn_name(f.fn);
     const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, base_name(file), f.line);
+    if (!is_unknown(file))
+        return fmt::format("0x{:X}: {} ({}:{})", f.addr, fn, basename_of(file), f.line);
     return fmt::format("0x{:X}: {} (in {})", f.addr, fn,
                        profile.obj_path(profile.function(f.fn).obj));
 }

@@ -32,6 +32,7 @@
 
 #include "heap_blocks.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/identity.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -102,7 +103,7 @@ private:
             const Function& fn = p_.function(f.fn);
             const uint64_t object = str(p_.obj_path(fn.obj)), name = str(p_.str(fn.name));
             const std::string& file = p_.file_path(f.file);
-            const uint64_t file_id = file == "???" ? 0 : str(file);
+            const uint64_t file_id = is_unknown(file) ? 0 : str(file);
             out_ << "i " << f.addr << ' ' << object << ' ' << name;
             if (file_id)
                 out_ << ' ' << file_id << ' ' << f.line;

@@ -15,6 +15,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/identity.hpp"
 
 #include <zlib.h>
 
@@ -205,7 +206,7 @@ private:
         f.varint(field::function_id_, id)
             .varint(field::name, str(name))
             .varint(field::system_name, str(name))
-            .varint(field::filename, str(file == "???" ? "" : file))
+            .varint(field::filename, str(is_unknown(file) ? "" : file))
             .varint(field::start_line, line);
         message_.message(field::function, f);
     }

@@ -6,6 +6,7 @@
 
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/identity.hpp"
 
 #include <boost/json.hpp>
 
@@ -32,8 +33,8 @@ void write_frames(std::ostream& out, const Profile& p)
     for (const Function& f : p.functions()) {
         const std::string& file = p.file_path(f.file);
         out << "{\"name\":" << quoted(p.str(f.name)) << ",\"file\":"
-            << quoted(file != "???" ? file : p.obj_path(f.obj));
-        if (file != "???" && f.line != 0)
+            << quoted(!is_unknown(file) ? file : p.obj_path(f.obj));
+        if (!is_unknown(file) && f.line != 0)
             out << ",\"line\":" << f.line;
         out << "},";
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
@@ -132,7 +134,7 @@ std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Pr
         if (!f)
             continue;
         // The call into the allocator, and where it lies in code inlined
-        // there (version 6: the frames that share its address), every line
+        // there (version 7: the frames that share its address), every line
         // of the inlined calls that made it, each once.
         const uint64_t addr = heap->frame(*f).addr;
         std::set<std::pair<FileId, uint32_t>> lines;
@@ -154,9 +156,8 @@ std::string frame_label(const Profile& profile, const HeapFrame& frame, const Pa
 {
     const std::string& name = profile.fn_name(frame.fn);
     const std::string& file = profile.file_path(frame.file);
-    if (file != "???")
-        return frame.line ? name + " (" + display.show(file) + ":" + std::to_string(frame.line) + ")"
-                          : name + " (" + display.show(file) + ")";
+    if (!is_unknown(file))
+        return name + " (" + location_text(display.show(file), frame.line) + ")";
     return name + "  [" + display.show(profile.obj_path(profile.function(frame.fn).obj)) + "]";
 }
 

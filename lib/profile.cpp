@@ -6,9 +6,20 @@
 
 namespace vgprof {
 
+Profile::Profile(ProfileTables tables, const detail::Checked& checked)
+    : t_(std::move(tables)), graph_(std::move(t_.graph), checked)
+{
+    threads_.reserve(t_.threads.size());
+    for (ThreadTables& thread : t_.threads)
+        threads_.push_back(
+            ThreadGraph{CallGraph(std::move(thread.graph), checked), thread.tid,
+                        std::move(thread.roots)});
+    t_.threads.clear();
+}
+
 std::optional<size_t> Profile::event_index(std::string_view event) const
 {
-    const auto& events = meta_.events;
+    const auto& events = t_.meta.events;
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i] == event)
             return i;
@@ -17,10 +28,11 @@ std::optional<size_t> Profile::event_index(std::string_view event) const
 
 const uint64_t* CallGraph::fn_inclusive(FnId fn) const
 {
-    const auto it = std::lower_bound(inclusive_fns_.begin(), inclusive_fns_.end(), fn);
-    if (it == inclusive_fns_.end() || *it != fn)
+    const std::vector<FnId>& fns = t_.inclusive_fns;
+    const auto it = std::lower_bound(fns.begin(), fns.end(), fn);
+    if (it == fns.end() || *it != fn)
         return nullptr;
-    return &inclusive_costs_[size_t(it - inclusive_fns_.begin()) * num_events_];
+    return &t_.inclusive_costs[size_t(it - fns.begin()) * t_.num_events];
 }
 
 const ThreadGraph* Profile::thread(uint32_t tid) const

@@ -4,6 +4,7 @@
 #include "vgprof/query.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -242,16 +243,6 @@ FnId find_function(const Profile& profile, std::string_view name)
     throw Error(message);
 }
 
-std::string function_label(const Profile& profile, FnId fn)
-{
-    const Function& f = profile.function(fn);
-    std::string label = profile.str(f.name);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        label += " (" + file + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
-    return label + "  [" + profile.obj_path(f.obj) + "]";
-}
-
 std::optional<double> MissRate::of(const std::vector<uint64_t>& costs) const
 {
     // long double: three 64-bit counts can pass 2^64 together.
@@ -332,14 +323,6 @@ bool same_geometry(const std::optional<CacheGeometry>& a, const std::optional<Ca
     return a->size == b->size && a->assoc == b->assoc && a->line_size == b->line_size;
 }
 
-std::string geometry_text(const char* name, const std::optional<CacheGeometry>& g)
-{
-    if (!g)
-        return "";
-    return std::string(name) + " " + std::to_string(g->size) + "," + std::to_string(g->assoc) +
-           "," + std::to_string(g->line_size) + " ";
-}
-
 } // namespace
 
 bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<CacheConfig>& b)
@@ -348,35 +331,6 @@ bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<Ca
         return !a && !b;
     return same_geometry(a->i1, b->i1) && same_geometry(a->d1, b->d1) &&
            same_geometry(a->ll, b->ll) && a->branches == b->branches;
-}
-
-std::string simulation_text(const std::optional<CacheConfig>& cache)
-{
-    if (!cache)
-        return "nothing simulated";
-    std::string text = geometry_text("I1", cache->i1) + geometry_text("D1", cache->d1) +
-                       geometry_text("LL", cache->ll);
-    text += cache->branches ? "branches" : "no branches";
-    return text;
-}
-
-std::string format_thousands(uint64_t n)
-{
-    const std::string digits = std::to_string(n);
-    std::string out;
-    out.reserve(digits.size() + digits.size() / 3);
-    for (size_t i = 0; i < digits.size(); ++i) {
-        // A separator goes before every group of three counted from the right.
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
-std::string count_text(uint64_t n, const char* one, const char* many)
-{
-    return format_thousands(n) + " " + (n == 1 ? one : many);
 }
 
 } // namespace vgprof

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Source file lookup: substitutions, search directories, reading lines and
-// comparing modification times.
+// Source file lookup: substitutions, search directories, reading a source
+// file and comparing modification times.
 #include "vgprof/source.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/path_display.hpp"
+#include "vgprof/subprocess.hpp"
 
 #include <glob.h>
 #include <sys/stat.h>
 
-#include <cerrno>
-#include <cstdio>
+#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 
 namespace vgprof {
 
@@ -94,20 +93,12 @@ SourceLookup find_source(const std::string& recorded, const SourceSearch& search
     return lookup;
 }
 
-std::vector<std::string> read_lines(const std::string& path)
+std::string read_source(const std::string& recorded, const SourceSearch& search)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(path + ": cannot open: " + std::strerror(errno));
-    std::vector<std::string> lines;
-    for (std::string line; std::getline(in, line);) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(std::move(line));
-    }
-    if (in.bad())
-        throw Error(path + ": cannot read: " + std::strerror(errno));
-    return lines;
+    const SourceLookup lookup = find_source(recorded, search);
+    // Not found: reading the path as rewritten says why, as for any file.
+    return read_file(lookup.found.empty() ? apply_substitutions(recorded, search.substitutions)
+                                          : lookup.found);
 }
 
 namespace {
@@ -119,21 +110,22 @@ bool is_directory(const std::string& path)
 }
 
 // What `rustc --print sysroot` prints, without its newline; empty when there
-// is no rustc on PATH.
+// is no rustc on PATH (or it fails, or hangs).
 std::string rustc_sysroot()
 {
-    FILE* out = ::popen("rustc --print sysroot 2>/dev/null", "r");
-    if (out == nullptr)
+    CaptureOptions options;
+    options.timeout = std::chrono::seconds(10);
+    Captured c;
+    try {
+        c = capture({"/usr/bin/env", "rustc", "--print", "sysroot"}, options);
+    } catch (const Error&) {
         return {};
-    std::string text;
-    char buf[4096];
-    for (size_t n; (n = std::fread(buf, 1, sizeof buf, out)) > 0;)
-        text.append(buf, n);
-    if (::pclose(out) != 0)
+    }
+    if (c.status != 0 || c.timed_out)
         return {};
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.pop_back();
-    return text;
+    while (!c.out.empty() && (c.out.back() == '\n' || c.out.back() == '\r'))
+        c.out.pop_back();
+    return c.out;
 }
 
 } // namespace

@@ -5,7 +5,7 @@
 // wrote, and rewriting a tool's profile changes nothing.
 #include "vgprof/write.hpp"
 
-#include "vgprof/output_file.hpp"
+#include "vgprof/file_io.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -143,9 +143,12 @@ void write_cache(JsonOut& j, const std::optional<CacheConfig>& cache)
     j.raw("\"branches\":").raw(cache->branches ? "true" : "false").raw("}");
 }
 
-void write_exit(JsonOut& j, const std::optional<int64_t>& code, bool killed)
+void write_exit(JsonOut& j, const std::optional<int64_t>& code, bool killed,
+                const std::optional<int>& signal)
 {
-    if (killed)
+    if (killed && signal)
+        j.raw("{\"killed\":true,\"signal\":").number(*signal).raw("}");
+    else if (killed)
         j.raw("{\"killed\":true}");
     else if (code)
         j.raw("{\"code\":").number(*code).raw("}");
@@ -163,12 +166,13 @@ JsonOut& write_key(JsonOut& j, const char* separator, const char* key)
 // meta.merged, the members separated by `separator`.
 void write_outcome(JsonOut& j, const char* separator, const std::vector<uint64_t>& totals,
                    const std::optional<int64_t>& exit_code, bool killed,
+                   const std::optional<int>& signal,
                    const std::optional<int64_t>& dump_number, const std::string& dump_label)
 {
     write_key(j, separator, "totals");
     write_numbers(j, totals);
     write_key(j, separator, "exit");
-    write_exit(j, exit_code, killed);
+    write_exit(j, exit_code, killed, signal);
     if (dump_number) {
         write_key(j, separator, "dump").raw("{\"number\":").number(*dump_number);
         j.raw(",\"label\":").string(dump_label).raw("}");
@@ -184,8 +188,8 @@ void write_merged(JsonOut& j, const std::vector<MergedRun>& runs)
         write_strings(j, run.argv);
         write_key(j, ",", "options");
         write_strings(j, run.options);
-        write_outcome(j, ",", run.totals, run.exit_code, run.killed, run.dump_number,
-                      run.dump_label);
+        write_outcome(j, ",", run.totals, run.exit_code, run.killed, run.signal,
+                      run.dump_number, run.dump_label);
         j.raw("}");
     }
     j.raw("]");
@@ -222,7 +226,8 @@ void write_meta(JsonOut& j, const Meta& m)
     write_strings(j, m.events);
     write_key(j, separator, "cache");
     write_cache(j, m.cache);
-    write_outcome(j, separator, m.totals, m.exit_code, m.killed, m.dump_number, m.dump_label);
+    write_outcome(j, separator, m.totals, m.exit_code, m.killed, m.signal, m.dump_number,
+                  m.dump_label);
     if (m.allocators) {
         write_key(j, separator, "allocators");
         write_strings(j, *m.allocators);
@@ -254,7 +259,7 @@ void write_tables(JsonOut& j, const Profile& p)
         j.raw("[").number(l.fn.value).raw(",").number(l.file.value).raw(",").number(l.line);
         j.costs(p.line_cost(i), events).raw("]");
     });
-    if (written_version(p) >= 6) {
+    if (written_version(p) >= 7) {
         j.raw("\n,\"inlines\":");
         write_rows(j, p.inlined_calls().size(), [&](size_t i) {
             const InlinedCall& c = p.inlined_calls()[i];
@@ -456,9 +461,13 @@ int written_version(const Profile& profile)
         version = std::max(version, 4);
     if (profile.meta().allocators)
         version = std::max(version, 5);
+    const auto names_a_signal = [](const MergedRun& run) { return run.signal.has_value(); };
+    if (profile.meta().signal ||
+        std::any_of(profile.meta().merged.begin(), profile.meta().merged.end(), names_a_signal))
+        version = std::max(version, 6);
     for (const Function& f : profile.functions())
         if (f.inlined)
-            return std::max(version, 6);
+            return std::max(version, 7);
     return version;
 }
 

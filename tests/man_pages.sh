@@ -6,7 +6,7 @@
 # groff is not installed.
 set -u
 srcdir=${srcdir:-.}
-pages="vgprof.1 vgprof-report.1 vgprof-diff.1 vgprof-annotate.1 vgprof-record.1 vgprof-export.1 vgprof-merge.1 vgprof-viewer.1"
+pages="vgprof.1 vgprof-report.1 vgprof-diff.1 vgprof-annotate.1 vgprof-record.1 vgprof-export.1 vgprof-merge.1 vgprof-viewer.1 vgprof-control.1"
 if ! command -v groff >/dev/null 2>&1; then
   echo "0 passed, 0 failed (groff is not installed; install groff-base to check the manual pages)"
   exit 77

@@ -13,7 +13,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
-#include "vp_sim.h"
+#include "vp_cachecfg.h"
 
 /* Below this a single instruction could span three lines, which the
    simulator does not handle. */

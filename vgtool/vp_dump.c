@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 6) and
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 7) and
    the exit summary.
 
    Tables are renumbered before writing: strings sorted by byte value,
@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_heap.h"
 
-#define VP_FORMAT_VERSION 6
+#define VP_FORMAT_VERSION 7
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -325,10 +325,15 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
       VP_(out_u64)(o, totals[e]);
    }
    if (d->number == 0) {
-      /* No status: the client never called exit_group, it was killed by
-         a signal (Valgrind names it on stderr). */
+      /* No status: the client was killed by a signal, named when the
+         tool could learn it (vp_ending.c). */
       if (d->exitcode < 0) {
-         VP_(out_s)(o, "]\n ,\"exit\":{\"killed\":true}");
+         VP_(out_s)(o, "]\n ,\"exit\":{\"killed\":true");
+         if (d->signal > 0) {
+            VP_(out_s)(o, ",\"signal\":");
+            VP_(out_u64)(o, (ULong)d->signal);
+         }
+         VP_(out_s)(o, "}");
       } else {
          VP_(out_s)(o, "]\n ,\"exit\":{\"code\":");
          VP_(out_u64)(o, (ULong)d->exitcode);
@@ -1145,20 +1150,28 @@ static Bool write_in_place(const HChar* path)
    return !sr_isError(VG_(stat)(path, &st)) && !VKI_S_ISREG(st.mode);
 }
 
-static void write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
+static void say_written(const HChar* path, const VP_Dump* d)
+{
+   if (VG_(clo_verbosity) > 0 && !d->quiet)
+      VG_(umsg)("vgprof: profile written to %s\n", path);
+}
+
+static Bool write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
 {
    if (!VP_(out_open)(o, path)) {
       VG_(umsg)("vgprof: error: cannot open '%s' for the profile: %s\n",
                 path, VP_(errno_text)(o->err));
       VG_(umsg)("vgprof: no profile was written.\n");
-      return;
+      return False;
    }
    write_document(o, d);
-   if (!VP_(out_close)(o))
+   if (!VP_(out_close)(o)) {
       VG_(umsg)("vgprof: error: cannot write the profile to '%s': %s\n",
                 path, VP_(errno_text)(o->err));
-   else if (VG_(clo_verbosity) > 0)
-      VG_(umsg)("vgprof: profile written to %s\n", path);
+      return False;
+   }
+   say_written(path, d);
+   return True;
 }
 
 /* The temporary file beside the destination: its name with ".tmp.PID"
@@ -1184,9 +1197,10 @@ static HChar* temp_path(const HChar* path)
 
 /* Written beside the destination, so the rename cannot cross file
    systems, and renamed into place only when complete. */
-static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
+static Bool write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
 {
-   HChar* tmp = temp_path(path);
+   HChar* tmp     = temp_path(path);
+   Bool   written = False;
    if (!VP_(out_open)(o, tmp)) {
       VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
                 path, VP_(errno_text)(o->err));
@@ -1202,27 +1216,28 @@ static void write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
          VG_(umsg)("vgprof: error: cannot rename '%s' to '%s'\n", tmp, path);
          VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
          VG_(unlink)(tmp);
-      } else if (VG_(clo_verbosity) > 0) {
-         VG_(umsg)("vgprof: profile written to %s\n", path);
+      } else {
+         say_written(path, d);
+         written = True;
       }
    }
    VG_(free)(tmp);
+   return written;
 }
 
 /* A symbolic link is followed, and the file it ends at replaced as any
    other: the link stays, and a profile that cannot be written whole
    leaves the old file as it was. */
-static void write_file(const HChar* path, const VP_Dump* d)
+static Bool write_file(const HChar* path, const VP_Dump* d)
 {
    VP_Out* o      = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
    HChar*  target = link_target(path);
    const HChar* dest = target ? target : path;
-   if (write_in_place(dest))
-      write_direct(dest, d, o);
-   else
-      write_atomically(dest, d, o);
+   Bool    written = write_in_place(dest) ? write_direct(dest, d, o)
+                                          : write_atomically(dest, d, o);
    VG_(free)(target);
    VG_(free)(o);
+   return written;
 }
 
 /* Whether the profile could be created where it goes, tried before the
@@ -1258,7 +1273,7 @@ void VP_(check_profile_destination)(void)
    VG_(free)(path);
 }
 
-void VP_(write_profile)(const VP_Dump* d)
+HChar* VP_(write_profile)(const VP_Dump* d)
 {
    HChar* path = profile_path(d);
    if (VP_(clo).call_graph) {
@@ -1273,9 +1288,13 @@ void VP_(write_profile)(const VP_Dump* d)
    renumber();
    if (d->number == 0)
       print_summary();
-   write_file(path, d);
+   Bool written = write_file(path, d);
    if (VP_(clo).heap)
       VP_(heap_finish_dump)();
    free_dump_state();
-   VG_(free)(path);
+   if (!written) {
+      VG_(free)(path);
+      path = NULL;
+   }
+   return path;
 }

@@ -284,15 +284,49 @@ const HChar* VP_(errno_text)(Int err);
 /*--- from vp_dump.c                                       ---*/
 /*------------------------------------------------------------*/
 
-/* A profile written at exit (number 0) or on a client request. */
+/* A profile written at exit (number 0) or as a numbered dump. */
 typedef struct {
    Int          number;    /* 0 at exit, else the dump's number (1, 2, ...) */
-   const HChar* label;     /* the client's label for a dump */
-   Int          exitcode;  /* at exit only */
+   const HChar* label;     /* the dump's label */
+   Int          exitcode;  /* at exit only: the status, or -1 if killed */
+   Int          signal;    /* at exit only: the signal that killed the
+                              client, 0 if not killed or not known */
+   Bool         quiet;     /* the caller reports success itself */
 } VP_Dump;
 
-void VP_(write_profile)(const VP_Dump* d);
+/* Returns the path written (the caller frees it), or NULL when the
+   profile could not be written (the reason has been printed). */
+HChar* VP_(write_profile)(const VP_Dump* d);
 /* Stops valgrind at start-up when the profile could not be created. */
 void VP_(check_profile_destination)(void);
+
+/*------------------------------------------------------------*/
+/*--- from vp_main.c                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Writes what was counted since the last dump or zero as the next
+   numbered dump, then counts from zero; returns the path written (the
+   caller frees it), or NULL. */
+HChar* VP_(dump_numbered)(const HChar* label, Bool quiet);
+void   VP_(zero_stats)(void);
+Int    VP_(dumps_written)(void);
+
+/*------------------------------------------------------------*/
+/*--- from vp_ending.c                                     ---*/
+/*------------------------------------------------------------*/
+
+/* The profile at the client's end; exit_status is the status it gave
+   exit_group, or -1 when it never called it. */
+void VP_(write_at_end)(Int exit_status);
+
+/*------------------------------------------------------------*/
+/*--- from vp_monitor.c                                    ---*/
+/*------------------------------------------------------------*/
+
+/* A command from vgdb (`monitor CMD` in gdb): True if it was the tool's. */
+Bool VP_(monitor_command)(const HChar* req);
+
+/* from vp_heap.c, for the status command: the heap live now. */
+void VP_(heap_live)(ULong* bytes, ULong* blocks);
 
 #endif /* VP_GLOBAL_H */

@@ -844,3 +844,10 @@ void VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out)
 }
 
 ULong VP_(heap_sample_width)(void) { return tl_width; }
+
+/* The heap live now, for the monitor's status command. */
+void VP_(heap_live)(ULong* bytes, ULong* blocks)
+{
+   *bytes  = cur_bytes;
+   *blocks = cur_blocks;
+}

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vp_main.c: registers the vgprof tool with Valgrind's core and ties its
    parts together: options (vp_clo.c), debug-info locations (vp_loc.c),
-   instruction counting (vp_instr.c) and the profile writer (vp_dump.c). */
+   instruction counting (vp_instr.c), the profile writer (vp_dump.c), the
+   client's end (vp_ending.c) and the monitor commands (vp_monitor.c). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
@@ -66,9 +68,25 @@ static void vp_post_clo_init(void)
    status at the end, so it is caught on its way to the kernel. */
 static Int exit_status = -1;
 
-/* Dumps written so far, on client request or at exec: each gets the next
-   number. */
+/* Dumps written so far, on client request, by a monitor command or at
+   exec: each gets the next number. */
 static Int dumps = 0;
+
+Int VP_(dumps_written)(void) { return dumps; }
+
+void VP_(zero_stats)(void)
+{
+   VP_(zero_all)();
+   if (VP_(clo).call_graph) VP_(callgraph_zero)();
+}
+
+HChar* VP_(dump_numbered)(const HChar* label, Bool quiet)
+{
+   VP_Dump d = { .number = ++dumps, .label = label, .quiet = quiet };
+   HChar*  path = VP_(write_profile)(&d);
+   VP_(zero_stats)();
+   return path;
+}
 
 /* An execve that succeeds replaces the process image, Valgrind and the
    tool with it, and no tool hears of the end of the old image (the
@@ -88,10 +106,7 @@ static void dump_before_exec(const HChar* path)
    /* The name is the client's pointer, not yet checked by the core. */
    Bool   readable = path && VG_(am_is_valid_for_client)((Addr)path, 1, VKI_PROT_READ);
    VG_(snprintf)(label, sizeof label, "exec %s", readable ? path : "(unreadable name)");
-   VP_Dump d = { .number = ++dumps, .label = label, .exitcode = 0 };
-   VP_(write_profile)(&d);
-   VP_(zero_all)();
-   if (VP_(clo).call_graph) VP_(callgraph_zero)();
+   VG_(free)(VP_(dump_numbered)(label, False));
 }
 
 static void vp_pre_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArgs)
@@ -112,8 +127,7 @@ static void vp_post_syscall(ThreadId tid, UInt syscallno, UWord* args, UInt nArg
    signal, so the profile is written in every case. */
 static void vp_fini(Int exitcode)
 {
-   VP_Dump d = { .number = 0, .label = NULL, .exitcode = exit_status };
-   VP_(write_profile)(&d);
+   VP_(write_at_end)(exit_status);
 }
 
 /* The requests a program's own allocator makes for memcheck and massif
@@ -137,6 +151,11 @@ static Bool heap_client_request(ThreadId tid, UWord* args)
 
 static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
 {
+   if (args[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      Bool handled = VP_(monitor_command)((const HChar*)args[1]);
+      *ret = handled;
+      return handled;
+   }
    if (VP_(clo).heap && heap_client_request(tid, args)) {
       *ret = 0;
       return True;
@@ -144,18 +163,11 @@ static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
    if (!VG_IS_TOOL_USERREQ('V', 'P', args[0]))
       return False;
    switch (args[0]) {
-      case VG_USERREQ__VGPROF_DUMP_STATS_AT: {
-         VP_Dump d = { .number = ++dumps,
-                       .label = args[1] ? (const HChar*)args[1] : "",
-                       .exitcode = 0 };
-         VP_(write_profile)(&d);
-         VP_(zero_all)();
-         if (VP_(clo).call_graph) VP_(callgraph_zero)();
+      case VG_USERREQ__VGPROF_DUMP_STATS_AT:
+         VG_(free)(VP_(dump_numbered)(args[1] ? (const HChar*)args[1] : "", False));
          break;
-      }
       case VG_USERREQ__VGPROF_ZERO_STATS:
-         VP_(zero_all)();
-         if (VP_(clo).call_graph) VP_(callgraph_zero)();
+         VP_(zero_stats)();
          break;
       case VG_USERREQ__VGPROF_START_INSTRUMENTATION:
          VP_(set_instrumenting)(True, "client request");

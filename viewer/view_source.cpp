@@ -6,10 +6,9 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
-#include "profile_loader.hpp"
-
 #include "vgprof/error.hpp"
 #include "vgprof/query.hpp"
+#include "vgprof/source.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -46,7 +45,7 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
     const std::string& path = ctx.doc.profile().file_path(*file);
     if (!texts_.count(path) && !read_errors_.count(path)) {
         try {
-            texts_[path] = read_file_text(path, [](uint64_t, uint64_t) {});
+            texts_[path] = read_source(path, search_);
         } catch (const Error& e) {
             read_errors_[path] = e.what();
         }

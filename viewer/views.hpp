@@ -17,6 +17,8 @@
 #include "selection.hpp"
 #include "source_lines.hpp"
 
+#include "vgprof/source.hpp"
+
 #include <imgui.h>
 
 #include <map>
@@ -147,6 +149,10 @@ public:
 private:
     void rebuild(ViewContext& ctx, FnId fn);
 
+    // Where source files are looked for, as `vgprof annotate` looks: empty,
+    // the paths as the profile records them (relative ones from the
+    // current directory), as long as the viewer takes no --source-dir.
+    SourceSearch search_;
     std::map<std::string, std::string> texts_;  // file contents by path ("" with error_of_)
     std::map<std::string, std::string> read_errors_;
     struct Key {

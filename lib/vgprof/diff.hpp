@@ -21,7 +21,8 @@ struct CostDelta {
     uint64_t base = 0;
     uint64_t now = 0;
 
-    // now - base, negative for a decrease (costs beyond 2^63 saturate).
+    // now - base, negative for a decrease (signed_delta: costs beyond 2^63
+    // saturate).
     int64_t delta() const;
     // delta() / base as a fraction (0.05: 5% more); nullopt when base is 0,
     // where a change has no meaningful ratio.
@@ -29,8 +30,7 @@ struct CostDelta {
 };
 
 // A function of either profile. Function ids differ between profiles, so a
-// function is matched by its name, the basename of its object's path (a
-// library may be loaded from another directory) and its source file's path.
+// function is matched by its function_match_key (vgprof/identity.hpp).
 struct FunctionDelta {
     std::string name;
     std::string file;    // source path; "???" when unknown

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// What an inlined function cost (format version 6): its code, counted in the
+// What an inlined function cost (format version 7): its code, counted in the
 // functions it was inlined into, found through the inline tables; and the
 // calls made from it, found in the call-path tree, where such calls hang
 // below a node of the inlined function.

@@ -19,7 +19,7 @@
 
 namespace vgprof {
 
-// Bounds on what loading one input may cost.
+// Bounds on what loading one input may cost, and how strict it is.
 struct LoadLimits {
     // The most bytes compressed data may decompress to. A few kilobytes of
     // crafted gzip or zstd data can stand for gigabytes; no profile comes
@@ -30,6 +30,12 @@ struct LoadLimits {
     // a few kilobytes at most; without a bound, one string in a crafted
     // file would need as much memory as the file is long.
     uint64_t max_string = uint64_t(16) << 20;
+    // Whether a vgprof profile that charges a function less inclusive than
+    // self cost of some event is refused. A correct call graph never does,
+    // but the tool's accounting does today for a few functions (memcpy and
+    // its variants in libc, code without a symbol), so such profiles are
+    // read unless this asks for the check.
+    bool reject_inclusive_below_self = false;
 };
 
 // Told, as a file is read, how many of its bytes have been read and how

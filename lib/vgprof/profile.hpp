@@ -11,12 +11,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 6;
+inline constexpr int kNewestVersion = 7;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -44,6 +45,7 @@ struct MergedRun {
     bool killed = false;                 // the client was killed by a signal
     std::optional<int64_t> dump_number;  // the run's meta.dump, if any
     std::string dump_label;
+    std::optional<int> signal;           // the signal that killed it, when known
 };
 
 // The profile's `meta` section.
@@ -57,6 +59,7 @@ struct Meta {
     std::optional<CacheConfig> cache;    // meta.cache (none: null, nothing simulated)
     std::optional<int64_t> exit_code;    // meta.exit.code (none: dumped mid-run, or killed)
     bool killed = false;                 // meta.exit.killed: killed by a signal, no status
+    std::optional<int> signal;           // meta.exit.signal (version 5): which, when known
     std::optional<int64_t> dump_number;  // meta.dump.number: a client-requested dump
     std::string dump_label;              // meta.dump.label
     // meta.merged: the runs a profile written by `vgprof merge` adds up, in
@@ -76,13 +79,13 @@ struct Function {
     FileId file;    // source location of the entry point
     ObjId obj;
     uint32_t line = 0;
-    // A function the compiler inlined (format version 6), known from the
+    // A function the compiler inlined (format version 7), known from the
     // debug info's inlined calls by its name in its object: it has no entry
     // point, its file is "???" and its line 0.
     bool inlined = false;
 };
 
-// A row of `inlines` (format version 6): function `fn`, an inlined one, whose
+// A row of `inlines` (format version 7): function `fn`, an inlined one, whose
 // code was inlined at file:line of its caller's code, the caller being the
 // inlined call `parent` (an index into inlined_calls()) or, without one,
 // the function whose code holds it.
@@ -207,7 +210,31 @@ struct Heap {
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
-namespace detail { class Loader; class CallgrindReader; class DhatReader; class Merger; }
+class ProfileBuilder;
+
+namespace detail {
+// Proof that tables passed ProfileBuilder's checks: only the builder makes
+// one, so a Profile or CallGraph exists only once its ids are known to be
+// within their tables.
+class Checked {
+    Checked() = default;
+    friend class vgprof::ProfileBuilder;
+};
+} // namespace detail
+
+// A call graph's tables as a builder fills them (see CallGraph).
+struct CallGraphTables {
+    size_t num_events = 0;
+    std::vector<CallEdge> calls;
+    std::vector<uint64_t> call_costs;     // num_events per row of calls
+    // The functions with an `inclusive` row, ascending, and their costs in
+    // the same order. Sorted rows rather than a row number per function:
+    // a profile holds one graph per thread, and a per-function index in each
+    // would cost more than the rows themselves in a program with many
+    // threads and functions.
+    std::vector<FnId> inclusive_fns;
+    std::vector<uint64_t> inclusive_costs;
+};
 
 // A call graph: call edges and each function's inclusive cost. The whole
 // program has one (Profile::call_graph()) and, recorded with
@@ -215,39 +242,28 @@ namespace detail { class Loader; class CallgrindReader; class DhatReader; class 
 // written against CallGraph answers for either.
 class CallGraph {
 public:
-    const std::vector<CallEdge>& calls() const { return calls_; }
+    CallGraph() = default;
+    CallGraph(CallGraphTables tables, const detail::Checked&) : t_(std::move(tables)) {}
+
+    const std::vector<CallEdge>& calls() const { return t_.calls; }
     // The num_events() inclusive costs of calls()[row], summed over its calls.
-    const uint64_t* call_cost(size_t row) const { return &call_costs_[row * num_events_]; }
+    const uint64_t* call_cost(size_t row) const { return &t_.call_costs[row * t_.num_events]; }
     // The num_events() inclusive costs of `fn` (its `inclusive` row), or
     // nullptr when the graph has no such row (the function was never on a
     // stack of this graph, or there is no call graph).
     const uint64_t* fn_inclusive(FnId fn) const;
-    size_t num_events() const { return num_events_; }
+    size_t num_events() const { return t_.num_events; }
 
     // The functions with an inclusive row, ascending, and the num_events()
     // costs of the row of inclusive_fns()[row].
-    const std::vector<FnId>& inclusive_fns() const { return inclusive_fns_; }
+    const std::vector<FnId>& inclusive_fns() const { return t_.inclusive_fns; }
     const uint64_t* inclusive_cost(size_t row) const
     {
-        return &inclusive_costs_[row * num_events_];
+        return &t_.inclusive_costs[row * t_.num_events];
     }
 
 private:
-    friend class detail::Loader;
-    friend class detail::CallgrindReader;
-    friend class detail::DhatReader;
-    friend class detail::Merger;
-
-    size_t num_events_ = 0;
-    std::vector<CallEdge> calls_;
-    std::vector<uint64_t> call_costs_;
-    // The functions with an `inclusive` row, ascending, and their costs in
-    // the same order. Sorted rows rather than a row number per function:
-    // a profile holds one graph per thread, and a per-function index in each
-    // would cost more than the rows themselves in a program with many
-    // threads and functions.
-    std::vector<FnId> inclusive_fns_;
-    std::vector<uint64_t> inclusive_costs_;
+    CallGraphTables t_;
 };
 
 // One thread's own call graph (an element of `threads`): the calls it made
@@ -258,72 +274,109 @@ struct ThreadGraph : CallGraph {
     std::vector<PathId> roots;    // the path-tree roots this thread's stacks began at
 };
 
+// A thread's graph as a builder fills it.
+struct ThreadTables {
+    uint32_t tid = 0;
+    std::vector<PathId> roots;
+    CallGraphTables graph;
+};
+
+// Everything a Profile holds, as plain tables: what ProfileBuilder fills
+// (or a reader that keeps a file's own numbering fills and hands to it) and
+// checks before it becomes a Profile.
+struct ProfileTables {
+    Meta meta;
+    std::vector<std::string> strs;
+    std::vector<StrId> objs;
+    std::vector<StrId> files;
+    std::vector<Function> functions;
+    std::vector<LineCost> lines;
+    std::vector<uint64_t> line_costs;
+    std::vector<InlinedCall> inlined_calls;
+    std::vector<InlinedLine> inlined_lines;
+    std::vector<uint64_t> inlined_line_costs;
+    std::vector<InstrCost> instrs;
+    std::vector<uint64_t> instr_costs;
+    bool has_call_graph = false;
+    CallGraphTables graph;
+    std::vector<PathNode> paths;
+    std::vector<uint64_t> path_costs;   // per node: self costs, then inclusive costs
+    bool has_thread_graphs = false;
+    std::vector<ThreadTables> threads;
+    std::optional<Heap> heap;
+
+    size_t num_events() const { return meta.events.size(); }
+};
+
 // A loaded, validated profile. Every id it holds is within its table, so
 // accessors index without checking. Costs live in one flat vector per table
 // (row-major, num_events() per row) because a large profile has millions of
 // rows and a vector per row would triple its memory.
 class Profile {
 public:
-    const Meta& meta() const { return meta_; }
-    size_t num_events() const { return meta_.events.size(); }
+    Profile() = default;
+    Profile(ProfileTables tables, const detail::Checked& checked);
+
+    const Meta& meta() const { return t_.meta; }
+    size_t num_events() const { return t_.meta.events.size(); }
     // Position of an event in every cost array, or nullopt if not recorded.
     std::optional<size_t> event_index(std::string_view event) const;
 
-    const std::vector<std::string>& strs() const { return strs_; }
-    const std::vector<StrId>& objs() const { return objs_; }
-    const std::vector<StrId>& files() const { return files_; }
-    const std::vector<Function>& functions() const { return functions_; }
-    const std::vector<LineCost>& lines() const { return lines_; }
-    const std::vector<InstrCost>& instrs() const { return instrs_; }
+    const std::vector<std::string>& strs() const { return t_.strs; }
+    const std::vector<StrId>& objs() const { return t_.objs; }
+    const std::vector<StrId>& files() const { return t_.files; }
+    const std::vector<Function>& functions() const { return t_.functions; }
+    const std::vector<LineCost>& lines() const { return t_.lines; }
+    const std::vector<InstrCost>& instrs() const { return t_.instrs; }
 
-    const std::string& str(StrId id) const { return strs_[id.index()]; }
-    const std::string& obj_path(ObjId id) const { return str(objs_[id.index()]); }
-    const std::string& file_path(FileId id) const { return str(files_[id.index()]); }
-    const Function& function(FnId id) const { return functions_[id.index()]; }
+    const std::string& str(StrId id) const { return t_.strs[id.index()]; }
+    const std::string& obj_path(ObjId id) const { return str(t_.objs[id.index()]); }
+    const std::string& file_path(FileId id) const { return str(t_.files[id.index()]); }
+    const Function& function(FnId id) const { return t_.functions[id.index()]; }
     const std::string& fn_name(FnId id) const { return str(function(id).name); }
 
     // The num_events() costs of lines()[row] / instrs()[row].
-    const uint64_t* line_cost(size_t row) const { return &line_costs_[row * num_events()]; }
+    const uint64_t* line_cost(size_t row) const { return &t_.line_costs[row * num_events()]; }
+    const uint64_t* instr_cost(size_t row) const { return &t_.instr_costs[row * num_events()]; }
 
-    // Inlined calls and the costs of inlined code (format version 6; empty
+    // Inlined calls and the costs of inlined code (format version 7; empty
     // before, and for callgrind and cachegrind files).
-    const std::vector<InlinedCall>& inlined_calls() const { return inlined_calls_; }
-    const std::vector<InlinedLine>& inlined_lines() const { return inlined_lines_; }
+    const std::vector<InlinedCall>& inlined_calls() const { return t_.inlined_calls; }
+    const std::vector<InlinedLine>& inlined_lines() const { return t_.inlined_lines; }
     const uint64_t* inlined_line_cost(size_t row) const
     {
-        return &inlined_line_costs_[row * num_events()];
+        return &t_.inlined_line_costs[row * num_events()];
     }
-    const uint64_t* instr_cost(size_t row) const { return &instr_costs_[row * num_events()]; }
 
     // --- the call graph (format version 2, absent with --call-graph=no) ---
 
     // False for a version 1 profile, one recorded without a call graph and
     // a cachegrind file; then calls() and paths() are empty and
     // fn_inclusive() is always null.
-    bool has_call_graph() const { return has_call_graph_; }
+    bool has_call_graph() const { return t_.has_call_graph; }
     // The whole program's graph: each call and cost of every thread, summed.
     const CallGraph& call_graph() const { return graph_; }
     const std::vector<CallEdge>& calls() const { return graph_.calls(); }
     // The call-path tree; empty for a callgrind file, which records calls
     // and inclusive costs but not the paths that led to them.
-    const std::vector<PathNode>& paths() const { return paths_; }
-    const PathNode& path(PathId id) const { return paths_[id.index()]; }
+    const std::vector<PathNode>& paths() const { return t_.paths; }
+    const PathNode& path(PathId id) const { return t_.paths[id.index()]; }
 
     // As CallGraph's, for the whole program's graph.
     const uint64_t* call_cost(size_t row) const { return graph_.call_cost(row); }
     const uint64_t* fn_inclusive(FnId fn) const { return graph_.fn_inclusive(fn); }
     // The num_events() self / inclusive costs of paths()[row].
-    const uint64_t* path_self(size_t row) const { return &path_costs_[2 * row * num_events()]; }
+    const uint64_t* path_self(size_t row) const { return &t_.path_costs[2 * row * num_events()]; }
     const uint64_t* path_inclusive(size_t row) const
     {
-        return &path_costs_[(2 * row + 1) * num_events()];
+        return &t_.path_costs[(2 * row + 1) * num_events()];
     }
 
     // --- per-thread call graphs (only with --separate-threads=yes) ---
 
     // True when the profile has a `threads` table (possibly empty: a run
     // that collected no calls at all).
-    bool has_thread_graphs() const { return has_thread_graphs_; }
+    bool has_thread_graphs() const { return t_.has_thread_graphs; }
     // Each thread's graph, by ascending tid; every root of paths() is in
     // exactly one thread's roots.
     const std::vector<ThreadGraph>& threads() const { return threads_; }
@@ -333,37 +386,14 @@ public:
     // --- the heap (format version 3, absent with --heap=no) ---
 
     // nullptr when the profile has no heap data.
-    const Heap* heap() const { return heap_ ? &*heap_ : nullptr; }
+    const Heap* heap() const { return t_.heap ? &*t_.heap : nullptr; }
 
 private:
-    friend class detail::Loader;
-    friend class detail::CallgrindReader;
-    friend class detail::DhatReader;
-    friend class detail::Merger;
-
-    Meta meta_;
-    std::vector<std::string> strs_;
-    std::vector<StrId> objs_;
-    std::vector<StrId> files_;
-    std::vector<Function> functions_;
-    std::vector<LineCost> lines_;
-    std::vector<uint64_t> line_costs_;
-    std::vector<InlinedCall> inlined_calls_;
-    std::vector<InlinedLine> inlined_lines_;
-    std::vector<uint64_t> inlined_line_costs_;
-    std::vector<InstrCost> instrs_;
-    std::vector<uint64_t> instr_costs_;
-
-    bool has_call_graph_ = false;
+    // Every table but the call graphs, which graph_ and threads_ hold (the
+    // tables' own are left empty).
+    ProfileTables t_;
     CallGraph graph_;
-    std::vector<PathNode> paths_;
-    // Per node: num_events() self costs, then num_events() inclusive costs.
-    std::vector<uint64_t> path_costs_;
-
-    bool has_thread_graphs_ = false;
     std::vector<ThreadGraph> threads_;
-
-    std::optional<Heap> heap_;
 };
 
 } // namespace vgprof

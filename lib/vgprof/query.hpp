@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Questions asked of a loaded Profile that more than one companion needs:
 // per-function self and inclusive costs, callers and callees, finding a
-// function by name, a deterministic ordering, number and name formatting.
+// function by name, a deterministic ordering. (How numbers and functions
+// read as text is vgprof/format.hpp's and vgprof/identity.hpp's.)
 // The call-graph questions take a CallGraph, so they answer for the whole
 // program (profile.call_graph(), what the Profile overloads use) or for one
 // thread (an element of profile.threads()) alike.
 #ifndef VGPROF_QUERY_HPP
 #define VGPROF_QUERY_HPP
 
+#include "vgprof/format.hpp"    // format_thousands..., once declared here
+#include "vgprof/identity.hpp"  // function_label, once declared here
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
@@ -136,29 +139,13 @@ std::optional<MissRate> event_miss_rate(const Profile& profile, size_t event);
 // (meta.cache), without which their miss counts do not compare.
 bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<CacheConfig>& b);
 
-// "I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64 branches": what meta.cache
-// says was simulated, each cache as size,associativity,line size, then
-// "branches" or "no branches"; "nothing simulated" for none.
-std::string simulation_text(const std::optional<CacheConfig>& cache);
-
-// --- finding and naming functions ---------------------------------------------
+// --- finding functions --------------------------------------------------------
 
 // The function a person means by `name`: the one named exactly `name`, else
 // the one whose name contains it. Throws vgprof::Error when none matches,
 // and when several do, listing the first 10 of them (by name, then file,
 // line and object) with their file:line and object.
 FnId find_function(const Profile& profile, std::string_view name);
-
-// "work (/src/app.c:3)  [/usr/bin/app]": name, where it starts and its
-// object, leaving out the line when unknown (0) and the parenthesis when the
-// file is ("???").
-std::string function_label(const Profile& profile, FnId fn);
-
-// 2485947 -> "2,485,947", as cg_annotate prints counts.
-std::string format_thousands(uint64_t n);
-
-// "1 block", "2,048 blocks": a count with its noun, singular for 1.
-std::string count_text(uint64_t n, const char* one, const char* many);
 
 } // namespace vgprof
 

@@ -8,6 +8,8 @@
 #ifndef VGPROF_SOURCE_HPP
 #define VGPROF_SOURCE_HPP
 
+#include "vgprof/file_io.hpp"  // read_lines, once declared here
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,9 +63,10 @@ struct SourceLookup {
 // count.
 SourceLookup find_source(const std::string& recorded, const SourceSearch& search);
 
-// The lines of a text file, without their line ends. Throws vgprof::Error
-// naming the file when it cannot be read.
-std::vector<std::string> read_lines(const std::string& path);
+// The text of the file a profile names `recorded`, looked for as
+// find_source() looks. Throws vgprof::Error naming the file when it is not
+// found or cannot be read.
+std::string read_source(const std::string& recorded, const SourceSearch& search);
 
 // Whether the file at `path` was last modified after the one at
 // `reference`; false when either cannot be examined.

@@ -107,13 +107,10 @@ void write_file(const std::string& path, const std::string& text)
    if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-RunResult run(const std::vector<std::string>& argv, const std::string& dir)
+int start_process(const std::vector<std::string>& argv, const std::string& dir,
+                  const std::string& out_path, const std::string& err_path)
 {
-   static int counter = 0;
-   std::string tag = std::to_string(getpid()) + "." + std::to_string(counter++);
-   std::string out_path = dir + "/.stdout." + tag, err_path = dir + "/.stderr." + tag;
    std::string vglib = vglib_dir();
-
    pid_t pid = fork();
    if (pid < 0) throw std::runtime_error("fork failed");
    if (pid == 0) {
@@ -129,6 +126,15 @@ RunResult run(const std::vector<std::string>& argv, const std::string& dir)
       execvp(args[0], args.data());
       _exit(127);
    }
+   return pid;
+}
+
+RunResult run(const std::vector<std::string>& argv, const std::string& dir)
+{
+   static int counter = 0;
+   std::string tag = std::to_string(getpid()) + "." + std::to_string(counter++);
+   std::string out_path = dir + "/.stdout." + tag, err_path = dir + "/.stderr." + tag;
+   pid_t pid = start_process(argv, dir, out_path, err_path);
    int status = 0;
    rusage usage{};
    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}

@@ -48,6 +48,11 @@ struct RunResult {
 // go to files (as a user's redirected run would) and are read back.
 RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 
+// Starts argv as run() does, stdin empty, stdout and stderr to the files
+// named, and returns its process id without waiting for it.
+int start_process(const std::vector<std::string>& argv, const std::string& dir,
+                  const std::string& out_path, const std::string& err_path);
+
 // valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.  vgprof runs at
 // its defaults unless OPTIONS say otherwise: with the heap profiled it
 // leaves the program's allocator in place, so its CPU figures are

@@ -320,32 +320,46 @@ std::string with_line(const std::string& from, const std::string& to)
     return text.replace(at, from.size(), to);
 }
 
-TEST(LoadCallgrindError, ProblemsNameTheFileTheLineAndWhatIsWrong)
+// One line of the sample file changed, and the message that names it.
+struct BadLineCase {
+    const char* from;
+    const char* to;
+    const char* message;
+};
+
+class LoadBadCallgrindLine : public ::testing::TestWithParam<BadLineCase> {};
+
+TEST_P(LoadBadCallgrindLine, ProblemsNameTheFileTheLineAndWhatIsWrong)
 {
-    EXPECT_EQ(load_error(with_line("0x401000 10 5 1", "0x401000 10 5 x")),
-              R"(p.out: line 19: expected a count, got "x")");
-    EXPECT_EQ(load_error(with_line("0x401000 10 5 1", "0x401000 10 5 1 7")),
-              "p.out: line 19: cost line has 3 counts but the events: line names 2 events");
-    EXPECT_EQ(load_error(with_line("+4 * 3", "-9999999999 * 3")),
-              R"(p.out: line 20: bad position "-9999999999")");
-    EXPECT_EQ(load_error(with_line("fn=(2)\n", "fn=(9)\n")),
-              "p.out: line 31: fn=: name (9) is used before it is defined");
-    EXPECT_EQ(load_error(with_line("* * 830 83", "fn=(2)")),
-              "p.out: line 24: expected the cost line of the calls= line before");
-    EXPECT_EQ(load_error(with_line("cfn=(2) work\n", "")),
-              "p.out: line 22: calls= without a cfn= line naming the function called");
-    EXPECT_EQ(load_error(with_line("jump=2 +4 13", "ln=13")),
-              R"(p.out: line 29: unknown specification "ln=")");
-    EXPECT_EQ(load_error(with_line("version: 1", "version: 2")),
-              "p.out: line 2: callgrind format version 2 is newer than this vgprof reads "
-              "(version 1)");
-    EXPECT_EQ(load_error(with_line("positions: instr line", "positions: instr column")),
-              R"(p.out: line 12: positions: unknown position "column" (expected instr, bb, line))");
-    EXPECT_EQ(load_error(with_line("events: Ir Dr", "events: Ir Ir")),
-              R"(p.out: line 13: events: "Ir" is listed twice)");
-    EXPECT_EQ(load_error(with_line("fl=(1) /src/app.c\n", "fl=(1) /src/app.c\n%%%\n")),
-              R"(p.out: line 18: not a line of the callgrind format: "%%%")");
+    const BadLineCase& c = GetParam();
+    EXPECT_EQ(load_error(with_line(c.from, c.to)), c.message);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    LoadCallgrindError, LoadBadCallgrindLine,
+    ::testing::Values(
+        BadLineCase{"0x401000 10 5 1", "0x401000 10 5 x",
+                    R"(p.out: line 19: expected a count, got "x")"},
+        BadLineCase{"0x401000 10 5 1", "0x401000 10 5 1 7",
+                    "p.out: line 19: cost line has 3 counts but the events: line names 2 events"},
+        BadLineCase{"+4 * 3", "-9999999999 * 3", R"(p.out: line 20: bad position "-9999999999")"},
+        BadLineCase{"fn=(2)\n", "fn=(9)\n",
+                    "p.out: line 31: fn=: name (9) is used before it is defined"},
+        BadLineCase{"* * 830 83", "fn=(2)",
+                    "p.out: line 24: expected the cost line of the calls= line before"},
+        BadLineCase{"cfn=(2) work\n", "",
+                    "p.out: line 22: calls= without a cfn= line naming the function called"},
+        BadLineCase{"jump=2 +4 13", "ln=13", R"(p.out: line 29: unknown specification "ln=")"},
+        BadLineCase{"version: 1", "version: 2",
+                    "p.out: line 2: callgrind format version 2 is newer than this vgprof reads "
+                    "(version 1)"},
+        BadLineCase{
+            "positions: instr line", "positions: instr column",
+            R"(p.out: line 12: positions: unknown position "column" (expected instr, bb, line))"},
+        BadLineCase{"events: Ir Dr", "events: Ir Ir",
+                    R"(p.out: line 13: events: "Ir" is listed twice)"},
+        BadLineCase{"fl=(1) /src/app.c\n", "fl=(1) /src/app.c\n%%%\n",
+                    R"(p.out: line 18: not a line of the callgrind format: "%%%")"}));
 
 TEST(LoadCallgrindError, CostLineBeforeAnyFunctionIsRejected)
 {

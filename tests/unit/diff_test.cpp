@@ -309,23 +309,40 @@ TEST(DiffThresholds, SpecListsRelativeAndAbsoluteIncreases)
     EXPECT_EQ(t[3].absolute, 7u);
 }
 
-TEST(DiffThresholds, MalformedSpecsAreErrorsNamingTheOptionAndItem)
+// A malformed SPEC, and the message (with the reminder of the form, when
+// `reminded`).
+struct BadSpecCase {
+    const char* spec;
+    const char* message;
+    bool reminded;
+};
+
+class MalformedThresholds : public ::testing::TestWithParam<BadSpecCase> {};
+
+TEST_P(MalformedThresholds, AreErrorsNamingTheOptionAndItem)
 {
-    const std::string expected = " (expected EVENT=+N% or EVENT=+N, e.g. Ir=+1%)";
-    EXPECT_EQ(parse_error(""), "--fail-above: empty threshold list");
-    EXPECT_EQ(parse_error("Ir=+1%,"), "--fail-above: \"Ir=+1%,\": empty item in the "
-                                      "comma-separated list");
-    EXPECT_EQ(parse_error("Ir"), "--fail-above: \"Ir\": no '='" + expected);
-    EXPECT_EQ(parse_error("=+1%"), "--fail-above: \"=+1%\": no event name before '='" + expected);
-    EXPECT_EQ(parse_error("Ir=-1%"),
-              "--fail-above: \"Ir=-1%\": the increase must be a number of 0 or more" + expected);
-    EXPECT_EQ(parse_error("Ir=+"),
-              "--fail-above: \"Ir=+\": the increase must be a number of 0 or more" + expected);
-    EXPECT_EQ(parse_error("Ir=+1x%"), "--fail-above: \"Ir=+1x%\": malformed percentage" + expected);
-    EXPECT_EQ(parse_error("Ir=+1.5"),
-              "--fail-above: \"Ir=+1.5\": malformed count (an absolute increase is a whole "
-              "number; add % for a relative one)" + expected);
+    const BadSpecCase& c = GetParam();
+    const std::string reminder = " (expected EVENT=+N% or EVENT=+N, e.g. Ir=+1%)";
+    EXPECT_EQ(parse_error(c.spec), c.message + (c.reminded ? reminder : ""));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    DiffThresholds, MalformedThresholds,
+    ::testing::Values(
+        BadSpecCase{"", "--fail-above: empty threshold list", false},
+        BadSpecCase{"Ir=+1%,",
+                    "--fail-above: \"Ir=+1%,\": empty item in the comma-separated list", false},
+        BadSpecCase{"Ir", "--fail-above: \"Ir\": no '='", true},
+        BadSpecCase{"=+1%", "--fail-above: \"=+1%\": no event name before '='", true},
+        BadSpecCase{"Ir=-1%",
+                    "--fail-above: \"Ir=-1%\": the increase must be a number of 0 or more", true},
+        BadSpecCase{"Ir=+", "--fail-above: \"Ir=+\": the increase must be a number of 0 or more",
+                    true},
+        BadSpecCase{"Ir=+1x%", "--fail-above: \"Ir=+1x%\": malformed percentage", true},
+        BadSpecCase{"Ir=+1.5",
+                    "--fail-above: \"Ir=+1.5\": malformed count (an absolute increase is a "
+                    "whole number; add % for a relative one)",
+                    true}));
 
 TEST(DiffThresholds, BadSpecFailsWriteDiffBeforeWritingAnything)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The heap section of a profile (format version 3): loading and checking
-// it, the questions vgprof/heap.hpp answers, and `vgprof report --heap`.
+// The heap section of a profile (format version 3, and 5's additions):
+// loading and checking it, the questions vgprof/heap.hpp answers, and
+// `vgprof report --heap`.
 // The fixture is heap_fixture.hpp's.
 #include "heap_fixture.hpp"
 #include "profile_text.hpp"
@@ -10,6 +11,7 @@
 #include "vgprof/export_dhat.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/write.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -186,6 +188,33 @@ TEST(HeapQueries, BytesAllocatedPerLineGoToTheCallingLine)
     EXPECT_EQ(by_line.at({FileId(1), 5}), 1000u);    // site 0, work app.c:5
     EXPECT_EQ(by_line.at({FileId(1), 22}), 2000u);   // site 1, main app.c:22
     EXPECT_TRUE(allocated_bytes_by_line(load(ProfileText().set("vgprof", "3"))).empty());
+}
+
+// meta.allocators (format version 5): the families of allocator functions
+// whose calls the tool saw making or freeing blocks, in order.
+TEST(HeapMeta, AllocatorsSeenAreReadAndWrittenBack)
+{
+    const Profile p = load(with_heap().set("vgprof", "5").set_meta(
+        "allocators", R"(["libc malloc","Rust global allocator"])"));
+    ASSERT_TRUE(p.meta().allocators.has_value());
+    EXPECT_EQ(*p.meta().allocators,
+              (std::vector<std::string>{"libc malloc", "Rust global allocator"}));
+    std::ostringstream out;
+    write_profile(out, p);
+    EXPECT_NE(out.str().find(R"(,"allocators":["libc malloc","Rust global allocator"])"),
+              std::string::npos)
+        << out.str();
+    EXPECT_EQ(parse_profile(out.str(), "again.json").meta().allocators, p.meta().allocators);
+    EXPECT_FALSE(load(with_heap()).meta().allocators.has_value());
+}
+
+TEST(HeapMeta, AllocatorsAreVersion5AndStrings)
+{
+    EXPECT_EQ(load_error(with_heap().set_meta("allocators", "[]")),
+              "p.json: meta.allocators: not part of format version 3 (the allocators seen are "
+              "version 5)");
+    EXPECT_EQ(load_error(with_heap().set("vgprof", "5").set_meta("allocators", "[1]")),
+              "p.json: meta.allocators[0]: expected a string, got 1");
 }
 
 // Since format version 5 a stack's first frame is the allocator function

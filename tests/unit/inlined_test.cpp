@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// An inlined function's costs (format version 6): its own code from
+// An inlined function's costs (format version 7): its own code from
 // inline_lines, where it was inlined from inlines, the calls made from its
 // code from the call-path tree; and report --function's view of it.
 #include "profile_text.hpp"
@@ -21,7 +21,7 @@ namespace {
 test::ProfileText inlined_profile()
 {
     test::ProfileText p;
-    p.set("vgprof", "6");
+    p.set("vgprof", "7");
     p.set("strs", R"(["???","/usr/bin/app","/src/app.c","helper","main","work"])");
     p.set("fns", "[[4,1,0,10],[5,1,0,3],[3,0,0,0,1]]");
     p.set("lines", "[[0,1,11,1000],[0,1,12,200],[1,1,4,2484747]]");

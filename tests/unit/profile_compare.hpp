@@ -108,16 +108,17 @@ inline void expect_same_meta(const Meta& a, const Meta& b)
     }
     EXPECT_EQ(a.exit_code, b.exit_code);
     EXPECT_EQ(a.killed, b.killed);
+    EXPECT_EQ(a.signal, b.signal);
     EXPECT_EQ(a.dump_number, b.dump_number);
     EXPECT_EQ(a.dump_label, b.dump_label);
     EXPECT_EQ(std::tie(a.pid, a.ppid, a.elapsed_ms), std::tie(b.pid, b.ppid, b.elapsed_ms));
     ASSERT_EQ(a.merged.size(), b.merged.size());
     for (size_t i = 0; i < a.merged.size(); ++i) {
         const MergedRun &x = a.merged[i], &y = b.merged[i];
-        EXPECT_EQ(std::tie(x.argv, x.options, x.totals, x.exit_code, x.killed, x.dump_number,
-                           x.dump_label),
-                  std::tie(y.argv, y.options, y.totals, y.exit_code, y.killed, y.dump_number,
-                           y.dump_label))
+        EXPECT_EQ(std::tie(x.argv, x.options, x.totals, x.exit_code, x.killed, x.signal,
+                           x.dump_number, x.dump_label),
+                  std::tie(y.argv, y.options, y.totals, y.exit_code, y.killed, y.signal,
+                           y.dump_number, y.dump_label))
             << "meta.merged[" << i << "]";
     }
 }

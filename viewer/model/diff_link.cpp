@@ -2,28 +2,12 @@
 // Matching the functions and call paths of two profiles.
 #include "diff_link.hpp"
 
-#include <limits>
 #include <map>
-#include <tuple>
 #include <unordered_map>
 
 namespace vgprof::viewer {
 
 namespace {
-
-using FnKey = std::tuple<std::string, std::string, std::string>;
-
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-FnKey key_of(const Profile& p, FnId fn)
-{
-    const Function& f = p.function(fn);
-    return {p.str(f.name), basename_of(p.obj_path(f.obj)), p.file_path(f.file)};
-}
 
 // The node of `base` under `parent` (a root when nullopt) for base function
 // `fn`: children are looked up through a map built once per parent.
@@ -59,7 +43,7 @@ std::string stack_key(const Profile& p, const HeapSite& site)
     std::string key;
     for (FrameId id : site.frames) {
         const HeapFrame& f = heap.frame(id);
-        const auto [name, object, file] = key_of(p, f.fn);
+        const auto [name, object, file] = function_match_key(p, f.fn);
         key += name + '\x1f' + object + '\x1f' + file + '\x1f' + p.file_path(f.file) + ':' +
                std::to_string(f.line) + '\x1e';
     }
@@ -68,27 +52,19 @@ std::string stack_key(const Profile& p, const HeapSite& site)
 
 } // namespace
 
-int64_t signed_delta(uint64_t now, uint64_t base)
-{
-    constexpr uint64_t kMax = uint64_t(std::numeric_limits<int64_t>::max());
-    if (now >= base)
-        return now - base > kMax ? std::numeric_limits<int64_t>::max() : int64_t(now - base);
-    return base - now > kMax ? std::numeric_limits<int64_t>::min() : -int64_t(base - now);
-}
-
 DiffLink::DiffLink(const Document& base, const Document& now)
     : base_(&base), now_(&now)
 {
     const Profile& b = base.profile();
     const Profile& n = now.profile();
 
-    std::map<FnKey, FnId> base_by_key;
+    std::map<FunctionMatchKey, FnId> base_by_key;
     for (size_t i = 0; i < b.functions().size(); ++i)
-        base_by_key.emplace(key_of(b, FnId(uint32_t(i))), FnId(uint32_t(i)));
+        base_by_key.emplace(function_match_key(b, FnId(uint32_t(i))), FnId(uint32_t(i)));
     base_fn_.resize(n.functions().size());
     std::vector<bool> matched(b.functions().size(), false);
     for (size_t i = 0; i < n.functions().size(); ++i) {
-        const auto it = base_by_key.find(key_of(n, FnId(uint32_t(i))));
+        const auto it = base_by_key.find(function_match_key(n, FnId(uint32_t(i))));
         if (it != base_by_key.end()) {
             base_fn_[i] = it->second;
             matched[it->second.index()] = true;

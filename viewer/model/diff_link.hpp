@@ -3,12 +3,14 @@
 // it changed from a base profile. DiffLink finds, for each function and
 // each call path of the new profile, its counterpart in the base (ids
 // differ between profiles), so a view asks for a delta by the ids it
-// already has. Functions match as `vgprof diff` matches them: by name,
-// object basename and source file.
+// already has. Functions match as `vgprof diff` matches them, by
+// function_match_key (vgprof/identity.hpp); deltas are signed_delta's.
 #ifndef VGPROF_VIEWER_DIFF_LINK_HPP
 #define VGPROF_VIEWER_DIFF_LINK_HPP
 
 #include "document.hpp"
+
+#include "vgprof/identity.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -16,9 +18,6 @@
 #include <vector>
 
 namespace vgprof::viewer {
-
-// now - base, saturating rather than wrapping for costs beyond 2^63.
-int64_t signed_delta(uint64_t now, uint64_t base);
 
 class DiffLink {
 public:

@@ -5,43 +5,10 @@
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <functional>
 #include <new>
 
 namespace vgprof::viewer {
-
-std::string read_file_text(const std::string& path,
-                              const std::function<void(uint64_t, uint64_t)>& progress)
-{
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file)
-        throw Error(path + ": cannot open: " + std::strerror(errno));
-    struct stat st;
-    uint64_t size = 0;
-    if (fstat(fileno(file.get()), &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            throw Error(path + ": cannot read: it is a directory");
-        if (S_ISREG(st.st_mode))
-            size = uint64_t(st.st_size);
-    }
-    std::string text;
-    text.reserve(size);
-    std::vector<char> buffer(1 << 20);
-    size_t n;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), file.get())) > 0) {
-        text.append(buffer.data(), n);
-        progress(text.size(), size);
-    }
-    if (std::ferror(file.get()))
-        throw Error(path + ": cannot read: " + std::strerror(errno));
-    return text;
-}
 
 ProfileLoader::~ProfileLoader() { wait(); }
 

@@ -27,11 +27,6 @@ struct Loaded {
     std::unique_ptr<DiffLink> diff;  // set when base is
 };
 
-// Reads the file at `path` into memory, calling progress(bytes read, file size) as it
-// goes (size 0 when unknown). Throws vgprof::Error naming the file.
-std::string read_file_text(const std::string& path,
-                              const std::function<void(uint64_t, uint64_t)>& progress);
-
 class ProfileLoader {
 public:
     enum class State { idle, loading, done, failed };

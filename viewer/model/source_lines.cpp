@@ -2,6 +2,8 @@
 // Charging a source file's lines with the profile's costs.
 #include "source_lines.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <algorithm>
 
 namespace vgprof::viewer {
@@ -10,12 +12,12 @@ std::optional<FileId> source_file_of(const Document& doc, FnId fn)
 {
     const Profile& p = doc.profile();
     const FileId file = p.function(fn).file;
-    if (p.file_path(file) != "???")
+    if (!is_unknown(p.file_path(file)))
         return file;
     // No entry location: the file most of the function's lines are in.
     const RowIndex& rows = doc.lines_of_fn();
     for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
-        if (p.file_path(p.lines()[*r].file) != "???")
+        if (!is_unknown(p.file_path(p.lines()[*r].file)))
             return p.lines()[*r].file;
     return std::nullopt;
 }

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The loader's heap section: totals, frames, allocation sites, the
+// timeline and the snapshots (see loader.hpp).
+#include "loader.hpp"
+
+namespace vgprof::detail {
+
+void Loader::load_heap(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Heap heap;
+    const Where depth = at.member("depth"), totals = at.member("totals"),
+                frames = at.member("frames"), sites = at.member("sites"),
+                timeline = at.member("timeline"), snapshots = at.member("snapshots");
+    heap.depth = u32_at(required(o, "depth", at), depth);
+    if (heap.depth == 0)
+        fail(depth, "the stack depth must be at least 1");
+    heap.totals = heap_totals_at(required(o, "totals", at), totals);
+    load_heap_frames(required(o, "frames", at), frames, heap);
+    load_heap_sites(required(o, "sites", at), sites, heap);
+    detail::check_heap_sums(heap, name_);
+    load_timeline(required(o, "timeline", at), timeline, heap);
+    load_snapshots(required(o, "snapshots", at), snapshots, heap);
+    p_.heap = std::move(heap);
+}
+
+HeapTotals Loader::heap_totals_at(const json::value& v, const Where& at) const
+{
+    const json::object& o = object_at(v, at);
+    HeapTotals t;
+    const std::pair<const char*, uint64_t*> fields[] = {
+        {"bytes", &t.bytes},           {"blocks", &t.blocks},
+        {"peak_bytes", &t.peak_bytes}, {"peak_blocks", &t.peak_blocks},
+        {"peak_time", &t.peak_time},   {"end_bytes", &t.end_bytes},
+        {"end_blocks", &t.end_blocks}, {"end_time", &t.end_time},
+        {"reads", &t.reads},           {"writes", &t.writes}};
+    for (const auto& [key, out] : fields) {
+        const Where item = at.member(key);
+        *out = uint_at(required(o, key, at), item);
+    }
+    if (t.peak_time > t.end_time)
+        fail(at.member("peak_time"), cat("the peak (", t.peak_time, ") comes after the end (",
+                                         t.end_time, ")"));
+    return t;
+}
+
+void Loader::load_heap_frames(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::array& a = array_at(v, at);
+    heap.frames.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 4)
+            fail(item, cat("expected 4 entries [addr, fn, file, line], got ", row.size()));
+        HeapFrame f;
+        located_at(row, item, f.addr, f.fn, f.file, f.line);
+        heap.frames.push_back(f);
+    }
+}
+
+void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) const
+{
+    static const char* const kColumns =
+        "[frames, bytes, blocks, lifetimes, max_bytes, max_blocks, peak_bytes, peak_blocks, "
+        "end_bytes, end_blocks, reads, writes, accesses]";
+    const json::array& a = array_at(v, at);
+    heap.sites.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 13)
+            fail(item, cat("expected 13 entries ", kColumns, ", got ", row.size()));
+        HeapSite s;
+        const Where frames = item.element(0);
+        const json::array& fs = array_at(row[0], frames);
+        if (fs.empty())
+            fail(frames, "an allocation site needs at least one frame");
+        // Since version 7 the inlined calls at an address are frames of
+        // their own, beside it: the depth bounds the addresses.
+        size_t addresses = 0;
+        for (size_t f = 0; f < fs.size(); ++f) {
+            const Where frame = frames.element(f);
+            s.frames.push_back(
+                id_at<FrameId>(fs[f], frame, "heap frame", heap.frames.size(), "frame"));
+            if (f == 0 || heap.frame(s.frames[f]).addr != heap.frame(s.frames[f - 1]).addr)
+                ++addresses;
+        }
+        const size_t unwound = version() >= 7 ? addresses : fs.size();
+        if (unwound > heap.depth)
+            fail(frames, cat(version() >= 7 ? count_of(unwound, "address", "addresses")
+                                            : count_of(unwound, "frame"),
+                             ", more than the depth ", heap.depth));
+        uint64_t* const fields[] = {&s.bytes,      &s.blocks,      &s.lifetimes, &s.max_bytes,
+                                    &s.max_blocks, &s.peak_bytes,  &s.peak_blocks,
+                                    &s.end_bytes,  &s.end_blocks,  &s.reads,     &s.writes};
+        for (size_t f = 0; f < std::size(fields); ++f) {
+            const Where cell = item.element(f + 1);
+            *fields[f] = uint_at(row[f + 1], cell);
+        }
+        detail::check_site_bounds(s, i, name_);
+        const Where acc = item.element(12);
+        s.accesses = accesses_at(row[12], acc);
+        heap.sites.push_back(std::move(s));
+    }
+}
+
+// Run-length pairs [count, value, ...] expanded; null: none recorded.
+std::vector<uint32_t> Loader::accesses_at(const json::value& v, const Where& at) const
+{
+    std::vector<uint32_t> out;
+    if (v.is_null())
+        return out;
+    const json::array& a = array_at(v, at);
+    if (a.empty() || a.size() % 2 != 0)
+        fail(at, cat("expected [count, value] pairs, got ", count_of(a.size(), "entry", "entries")));
+    for (size_t i = 0; i < a.size(); i += 2) {
+        const Where count_at = at.element(i), value_at = at.element(i + 1);
+        const uint64_t count = uint_at(a[i], count_at);
+        const uint32_t value = u32_at(a[i + 1], value_at);
+        if (count == 0)
+            fail(count_at, "a run of zero offsets");
+        if (count > kMaxAccessBytes - out.size())
+            fail(at, cat("more than ", kMaxAccessBytes, " offsets (counts are kept only for blocks "
+                         "of up to ", kMaxAccessBytes, " bytes)"));
+        out.insert(out.end(), size_t(count), value);
+    }
+    return out;
+}
+
+void Loader::load_timeline(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::object& o = object_at(v, at);
+    const Where width = at.member("width"), samples = at.member("samples");
+    heap.sample_width = uint_at(required(o, "width", at), width);
+    if (heap.sample_width == 0)
+        fail(width, "the interval width must be at least 1");
+    const json::array& a = array_at(required(o, "samples", at), samples);
+    heap.samples.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = samples.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 3)
+            fail(item, cat("expected 3 entries [time, bytes, blocks], got ", row.size()));
+        const Where time = item.element(0), bytes = item.element(1), blocks = item.element(2);
+        HeapSample s{uint_at(row[0], time), uint_at(row[1], bytes), uint_at(row[2], blocks)};
+        if (!heap.samples.empty() && s.time < heap.samples.back().time)
+            fail(time, cat("time ", s.time, " comes before the previous sample's (",
+                           heap.samples.back().time, ")"));
+        if (s.bytes > heap.totals.peak_bytes)
+            fail(bytes, cat(s.bytes, " live bytes, more than the peak (", heap.totals.peak_bytes,
+                            ")"));
+        heap.samples.push_back(s);
+    }
+}
+
+void Loader::load_snapshots(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::array& a = array_at(v, at);
+    heap.snapshots.reserve(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = at.element(i);
+        const json::object& o = object_at(a[i], item);
+        const Where kind = item.member("kind"), time = item.member("time"),
+                    bytes = item.member("bytes"), blocks = item.member("blocks"),
+                    sites = item.member("sites");
+        HeapSnapshot sn;
+        const json::string& k = string_at(required(o, "kind", item), kind);
+        if (k == "periodic")
+            sn.kind = HeapSnapshot::Kind::periodic;
+        else if (k == "peak")
+            sn.kind = HeapSnapshot::Kind::peak;
+        else if (k == "end")
+            sn.kind = HeapSnapshot::Kind::end;
+        else
+            fail(kind, cat("unknown snapshot kind ", quoted(k),
+                           " (expected \"periodic\", \"peak\" or \"end\")"));
+        sn.time = uint_at(required(o, "time", item), time);
+        sn.bytes = uint_at(required(o, "bytes", item), bytes);
+        sn.blocks = uint_at(required(o, "blocks", item), blocks);
+        if (!heap.snapshots.empty() && sn.time < heap.snapshots.back().time)
+            fail(time, cat("time ", sn.time, " comes before the previous snapshot's (",
+                           heap.snapshots.back().time, ")"));
+        const json::array& rows = array_at(required(o, "sites", item), sites);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const Where row_at_ = sites.element(r);
+            const json::array& row = array_at(rows[r], row_at_);
+            if (row.size() != 3)
+                fail(row_at_, cat("expected 3 entries [site, bytes, blocks], got ", row.size()));
+            const Where site = row_at_.element(0), rb = row_at_.element(1),
+                        rk = row_at_.element(2);
+            SnapshotSite s;
+            s.site = id_at<SiteId>(row[0], site, "heap site", heap.sites.size(), "site");
+            s.bytes = uint_at(row[1], rb);
+            s.blocks = uint_at(row[2], rk);
+            sn.sites.push_back(s);
+        }
+        heap.snapshots.push_back(std::move(sn));
+    }
+}
+
+} // namespace vgprof::detail

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// heap_test.cpp: the heap profile against DHAT's on the same binary and
+// input (the comparison is in heap_sites.hpp), and what is made from it.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+#include "heap_sites.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
+
+using namespace vgtest;
+
+namespace {
+
+// Tables filled, indexed and queried: sqlite3 allocates and frees
+// throughout, and copies and compares with libc's string functions.
+std::string sql_workload()
+{
+   std::string sql = "create table t(id integer primary key, name text, v real);\nbegin;\n";
+   for (int i = 1; i <= 2000; i++)
+      sql += "insert into t(name, v) values ('n" + std::to_string(i * 7919 % 10007) + "', " +
+             std::to_string(i % 977) + ");\n";
+   sql += "commit;\ncreate index tn on t(name);\n"
+          "select count(*), sum(v) from t where name like 'n1%';\n"
+          "select name, count(*) from t group by name order by 2 desc limit 5;\n";
+   return sql;
+}
+
+struct Case {
+   std::string name;
+   std::vector<std::string> program;
+   std::string input;                    // written to "input" if set
+   std::vector<std::string> options;     // more vgprof options
+};
+
+void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
+
+class HeapMatchesDhat : public ::testing::TestWithParam<Case> {};
+
+TEST_P(HeapMatchesDhat, SummaryAndEverySiteAreEqual)
+{
+   const Case& c = GetParam();
+   TempDir dir;
+   if (!c.input.empty()) write_file(dir / "input", c.input);
+   expect_heap_matches_dhat(resolve_program(c.program), c.options, dir.path());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Programs, HeapMatchesDhat,
+    ::testing::Values(Case{"basic", {"heap_basic"}, "", {}},
+                      Case{"cxx", {"heap_cxx"}, "", {}},
+                      Case{"basic_no_cache_sim", {"heap_basic"}, "", {"--cache-sim=no"}},
+                      Case{"basic_no_call_graph", {"heap_basic"}, "", {"--call-graph=no"}},
+                      Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(100000),
+                           {}},
+                      Case{"sqlite3", {"sqlite3", "-init", "input", ":memory:"}, sql_workload(),
+                           {}}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+// Threads: DHAT's figures, but for the bytes read and written, which its
+// rule for stack accesses gets wrong here: it leaves out every access
+// within 16 KiB above the accessing thread's stack pointer, and DHAT's own
+// allocator puts one worker's blocks right above that worker's stack (the
+// C library's arenas for threads lie elsewhere). What heap_threads reads
+// and writes follows from its source: each of the 1,200 short blocks gets
+// 8 one-byte writes; each kept block a read and a write on each of its
+// thread's 300 rounds, and main reads one byte of each.
+TEST(Heap, ThreadsHaveDhatsBlocksAndTheProgramsAccesses)
+{
+   TempDir dir;
+   expect_heap_matches_dhat({progs_dir() + "/heap_threads"}, {}, dir.path(), 0, nullptr, 1.0);
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   uint64_t short_writes = 0, kept_reads = 0, kept_writes = 0;
+   // The sites by their sizes: 300 blocks of 32 + id bytes per thread, and
+   // one kept block of 64 + 16 * id bytes.
+   for (const vgprof::HeapSite& s : p.heap()->sites) {
+      if (s.blocks == 1200 && s.bytes == 300u * (32 + 33 + 34 + 35)) short_writes += s.writes;
+      if (s.blocks == 4 && s.bytes == 64u + 80 + 96 + 112) {
+         kept_reads += s.reads;
+         kept_writes += s.writes;
+      }
+   }
+   EXPECT_EQ(short_writes, 1200u * 8);
+   EXPECT_EQ(kept_reads, 4u * 300 + 4);
+   EXPECT_EQ(kept_writes, 4u * 300);
+}
+
+// The timeline and snapshots agree with the totals: the peak is a sample,
+// no sample is higher, and the peak snapshot lists sites at their peak
+// figures. heap_basic allocates and frees more than 8,000 times, so the
+// timeline has been halved (wider intervals) and the peak had to survive.
+TEST(Heap, TimelinePeakIsTheGlobalPeak)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const vgprof::Heap& heap = *p.heap();
+   ASSERT_FALSE(heap.samples.empty());
+   EXPECT_LE(heap.samples.size(), 2048u);
+   EXPECT_GT(heap.sample_width, 1u);
+   uint64_t highest = 0;
+   bool peak_is_a_sample = false;
+   for (const vgprof::HeapSample& s : heap.samples) {
+      highest = std::max(highest, s.bytes);
+      if (s.time == heap.totals.peak_time && s.bytes == heap.totals.peak_bytes &&
+          s.blocks == heap.totals.peak_blocks)
+         peak_is_a_sample = true;
+   }
+   EXPECT_EQ(highest, heap.totals.peak_bytes);
+   EXPECT_TRUE(peak_is_a_sample);
+
+   size_t peaks = 0;
+   for (const vgprof::HeapSnapshot& sn : heap.snapshots) {
+      if (sn.kind != vgprof::HeapSnapshot::Kind::peak) continue;
+      ++peaks;
+      EXPECT_EQ(sn.bytes, heap.totals.peak_bytes);
+      EXPECT_EQ(sn.time, heap.totals.peak_time);
+      ASSERT_FALSE(sn.sites.empty());
+      for (const vgprof::SnapshotSite& row : sn.sites)
+         EXPECT_EQ(row.bytes, heap.site(row.site).peak_bytes);
+   }
+   EXPECT_EQ(peaks, 1u);
+}
+
+// The corners of the allocator's interface, counted as the C library
+// handles them: a failed request makes no block, realloc from NULL is a
+// malloc and to 0 a free, malloc(0) is a block (of 1 byte, as DHAT counts
+// it), and a 1 GiB block is counted like any other (the figures are
+// heap_edges.c's own arithmetic).
+TEST(Heap, EdgesOfTheInterfaceAreCountedAsTheLibraryHandlesThem)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_edges"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const vgprof::HeapTotals& t = p.heap()->totals;
+   const uint64_t gib = uint64_t(1) << 30;
+   EXPECT_EQ(t.bytes, 1 + 40 + gib);
+   EXPECT_EQ(t.blocks, 3u);
+   EXPECT_EQ(t.peak_bytes, gib + 1);
+   EXPECT_EQ(t.peak_blocks, 2u);
+   EXPECT_EQ(t.end_bytes, 0u);
+   EXPECT_EQ(t.end_blocks, 0u);
+   EXPECT_EQ(t.writes, 2u);
+}
+
+// --heap=no only leaves the heap out: the allocator ran in both runs.
+TEST(Heap, HeapNoWritesNoHeap)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   EXPECT_TRUE(heap_summary(vp.err).empty()) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   EXPECT_EQ(p.heap(), nullptr);
+   // The client's own malloc ran: its code is in the profile.
+   bool glibc_malloc = false;
+   for (const vgprof::LineCost& l : p.lines())
+      if (p.fn_name(l.fn) == "malloc" &&
+          p.obj_path(p.function(l.fn).obj).find("libc.so") != std::string::npos)
+         glibc_malloc = true;
+   EXPECT_TRUE(glibc_malloc);
+}
+
+// `vgprof report --heap` shows DHAT's summary lines as DHAT prints them
+// and says which site leaked.
+// heap_basic recorded once under DHAT (dh.json) and vgprof (vp.json) for
+// the tests of what is made from a profile.
+class HeapBasicRecorded : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      dhat_ = new RunResult(run_tool("dhat", {"--dhat-out-file=dh.json"},
+                                     {progs_dir() + "/heap_basic"}, dir_->path()));
+      vgprof_ = new RunResult(run_tool("vgprof", {"--heap=yes", "--vgprof-out-file=vp.json"},
+                                       {progs_dir() + "/heap_basic"}, dir_->path()));
+   }
+   static void TearDownTestSuite()
+   {
+      delete dhat_;
+      delete vgprof_;
+      delete dir_;
+   }
+   void SetUp() override
+   {
+      ASSERT_EQ(dhat_->exit_code, 0) << dhat_->err;
+      ASSERT_EQ(vgprof_->exit_code, 0) << vgprof_->err;
+   }
+   static TempDir* dir_;
+   static RunResult* dhat_;
+   static RunResult* vgprof_;
+};
+TempDir* HeapBasicRecorded::dir_ = nullptr;
+RunResult* HeapBasicRecorded::dhat_ = nullptr;
+RunResult* HeapBasicRecorded::vgprof_ = nullptr;
+
+TEST_F(HeapBasicRecorded, ReportShowsDhatSummaryAndLeaks)
+{
+   TempDir& dir = *dir_;
+   const RunResult& dh = *dhat_;
+   auto r = run({cli_path(), "report", "--heap", "--heap-sort", "leaked", "--top", "2", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   // DHAT writes "1 blocks"; the report writes English.
+   std::string total = summary_lines(dh.err, "Total:").at(0);
+   EXPECT_NE(r.out.find(total), std::string::npos) << r.out;
+   EXPECT_NE(r.out.find("leaked: 3,000 bytes in 1 block never freed"), std::string::npos) << r.out;
+   EXPECT_NE(r.out.find("leaked: 100 bytes in 1 block never freed"), std::string::npos) << r.out;
+   EXPECT_NE(r.out.find("Allocation sites by leaked: 2 of "), std::string::npos) << r.out;
+
+   auto none = run({cli_path(), "report", "--heap", "nosuch.json"}, dir.path());
+   EXPECT_EQ(none.exit_code, 2);
+   auto no_heap = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=plain.json"},
+                           {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(no_heap.exit_code, 0);
+   auto r2 = run({cli_path(), "report", "--heap", "plain.json"}, dir.path());
+   EXPECT_EQ(r2.exit_code, 2);
+   EXPECT_NE(r2.err.find("no heap data"), std::string::npos) << r2.err;
+}
+
+// The DHAT export of a profile carries DHAT's own totals: each program
+// point field summed over the file equals the sum over DHAT's file.
+TEST_F(HeapBasicRecorded, DhatExportHasDhatsTotals)
+{
+   TempDir& dir = *dir_;
+   auto r = run({cli_path(), "export", "--format", "dhat", "-o", "exported.json", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+
+   const auto sums = [](const std::string& text) {
+      std::map<std::string, uint64_t> sum;
+      const boost::json::object doc = boost::json::parse(text).as_object();
+      for (const boost::json::value& pp : doc.at("pps").as_array())
+         for (const char* key : {"tb", "tbk", "gb", "gbk", "eb", "ebk", "rb", "wb"})
+            sum[key] += u64(pp.at(key));
+      sum["pps"] = doc.at("pps").as_array().size();
+      return sum;
+   };
+   EXPECT_EQ(sums(read_file(dir / "exported.json")), sums(read_file(dir / "dh.json")));
+
+   // Without heap data there is nothing to export: exit 2, no file.
+   auto plain = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=plain.json"},
+                         {progs_dir() + "/heap_basic"}, dir.path());
+   ASSERT_EQ(plain.exit_code, 0) << plain.err;
+   auto none = run({cli_path(), "export", "--format", "dhat", "-o", "none.json", "plain.json"},
+                   dir.path());
+   EXPECT_EQ(none.exit_code, 2);
+   EXPECT_NE(none.err.find("plain.json: the profile has no heap data"), std::string::npos)
+       << none.err;
+   EXPECT_FALSE(std::ifstream(dir / "none.json").good());
+}
+
+// DHAT's own file read by vgprof: `vgprof report --heap` on it prints
+// DHAT's five summary lines as DHAT printed them at exit.
+TEST_F(HeapBasicRecorded, ReportReadsDhatsOwnFile)
+{
+   TempDir& dir = *dir_;
+   auto r = run({cli_path(), "report", "--heap", "dh.json"}, dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   std::vector<std::string> shown;
+   std::istringstream out(r.out);
+   for (std::string line; std::getline(out, line);)
+      for (const char* label : kSummaryLabels)
+         if (line.rfind(label, 0) == 0) shown.push_back(line);
+   EXPECT_EQ(shown, heap_summary(dhat_->err));
+}
+
+// `vgprof annotate` on a profile with heap data puts before each source
+// line the bytes allocated by the calls on it: for each line of heap_basic.c
+// that calls the allocator, DHAT's bytes for the sites allocating there.
+TEST_F(HeapBasicRecorded, AnnotateShowsDhatsBytesOnTheAllocatingLines)
+{
+   TempDir& dir = *dir_;
+   std::map<unsigned, uint64_t> dhat_bytes;   // heap_basic.c line -> bytes
+   const boost::json::object doc = boost::json::parse(read_file(dir / "dh.json")).as_object();
+   const boost::json::array& ftbl = doc.at("ftbl").as_array();
+   for (const boost::json::value& v : doc.at("pps").as_array())
+      for (const boost::json::value& f : v.at("fs").as_array()) {
+         const std::string text(ftbl.at(u64(f)).as_string());
+         if (in_allocator(text)) continue;
+         const size_t at = text.find("(heap_basic.c:");
+         if (at != std::string::npos)
+            dhat_bytes[unsigned(std::stoul(text.substr(at + 14)))] += u64(v.at("tb"));
+         break;
+      }
+   ASSERT_GE(dhat_bytes.size(), 8u);
+
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::string source_path;
+   for (vgprof::StrId f : p.files())
+      if (base_name(p.str(f)) == "heap_basic.c") source_path = p.str(f);
+   std::vector<std::string> source;
+   std::istringstream in(read_file(source_path));
+   for (std::string line; std::getline(in, line);) source.push_back(line);
+
+   auto r = run({cli_path(), "annotate", "--all", "--events", "Ir", "vp.json", "heap_basic.c"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   std::vector<std::string> out;
+   std::istringstream listing(r.out);
+   for (std::string line; std::getline(listing, line);) out.push_back(line);
+   for (const auto& [line, bytes] : dhat_bytes) {
+      ASSERT_LE(line, source.size());
+      // The listing row of that source line: costs, the bytes, the text.
+      const std::string& text = source[line - 1];
+      bool found = false;
+      for (const std::string& row : out) {
+         if (row.size() < text.size() || row.compare(row.size() - text.size(), text.size(), text))
+            continue;
+         std::istringstream cells(row.substr(0, row.size() - text.size()));
+         std::vector<std::string> words;
+         for (std::string w; cells >> w;) words.push_back(w);
+         if (!words.empty() && words.back() == vgprof::format_thousands(bytes)) found = true;
+      }
+      EXPECT_TRUE(found) << "line " << line << " (" << text << ") should show "
+                         << vgprof::format_thousands(bytes) << " bytes\n" << r.out;
+   }
+}
+
+}  // namespace
