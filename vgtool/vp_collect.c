@@ -51,47 +51,62 @@ void VP_(set_instrumenting)(Bool on, const HChar* why)
 
 /* The simulated events' counts of every cell when collection went off.
    The simulation helpers count into the cells whatever the collection
-   state; while it is off, this is what the cells should hold. */
-typedef struct {
-   VP_InstrCC* cc;
-   ULong       cost[VP_MAX_EVENTS];
-} Saved;
+   state; while it is off, this is what the cells should hold.  Each
+   record is the cell's address followed by its simulated counts, in one
+   block allocated to size: collection goes off at the end of every run
+   with the heap on (vp_alloc.c, for the C library's clean-up), when the
+   cells are most numerous. */
+static ULong* saved;     /* NULL: nothing saved (all zero) */
+static Word   n_saved;
 
-static XArray* saved;   /* of Saved; NULL: nothing saved (all zero) */
+/* The first event the simulation helpers count: Ir is among them when
+   the cache is simulated (the fetch helpers count it); otherwise it lives
+   in the live segment counters until folded. */
+static UInt first_simulated(void) { return VP_(clo).cache_sim ? 0 : 1; }
 
 static void save_simulated_counts(void)
 {
-   XArray* all = VP_(all_instr_ccs)();
+   XArray* all   = VP_(all_instr_ccs)();
+   UInt    first = first_simulated();
+   UInt    width = 1 + VP_(n_events) - first;
    Word    i;
-   saved = VG_(newXA)(VG_(malloc), "vp.collect.saved", VG_(free), sizeof(Saved));
-   for (i = 0; i < VG_(sizeXA)(all); i++) {
-      Saved s;
-      s.cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      VG_(memcpy)(s.cost, s.cc->cost, VP_(n_events) * sizeof(ULong));
-      VG_(addToXA)(saved, &s);
+   n_saved = VG_(sizeXA)(all);
+   saved   = VG_(malloc)("vp.collect.saved", (n_saved > 0 ? n_saved : 1) * width * sizeof(ULong));
+   for (i = 0; i < n_saved; i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      ULong*      r  = saved + i * width;
+      r[0] = (ULong)(Addr)cc;
+      VG_(memcpy)(r + 1, cc->cost + first, (width - 1) * sizeof(ULong));
    }
    VG_(deleteXA)(all);
 }
 
 /* Puts the cells' simulated counts back as they were saved: what was
-   counted while collection was off goes.  Ir is among them when the
-   cache is simulated (the fetch helpers count it); otherwise it lives in
-   the live segment counters until folded, and is not touched here. */
+   counted while collection was off goes. */
 static void restore_simulated_counts(void)
 {
    XArray* all   = VP_(all_instr_ccs)();
-   UInt    first = VP_(clo).cache_sim ? 0 : 1;
-   SizeT   bytes = (VP_(n_events) - first) * sizeof(ULong);
+   UInt    first = first_simulated();
+   UInt    width = 1 + VP_(n_events) - first;
+   SizeT   bytes = (width - 1) * sizeof(ULong);
    Word    i;
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
       VG_(memset)(cc->cost + first, 0, bytes);
    }
    VG_(deleteXA)(all);
-   for (i = 0; saved && i < VG_(sizeXA)(saved); i++) {
-      Saved* s = VG_(indexXA)(saved, i);
-      VG_(memcpy)(s->cc->cost + first, s->cost + first, bytes);
+   for (i = 0; saved && i < n_saved; i++) {
+      const ULong* r  = saved + i * width;
+      VP_InstrCC*  cc = (VP_InstrCC*)(Addr)r[0];
+      VG_(memcpy)(cc->cost + first, r + 1, bytes);
    }
+}
+
+static void drop_saved_counts(void)
+{
+   if (saved) VG_(free)(saved);
+   saved   = NULL;
+   n_saved = 0;
 }
 
 void VP_(set_collecting)(Bool on)
@@ -101,8 +116,7 @@ void VP_(set_collecting)(Bool on)
    if (on) {
       VP_(drop_live_counts)();
       restore_simulated_counts();
-      if (saved) VG_(deleteXA)(saved);
-      saved = NULL;
+      drop_saved_counts();
    } else {
       VP_(fold_all)();
       save_simulated_counts();
@@ -113,11 +127,7 @@ void VP_(set_collecting)(Bool on)
 
 /* Everything counted so far is forgotten: if collection is off, so is
    what was saved when it went off. */
-void VP_(forget_saved_counts)(void)
-{
-   if (saved) VG_(deleteXA)(saved);
-   saved = NULL;
-}
+void VP_(forget_saved_counts)(void) { drop_saved_counts(); }
 
 /* Brings the instruction cells up to date, whatever the collection state. */
 void VP_(settle_counts)(void)

@@ -373,6 +373,9 @@ XArray* VP_(all_instr_ccs)(void)
    XArray*     all = VG_(newXA)(VG_(malloc), "vp.instr.all", VG_(free),
                                 sizeof(VP_InstrCC*));
    VP_InstrCC* head;
+   /* Sized at once: a copy of every cell's address is the largest
+      transient the tool makes, at the end of the run. */
+   VG_(hintSizeXA)(all, (Word)VG_(HT_count_nodes)(instr_table));
    VP_InstrCC* cc;
    VG_(HT_ResetIter)(instr_table);
    while ((head = VG_(HT_Next)(instr_table)) != NULL)
