@@ -17,8 +17,10 @@
    Costs are differences of a running total: a frame remembers the total
    at entry and adds the difference on exit.  A function's own code can
    also run while the function has no frame: a PLT stub, code another
-   function jumps into without a call, code still running after the stack
-   pointer left its frame.  That code runs as a "guest" in the context of
+   function jumps into without a call or runs on into (libc's strcasecmp
+   ends where strcasecmp_l begins; the block that crosses tells
+   VP_(fn_switch)), code still running after the stack pointer left its
+   frame.  That code runs as a "guest" in the context of
    the function on the stack, and its cost is added to its own function's
    inclusive cost as well, so that a function's inclusive cost always
    holds its self cost.  Each thread, and each signal
@@ -641,8 +643,9 @@ static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 }
 
 /* Most blocks follow a jump inside one function and leave no frame (nor
-   change which function's code runs): they are settled here, in a function small enough to need no saved
-   registers, and everything else goes on to follow(). */
+   change which function's code runs): they are settled here, in a
+   function small enough to need no saved registers, and everything else
+   goes on to follow(). */
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
    Context* c = running;
@@ -651,7 +654,7 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
       VP_SB* last = c->last_sb;
       UWord  exit = VP_(cur_exit);
       if (LIKELY(last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                 && !sb->is_entry && last->fn == sb->fn && last->in_plt == sb->in_plt
+                 && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
                  && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp)) {
          c->last_sb    = sb;
          VP_(cur_exit) = 0;
@@ -659,6 +662,12 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
       }
    }
    entry_slow(sb, sp);
+}
+
+VG_REGPARM(1) void VP_(fn_switch)(UWord fn)
+{
+   if (running != NULL)
+      settle_guest(running, (UInt)fn);
 }
 
 static void follow(VP_SB* sb, Addr sp)

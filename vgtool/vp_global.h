@@ -141,6 +141,7 @@ typedef struct _VP_SB {
    UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
    /* For the call graph. */
    UInt           fn;           /* function of the first instruction */
+   UInt           end_fn;       /* function of the last instruction */
    UInt           obj;          /* string id of its object */
    Bool           is_entry;     /* the first instruction starts a function */
    Bool           in_plt;       /* the code is a PLT stub */
@@ -223,6 +224,8 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);
+/* A block's code has run on into function fn's code. */
+VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);
 void VP_(callgraph_checkpoint)(void);
 void VP_(callgraph_set_collecting)(Bool on);
