@@ -12,8 +12,10 @@
    instead, when the outermost such call returns, the bytes the call is
    defined to read and write are counted, from its arguments (taken at
    entry) and the memory, as DHAT's replacements would touch them.
-   Functions outside this list (the case-insensitive and the
-   wide-character ones) are counted as they execute. */
+   Of the case-insensitive and the wide-character functions only
+   strcasecmp and wcslen are in the list: DHAT's strncasecmp reads each
+   byte a number of times its compiler chooses, and the rest are not
+   replaced; those are counted as they execute. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -45,6 +47,8 @@ static const Known known[] = {
    { "index", VP_SF_STRCHR },       { "bcopy", VP_SF_BCOPY },
    { "strspn", VP_SF_STRSPN },      { "strcspn", VP_SF_STRCSPN },
    { "strpbrk", VP_SF_STRPBRK },    { "strstr", VP_SF_STRSTR },
+   /* strcasecmp_l (its locale the third argument) as a variant. */
+   { "strcasecmp", VP_SF_STRCASECMP }, { "wcslen", VP_SF_WCSLEN },
 };
 
 /* The family of a name such as "__memmove_avx_unaligned_erms" or
@@ -146,15 +150,41 @@ static SizeT scan(Addr s, Bool at_zero, Bool at_c, UChar c, SizeT limit)
 
 static SizeT string_length(Addr s) { return scan(s, True, False, 0, ~(SizeT)0); }
 
-/* Index of the first position where the two differ or, when strings,
-   where the first one ends; limit when none is before it. */
-static SizeT first_difference(Addr s1, Addr s2, Bool strings, SizeT limit)
+/* The number of 4-byte characters before the first 0 one. */
+static SizeT wide_length(Addr s)
+{
+   SizeT i, j;
+   UChar b;
+   for (i = 0;; i++) {
+      for (j = 0; j < 4; j++) {
+         if (!byte_at(s + 4 * i + j, &b))
+            return i;
+         if (b != 0)
+            break;
+      }
+      if (j == 4)
+         return i;
+   }
+}
+
+/* The letter in lower case, as tolower() gives it in the C and UTF-8
+   locales: ASCII only. */
+static UChar lower(UChar c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+
+/* Index of the first position where the two differ (ignoring case, when
+   caseless) or, when strings, where the first one ends; limit when none
+   is before it. */
+static SizeT first_difference(Addr s1, Addr s2, Bool strings, Bool caseless, SizeT limit)
 {
    SizeT i;
    UChar a, b;
    for (i = 0; i < limit; i++) {
       if (!byte_at(s1 + i, &a) || !byte_at(s2 + i, &b))
          return i;
+      if (caseless) {
+         a = lower(a);
+         b = lower(b);
+      }
       if (a != b || (strings && a == 0))
          return i;
    }
@@ -206,7 +236,7 @@ static void memcmp_reads(Addr s1, Addr s2, SizeT n, Addr sp)
    const SizeT ws = sizeof(UWord);
    if (((s1 | s2) & (ws - 1)) == 0) {
       while (n >= ws) {
-         SizeT d = first_difference(s1, s2, False, ws);
+         SizeT d = first_difference(s1, s2, False, False, ws);
          touch(s1, ws, False, sp);
          touch(s2, ws, False, sp);
          if (d < ws)
@@ -214,7 +244,7 @@ static void memcmp_reads(Addr s1, Addr s2, SizeT n, Addr sp)
          s1 += ws; s2 += ws; n -= ws;
       }
    }
-   SizeT d = first_difference(s1, s2, False, n);
+   SizeT d = first_difference(s1, s2, False, False, n);
    SizeT k = d < n ? d + 1 : n;
    touch(s1, k, False, sp);
    touch(s2, k, False, sp);
@@ -322,6 +352,9 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
       case VP_SF_STRRCHR:
          touch(d, string_length(d) + 1, False, sp);
          return;
+      case VP_SF_WCSLEN:
+         touch(d, 4 * (wide_length(d) + 1), False, sp);
+         return;
       case VP_SF_STRNLEN:
          k = scan(d, True, False, 0, n);
          touch(d, k < n ? k + 1 : n, False, sp);
@@ -346,7 +379,8 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
          return;
       }
       case VP_SF_STRCMP:
-         k = first_difference(d, s, True, ~(SizeT)0);
+      case VP_SF_STRCASECMP:
+         k = first_difference(d, s, True, fam == VP_SF_STRCASECMP, ~(SizeT)0);
          touch(d, k + 1, False, sp);
          touch(s, k + 1, False, sp);
          return;
@@ -359,7 +393,7 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
          strstr_reads(d, s, sp);
          return;
       case VP_SF_STRNCMP:
-         k = first_difference(d, s, True, n);
+         k = first_difference(d, s, True, False, n);
          k = k < n ? k + 1 : n;
          touch(d, k, False, sp);
          touch(s, k, False, sp);
