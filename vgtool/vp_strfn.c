@@ -13,7 +13,7 @@
    defined to read and write are counted, from its arguments (taken at
    entry) and the memory, as DHAT's replacements would touch them.
    Of the case-insensitive and the wide-character functions only
-   strcasecmp and wcslen are in the list: DHAT's strncasecmp reads each
+   strcasecmp, wcslen and wcscmp are in the list: DHAT's strncasecmp reads each
    byte a number of times its compiler chooses, and the rest are not
    replaced; those are counted as they execute. */
 
@@ -49,6 +49,7 @@ static const Known known[] = {
    { "strpbrk", VP_SF_STRPBRK },    { "strstr", VP_SF_STRSTR },
    /* strcasecmp_l (its locale the third argument) as a variant. */
    { "strcasecmp", VP_SF_STRCASECMP }, { "wcslen", VP_SF_WCSLEN },
+   { "wcscmp", VP_SF_WCSCMP },
 };
 
 /* The family of a name such as "__memmove_avx_unaligned_erms" or
@@ -150,21 +151,37 @@ static SizeT scan(Addr s, Bool at_zero, Bool at_c, UChar c, SizeT limit)
 
 static SizeT string_length(Addr s) { return scan(s, True, False, 0, ~(SizeT)0); }
 
+/* The 4-byte character at index i of s, False when it cannot be read. */
+static Bool wide_at(Addr s, SizeT i, UInt* out)
+{
+   UChar b[4];
+   Int   j;
+   for (j = 0; j < 4; j++)
+      if (!byte_at(s + 4 * i + j, &b[j]))
+         return False;
+   *out = b[0] | (UInt)b[1] << 8 | (UInt)b[2] << 16 | (UInt)b[3] << 24;
+   return True;
+}
+
 /* The number of 4-byte characters before the first 0 one. */
 static SizeT wide_length(Addr s)
 {
-   SizeT i, j;
-   UChar b;
-   for (i = 0;; i++) {
-      for (j = 0; j < 4; j++) {
-         if (!byte_at(s + 4 * i + j, &b))
-            return i;
-         if (b != 0)
-            break;
-      }
-      if (j == 4)
-         return i;
-   }
+   SizeT i;
+   UInt  c;
+   for (i = 0; wide_at(s, i, &c) && c != 0; i++)
+      ;
+   return i;
+}
+
+/* Index of the first 4-byte character where the two differ or the first
+   one ends. */
+static SizeT first_wide_difference(Addr s1, Addr s2)
+{
+   SizeT i;
+   UInt  a, b;
+   for (i = 0; wide_at(s1, i, &a) && wide_at(s2, i, &b) && a == b && a != 0; i++)
+      ;
+   return i;
 }
 
 /* The letter in lower case, as tolower() gives it in the C and UTF-8
@@ -354,6 +371,11 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
          return;
       case VP_SF_WCSLEN:
          touch(d, 4 * (wide_length(d) + 1), False, sp);
+         return;
+      case VP_SF_WCSCMP:
+         k = first_wide_difference(d, s);
+         touch(d, 4 * (k + 1), False, sp);
+         touch(s, 4 * (k + 1), False, sp);
          return;
       case VP_SF_STRNLEN:
          k = scan(d, True, False, 0, n);
