@@ -425,11 +425,16 @@ static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
 /* A call of a string function takes its arguments now, at its first
    instruction; one made inside another is part of the outer one's, and
    one made inside a call of the allocator (calloc's memset, realloc's
-   memcpy) is the allocator's, even when it returns for it. */
-static void enter_strfn(Context* c, Frame* f)
+   memcpy) is the allocator's, even when it returns for it.  The dynamic
+   linker calls the function's IFUNC resolver, named as the function
+   (libc's "memcpy" picks __memmove_avx_unaligned_erms): that call has no
+   string arguments, and taking the registers as such made it touch
+   whatever heap blocks lay in a range of up to gigabytes (the first call
+   of memcpy through a lazily bound PLT entry, a module loaded later). */
+static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
 {
    VP_StrFn fam = VP_(strfn_family)(f->fn);
-   if (fam == VP_SF_NONE)
+   if (fam == VP_SF_NONE || VP_(strfn_caller_is_linker)(caller_fn))
       return;
    f->strfn = True;
    if (c->in_strfn++ > 0 || VP_(in_alloc))
@@ -470,7 +475,7 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    f->inside = node == caller_node;
    enter_fn(c, f, callee->fn, node);
    if (VP_(clo).heap)
-      enter_strfn(c, f);
+      enter_strfn(c, f, caller_fn);
    /* Counted whether or not costs are being collected, as callgrind
       counts; an edge all of whose calls cost nothing is left out when the
       profile is written. */

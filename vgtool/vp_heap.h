@@ -223,9 +223,13 @@ typedef enum {
    VP_SF_RAWMEMCHR, VP_SF_STRCHR, VP_SF_STRCHRNUL, VP_SF_STRLEN, VP_SF_STRRCHR,
    VP_SF_STRNLEN, VP_SF_STRCPY, VP_SF_STPCPY, VP_SF_STRNCPY, VP_SF_STRCAT, VP_SF_STRCMP,
    VP_SF_STRNCMP, VP_SF_STRSPN, VP_SF_STRCSPN, VP_SF_STRPBRK, VP_SF_STRSTR,
-   VP_SF_STRCASECMP, VP_SF_WCSLEN, VP_SF_WCSCMP
+   VP_SF_STRCASECMP, VP_SF_WCSLEN, VP_SF_WCSCHR, VP_SF_WCSRCHR, VP_SF_WCSCMP, VP_SF_WCSCPY
 } VP_StrFn;
 VP_StrFn VP_(strfn_family)(UInt fn);
+/* Whether function fn is the dynamic linker's: a string function's name
+   called from there is the name's IFUNC resolver, which takes no string
+   arguments (its registers hold whatever the linker left in them). */
+Bool     VP_(strfn_caller_is_linker)(UInt fn);
 /* A call of family fam with arguments arg[0..2], entered with stack
    pointer sp, has returned. */
 void     VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp);

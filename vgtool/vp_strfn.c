@@ -12,10 +12,10 @@
    instead, when the outermost such call returns, the bytes the call is
    defined to read and write are counted, from its arguments (taken at
    entry) and the memory, as DHAT's replacements would touch them.
-   Of the case-insensitive and the wide-character functions only
-   strcasecmp, wcslen and wcscmp are in the list: DHAT's strncasecmp reads each
-   byte a number of times its compiler chooses, and the rest are not
-   replaced; those are counted as they execute. */
+   strcasecmp (and strcasecmp_l, whose locale only picks the case
+   table), wcslen, wcschr, wcsrchr, wcscmp and wcscpy are among them;
+   the other case-insensitive and wide-character functions are counted
+   as they execute. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -47,9 +47,9 @@ static const Known known[] = {
    { "index", VP_SF_STRCHR },       { "bcopy", VP_SF_BCOPY },
    { "strspn", VP_SF_STRSPN },      { "strcspn", VP_SF_STRCSPN },
    { "strpbrk", VP_SF_STRPBRK },    { "strstr", VP_SF_STRSTR },
-   /* strcasecmp_l (its locale the third argument) as a variant. */
    { "strcasecmp", VP_SF_STRCASECMP }, { "wcslen", VP_SF_WCSLEN },
-   { "wcscmp", VP_SF_WCSCMP },
+   { "wcschr", VP_SF_WCSCHR },      { "wcsrchr", VP_SF_WCSRCHR },
+   { "wcscmp", VP_SF_WCSCMP },      { "wcscpy", VP_SF_WCSCPY },
 };
 
 /* The family of a name such as "__memmove_avx_unaligned_erms" or
@@ -82,20 +82,6 @@ static Bool in_libc(const HChar* obj)
    return VG_(strncmp)(base, "libc.so", 7) == 0;
 }
 
-/* The C library's IFUNC resolvers carry the names of the functions they
-   choose among ("memcpy@@GLIBC_2.14", "memmove") but are not those
-   functions: the dynamic linker calls them with no arguments when it binds
-   a call, lazily in the middle of the program, and their registers then
-   hold whatever the program left there.  glibc writes them in headers
-   named ifunc-*.h (ifunc-memmove.h, ifunc-avx2.h), where their code's
-   entry line is. */
-static Bool is_ifunc_resolver(const VP_Fn* f)
-{
-   const HChar* file  = VP_(str)(f->file);
-   const HChar* slash = VG_(strrchr)(file, '/');
-   return VG_(strncmp)(slash ? slash + 1 : file, "ifunc-", 6) == 0;
-}
-
 static UChar* families;   /* per function: VP_StrFn + 1, 0 while unknown */
 static UInt   n_families;
 
@@ -109,11 +95,27 @@ VP_StrFn VP_(strfn_family)(UInt fn)
    }
    if (families[fn] == 0) {
       const VP_Fn* f = VP_(fn)(fn);
-      VP_StrFn fam = in_libc(VP_(str)(f->obj)) && !is_ifunc_resolver(f)
-                     ? family_of_name(VP_(str)(f->name)) : VP_SF_NONE;
+      VP_StrFn fam = in_libc(VP_(str)(f->obj)) ? family_of_name(VP_(str)(f->name)) : VP_SF_NONE;
       families[fn] = (UChar)(fam + 1);
    }
    return (VP_StrFn)(families[fn] - 1);
+}
+
+Bool VP_(strfn_caller_is_linker)(UInt fn)
+{
+   static UInt  linker_obj = ~0u;   /* the dynamic linker's object, once seen */
+   const VP_Fn* f = VP_(fn)(fn);
+   if (f->obj == linker_obj)
+      return True;
+   if (linker_obj != ~0u)
+      return False;
+   const HChar* obj  = VP_(str)(f->obj);
+   const HChar* base = VG_(strrchr)(obj, '/');
+   base = base ? base + 1 : obj;
+   if (VG_(strncmp)(base, "ld-linux", 8) != 0 && VG_(strncmp)(base, "ld.so", 5) != 0)
+      return False;
+   linker_obj = f->obj;
+   return True;
 }
 
 /*------------------------------------------------------------*/
@@ -151,31 +153,31 @@ static SizeT scan(Addr s, Bool at_zero, Bool at_c, UChar c, SizeT limit)
 
 static SizeT string_length(Addr s) { return scan(s, True, False, 0, ~(SizeT)0); }
 
-/* The 4-byte character at index i of s, False when it cannot be read. */
+/* The 4-byte character at s + 4 * i, or False when not readable. */
 static Bool wide_at(Addr s, SizeT i, UInt* out)
 {
    UChar b[4];
-   Int   j;
-   for (j = 0; j < 4; j++)
-      if (!byte_at(s + 4 * i + j, &b[j]))
-         return False;
-   *out = b[0] | (UInt)b[1] << 8 | (UInt)b[2] << 16 | (UInt)b[3] << 24;
+   Addr  a = s + 4 * i;
+   if (!byte_at(a, &b[0]) || !byte_at(a + 1, &b[1]) || !byte_at(a + 2, &b[2])
+       || !byte_at(a + 3, &b[3]))
+      return False;
+   *out = (UInt)b[0] | (UInt)b[1] << 8 | (UInt)b[2] << 16 | (UInt)b[3] << 24;
    return True;
 }
 
-/* The number of 4-byte characters before the first 0 one. */
-static SizeT wide_length(Addr s)
+/* Index of the first wide character of s that is 0 or (when at_c) c. */
+static SizeT wide_scan(Addr s, Bool at_c, UInt c)
 {
    SizeT i;
-   UInt  c;
-   for (i = 0; wide_at(s, i, &c) && c != 0; i++)
+   UInt  w;
+   for (i = 0; wide_at(s, i, &w) && w != 0 && !(at_c && w == c); i++)
       ;
    return i;
 }
 
-/* Index of the first 4-byte character where the two differ or the first
-   one ends. */
-static SizeT first_wide_difference(Addr s1, Addr s2)
+/* Index of the first position where two wide strings differ or the
+   first one ends. */
+static SizeT wide_difference(Addr s1, Addr s2)
 {
    SizeT i;
    UInt  a, b;
@@ -184,24 +186,21 @@ static SizeT first_wide_difference(Addr s1, Addr s2)
    return i;
 }
 
-/* The letter in lower case, as tolower() gives it in the C and UTF-8
-   locales: ASCII only. */
-static UChar lower(UChar c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+/* ASCII's case folding, as tolower does in the C locale and, for single
+   bytes, in C.UTF-8. */
+static UChar lower(UChar c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
 
-/* Index of the first position where the two differ (ignoring case, when
-   caseless) or, when strings, where the first one ends; limit when none
-   is before it. */
-static SizeT first_difference(Addr s1, Addr s2, Bool strings, Bool caseless, SizeT limit)
+/* Index of the first position where the two differ (ignoring case when
+   fold) or, when strings, where the first one ends; limit when none is
+   before it. */
+static SizeT first_difference(Addr s1, Addr s2, Bool strings, Bool fold, SizeT limit)
 {
    SizeT i;
    UChar a, b;
    for (i = 0; i < limit; i++) {
       if (!byte_at(s1 + i, &a) || !byte_at(s2 + i, &b))
          return i;
-      if (caseless) {
-         a = lower(a);
-         b = lower(b);
-      }
+      if (fold) { a = lower(a); b = lower(b); }
       if (a != b || (strings && a == 0))
          return i;
    }
@@ -365,17 +364,27 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
       case VP_SF_STRCHRNUL:
          touch(d, scan(d, True, True, c, ~(SizeT)0) + 1, False, sp);
          return;
+      /* The wide-character functions: a 4-byte access per character. */
+      case VP_SF_WCSLEN:
+      case VP_SF_WCSRCHR:
+         touch(d, 4 * (wide_scan(d, False, 0) + 1), False, sp);
+         return;
+      case VP_SF_WCSCHR:
+         touch(d, 4 * (wide_scan(d, True, (UInt)arg[1]) + 1), False, sp);
+         return;
+      case VP_SF_WCSCMP:
+         k = wide_difference(d, s);
+         touch(d, 4 * (k + 1), False, sp);
+         touch(s, 4 * (k + 1), False, sp);
+         return;
+      case VP_SF_WCSCPY:
+         len = wide_scan(d, False, 0);
+         touch(s, 4 * (len + 1), False, sp);
+         touch(d, 4 * (len + 1), True, sp);
+         return;
       case VP_SF_STRLEN:
       case VP_SF_STRRCHR:
          touch(d, string_length(d) + 1, False, sp);
-         return;
-      case VP_SF_WCSLEN:
-         touch(d, 4 * (wide_length(d) + 1), False, sp);
-         return;
-      case VP_SF_WCSCMP:
-         k = first_wide_difference(d, s);
-         touch(d, 4 * (k + 1), False, sp);
-         touch(s, 4 * (k + 1), False, sp);
          return;
       case VP_SF_STRNLEN:
          k = scan(d, True, False, 0, n);

@@ -1,64 +1,56 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* heap_strings: the C library's case-insensitive comparison and wide
-   string functions on heap blocks, whose vector code reads past the
-   strings' ends: strings of every length from 1 to 40 characters copied
-   into blocks of their own size, wcslen of each wide one and wcscmp of it
-   with a copy, strcasecmp of each pair of narrow ones differing in case
-   only and of pairs differing at one position.  The blocks are written
-   with plain loops.  As DHAT's replacements read them: wcslen each wide
-   string and its terminator, 4 x 860 bytes; wcscmp both to the end,
-   2 x 4 x 860; strcasecmp both strings up to the first difference or the
-   end, 2 x 860 bytes for the equal pairs and 2 x 440 for the others:
-   12,920 bytes read in all. */
+/* heap_strings: the C library's string and memory functions on heap
+   blocks, each block from a site of its own, so that what each function
+   reads and writes can be compared with DHAT's figures site by site.  The
+   first memcpy is made after blocks exist and through a lazily bound PLT
+   entry (the program is linked with -z lazy), so the dynamic linker calls
+   memcpy's IFUNC resolver then. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <wchar.h>
 
-enum { kLongest = 40 };
+static const char     text[]  = "Profiling Native Programs With One Pass";
+static const wchar_t  wtext[] = L"wide characters, four bytes each";
+static volatile size_t sink;
 
-static wchar_t* wide_copy(size_t n)
+static char* copied(const char* s, size_t n)
 {
-   wchar_t* w = malloc((n + 1) * sizeof *w);
-   for (size_t i = 0; i < n; i++)
-      w[i] = L'a' + (wchar_t)(i % 26);
-   w[n] = 0;
-   return w;
+   char* p = malloc(n);
+   memcpy(p, s, n);
+   return p;
 }
 
-/* n letters from 'a' (upper case when upper), one of them changed at
-   `at` when at < n. */
-static char* narrow_copy(size_t n, int upper, size_t at)
+static wchar_t* wide_copied(const wchar_t* s)
 {
-   char* s = malloc(n + 1);
-   for (size_t i = 0; i < n; i++)
-      s[i] = (char)((upper ? 'A' : 'a') + (char)(i % 26));
-   if (at < n)
-      s[at] = '#';
-   s[n] = 0;
-   return s;
+   wchar_t* p = malloc((wcslen(s) + 1) * sizeof(wchar_t));
+   wcscpy(p, s);
+   return p;
 }
 
 int main(void)
 {
-   size_t total = 0;
-   int    order = 0;
-   for (size_t n = 1; n <= kLongest; n++) {
-      wchar_t* w    = wide_copy(n);
-      wchar_t* same = wide_copy(n);
-      total += wcslen(w);
-      order += wcscmp(w, same) == 0;
-      free(w);
-      free(same);
-      char* lower = narrow_copy(n, 0, n);
-      char* upper = narrow_copy(n, 1, n);
-      char* other = narrow_copy(n, 1, n / 2);
-      order += strcasecmp(lower, upper) == 0;
-      order += strcasecmp(upper, other) > 0;
-      free(lower);
-      free(upper);
-      free(other);
-   }
-   /* 820 characters, 80 equal pairs and 40 ordered ones. */
-   return total == 820 && order == 120 ? 0 : 1;
+   char* a = copied(text, sizeof text);
+   char* b = malloc(sizeof text);
+   strcpy(b, a);
+   b[12] = 'x';
+   sink += strlen(a) + (size_t)strcmp(a, b) + (size_t)memcmp(a, b, sizeof text);
+   sink += (size_t)(strchr(a, 'W') - a);
+   char* upper = malloc(sizeof text);
+   for (size_t i = 0; i < sizeof text; i++)
+      upper[i] = (char)(text[i] >= 'a' && text[i] <= 'z' ? text[i] - 32 : text[i]);
+   sink += (size_t)strcasecmp(a, upper) + (size_t)strcasecmp(upper, b);
+   char* zeros = malloc(100);
+   memset(zeros, 0, 100);
+
+   wchar_t* w = wide_copied(wtext);
+   wchar_t* v = wide_copied(wtext);
+   v[5] = L'X';
+   sink += wcslen(w) + (size_t)wcscmp(w, v) + (size_t)(wcschr(w, L',') - w)
+           + (size_t)(wcsrchr(w, L'e') - w);
+
+   free(a); free(b); free(upper); free(zeros); free(w); free(v);
+   printf("%zu\n", sink);
+   return 0;
 }

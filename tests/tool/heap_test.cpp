@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(
     Programs, HeapMatchesDhat,
     ::testing::Values(Case{"basic", {"heap_basic"}, "", {}},
                       Case{"cxx", {"heap_cxx"}, "", {}},
-                      Case{"strcasecmp_and_wcslen", {"heap_strings"}, "", {}},
+                      Case{"strings", {"heap_strings"}, "", {}},
                       Case{"basic_no_cache_sim", {"heap_basic"}, "", {"--cache-sim=no"}},
                       Case{"basic_no_call_graph", {"heap_basic"}, "", {"--call-graph=no"}},
                       Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(100000),
