@@ -664,7 +664,7 @@ static Bool makes_a_block(const Call* c, const Known* k)
 static void freeres_starts(void)
 {
    VP_(heap_stopped_at) = VP_(heap_now)();
-   VP_(set_collecting)(False);
+   VP_(collection_ends)();
 }
 
 static Addr return_address_at(Addr sp)

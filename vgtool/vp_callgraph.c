@@ -654,6 +654,8 @@ static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
    Context* c = running;
+   if (UNLIKELY(VP_(ending)))
+      VP_(save_sb_cells)(sb);
    if (LIKELY(c != NULL && VG_(running_tid) == running_tid && c == contexts[running_tid]
               && c->depth > 0)) {
       VP_SB* last = c->last_sb;
@@ -673,6 +675,11 @@ VG_REGPARM(1) void VP_(fn_switch)(UWord fn)
 {
    if (running != NULL)
       settle_guest(running, (UInt)fn);
+}
+
+const VP_SB* VP_(callgraph_current_sb)(void)
+{
+   return running != NULL ? running->last_sb : NULL;
 }
 
 static void follow(VP_SB* sb, Addr sp)

@@ -13,6 +13,7 @@
    never has to test a flag. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
@@ -23,6 +24,7 @@
 
 Bool VP_(instrumenting) = True;
 Bool VP_(collecting)    = True;
+Bool VP_(ending)        = False;
 
 /* Per function: 0 not yet matched, 1 toggles collection, 2 does not. */
 static XArray* toggles;
@@ -81,9 +83,65 @@ static void save_simulated_counts(void)
    VG_(deleteXA)(all);
 }
 
-/* Puts the cells' simulated counts back as they were saved: what was
-   counted while collection was off goes. */
-static void restore_simulated_counts(void)
+/* Once collection has ended, only the cells that ran since are saved,
+   each as the first block holding it was entered (before any of the
+   block's helpers count), with its simulated counts. */
+typedef struct {
+   VgHashNode  node;   /* key: the cell's address */
+   ULong       cost[VP_MAX_EVENTS];
+} SavedCell;
+
+static VgHashTable* saved_cells;
+
+void VP_(save_sb_cells)(const VP_SB* sb)
+{
+   UInt first = first_simulated();
+   UInt i;
+   for (i = 0; i < sb->n_instrs; i++) {
+      VP_InstrCC* cc = sb->instr_cc[i];
+      if (VG_(HT_lookup)(saved_cells, (UWord)cc) != NULL)
+         continue;
+      SavedCell* s = VG_(malloc)("vp.collect.cell", sizeof(SavedCell));
+      s->node.key = (UWord)cc;
+      VG_(memcpy)(s->cost + first, cc->cost + first, (VP_(n_events) - first) * sizeof(ULong));
+      VG_(HT_add_node)(saved_cells, s);
+   }
+}
+
+void VP_(collection_ends)(void)
+{
+   const VP_SB* now = VP_(callgraph_current_sb)();
+   /* Without the call graph no block announces itself: all is saved. */
+   if (!VP_(collecting) || !VP_(clo).call_graph || now == NULL) {
+      VP_(set_collecting)(False);
+      return;
+   }
+   VP_(fold_all)();
+   saved_cells = VG_(HT_construct)("vp.collect.cells");
+   VP_(ending) = True;
+   VP_(save_sb_cells)(now);
+   VP_(callgraph_set_collecting)(False);
+   VP_(collecting) = False;
+}
+
+static void restore_saved_cells(void)
+{
+   UInt       first = first_simulated();
+   SavedCell* s;
+   VG_(HT_ResetIter)(saved_cells);
+   while ((s = VG_(HT_Next)(saved_cells)) != NULL)
+      VG_(memcpy)(((VP_InstrCC*)s->node.key)->cost + first, s->cost + first,
+                  (VP_(n_events) - first) * sizeof(ULong));
+}
+
+static void forget_saved_cells(void)
+{
+   VG_(HT_destruct)(saved_cells, VG_(free));
+   saved_cells = VG_(HT_construct)("vp.collect.cells");
+}
+
+/* Every cell's simulated counts put back as they were saved. */
+static void restore_all_cells(void)
 {
    XArray* all   = VP_(all_instr_ccs)();
    UInt    first = first_simulated();
@@ -102,6 +160,16 @@ static void restore_simulated_counts(void)
    }
 }
 
+/* Puts the cells' simulated counts back as they were saved: what was
+   counted while collection was off goes. */
+static void restore_simulated_counts(void)
+{
+   if (VP_(ending))
+      restore_saved_cells();
+   else
+      restore_all_cells();
+}
+
 static void drop_saved_counts(void)
 {
    if (saved) VG_(free)(saved);
@@ -117,6 +185,11 @@ void VP_(set_collecting)(Bool on)
       VP_(drop_live_counts)();
       restore_simulated_counts();
       drop_saved_counts();
+      if (VP_(ending)) {
+         VG_(HT_destruct)(saved_cells, VG_(free));
+         saved_cells = NULL;
+         VP_(ending) = False;
+      }
    } else {
       VP_(fold_all)();
       save_simulated_counts();
@@ -127,7 +200,12 @@ void VP_(set_collecting)(Bool on)
 
 /* Everything counted so far is forgotten: if collection is off, so is
    what was saved when it went off. */
-void VP_(forget_saved_counts)(void) { drop_saved_counts(); }
+void VP_(forget_saved_counts)(void)
+{
+   drop_saved_counts();
+   if (VP_(ending))
+      forget_saved_cells();
+}
 
 /* Brings the instruction cells up to date, whatever the collection state. */
 void VP_(settle_counts)(void)

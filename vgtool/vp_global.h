@@ -207,10 +207,17 @@ void         VP_(events_flush)(void);
 
 extern Bool VP_(instrumenting);
 extern Bool VP_(collecting);
+/* Collection went off for good (VP_(collection_ends)): each superblock
+   entered from then on hands its cells to VP_(save_sb_cells) first. */
+extern Bool VP_(ending);
 
 void VP_(init_collect)(void);
 void VP_(set_instrumenting)(Bool on, const HChar* why);
 void VP_(set_collecting)(Bool on);
+/* Collection off for what is left of the run (the C library's clean-up
+   at exit), keeping the counts of only the cells that run from now on. */
+void VP_(collection_ends)(void);
+void VP_(save_sb_cells)(const VP_SB* sb);
 void VP_(settle_counts)(void);
 void VP_(forget_saved_counts)(void);
 Bool VP_(fn_toggles_collection)(UInt fn);
@@ -230,6 +237,8 @@ void VP_(forget_sb)(VP_SB* sb);
 void VP_(callgraph_checkpoint)(void);
 void VP_(callgraph_set_collecting)(Bool on);
 void VP_(callgraph_reset_stacks)(void);
+/* The superblock running now in the running thread, if known. */
+const VP_SB* VP_(callgraph_current_sb)(void);
 void VP_(callgraph_zero)(void);
 
 /* What the writer reads. */
