@@ -7,13 +7,12 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/disasm.hpp"
+#include "vgprof/object_code.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <map>
@@ -43,50 +42,24 @@ CostLedger asm_ledger(const Profile& profile, const AnnotateOptions& options)
 }
 
 // An object file, disassembled once for all its functions listed.
-struct ObjectCode {
-    Disassembly code;
+struct ObjectListing {
+    ObjectCode object;
     uint64_t offset = 0;        // profile address - the file's address
-    bool fixed = false;         // linked at fixed addresses: offset 0
-    std::string problem;        // non-empty: why its functions cannot be listed
     bool modified = false;      // changed after the profile was written
 };
 
-bool exists(const std::string& path)
+ObjectListing object_listing(const Profile& profile, const AnnotateOptions& options, ObjId obj)
 {
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0;
-}
-
-ObjectCode object_code(const Profile& profile, const AnnotateOptions& options, ObjId obj)
-{
-    ObjectCode o;
+    ObjectListing o{read_object_code(profile.obj_path(obj))};
+    if (!o.object.problem.empty())
+        return o;
     const std::string& path = profile.obj_path(obj);
-    if (is_unknown(path)) {
-        o.problem = "the code is in no object file the profile knows";
-        return o;
-    }
-    if (!exists(path)) {
-        o.problem = fmt::format("object file {} not found", path);
-        return o;
-    }
-    const std::optional<bool> fixed = linked_at_fixed_address(path);
-    if (!fixed) {
-        o.problem = fmt::format("{} is not an ELF object file that can be read", path);
-        return o;
-    }
-    o.fixed = *fixed;
-    try {
-        o.code = disassemble(path);
-    } catch (const Error& e) {
-        o.problem = e.what();
-        return o;
-    }
-    const std::optional<uint64_t> offset = load_offset(profile, obj, o.code, o.fixed);
+    const std::optional<uint64_t> offset = load_offset(profile, obj, o.object.code, o.object.fixed);
     if (!offset) {
-        o.problem = fmt::format("cannot tell where {} was loaded: the profile holds run-time "
-                                "addresses only, and none of its functions there is named by "
-                                "a symbol of the file",
-                                path);
+        o.object.problem = fmt::format("cannot tell where {} was loaded: the profile holds run-time "
+                                       "addresses only, and none of its functions there is named by "
+                                       "a symbol of the file",
+                                       path);
         return o;
     }
     o.offset = *offset;
@@ -134,7 +107,7 @@ Span span_of(const Disassembly& code, const std::string& name, uint64_t low, uin
 
 void write_function(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
                     const Layout& layout, const FunctionCost& f, const PositionCosts& instrs,
-                    const ObjectCode& object, CostLedger& ledger)
+                    const ObjectListing& listing, CostLedger& ledger)
 {
     print_line(out, rule());
     print_line(out, fmt::format("Function:         {}", function_label(profile, f.fn)));
@@ -143,10 +116,10 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
         for (size_t row = 0; row < instrs.positions.size(); ++row)
             ledger.add(place, instrs.cost(row));
     };
-    if (!object.problem.empty() || instrs.positions.empty()) {
+    if (!listing.object.problem.empty() || instrs.positions.empty()) {
         print_line(out, "note: " + (instrs.positions.empty()
                                         ? std::string("no per-instruction costs recorded")
-                                        : object.problem));
+                                        : listing.object.problem));
         print_line(out, rule());
         print_line(out, layout.columns.header());
         print_line(out, layout.cells(f.self.data()) + "  function total");
@@ -154,17 +127,17 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
         all_to(kNoCode);
         return;
     }
-    print_line(out, object.fixed
+    print_line(out, listing.object.fixed
                         ? fmt::format("Object:           {}", path)
                         : fmt::format("Object:           {}, loaded at offset {:#x}", path,
-                                      object.offset));
-    if (object.modified)
+                                      listing.offset));
+    if (listing.modified)
         print_line(out, fmt::format("note: {} was modified after the profile was written; its "
                                     "instructions may not be those that ran",
                                     path));
-    const Disassembly& code = object.code;
-    const uint64_t low = instrs.positions.front() - object.offset;
-    const uint64_t high = instrs.positions.back() - object.offset;
+    const Disassembly& code = listing.object.code;
+    const uint64_t low = instrs.positions.front() - listing.offset;
+    const uint64_t high = instrs.positions.back() - listing.offset;
     const Span span = span_of(code, profile.fn_name(f.fn), low, high);
     if (!span.whole_function)
         print_line(out, "note: no symbol of the object file names this function; listing from "
@@ -173,7 +146,7 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
     const size_t count = code.first_at_or_after(span.end) - first;
     size_t unmatched = 0;
     for (size_t row = 0; row < instrs.positions.size(); ++row) {
-        const bool matched = code.instruction_at(instrs.positions[row] - object.offset).has_value();
+        const bool matched = code.instruction_at(instrs.positions[row] - listing.offset).has_value();
         unmatched += !matched;
         ledger.add(matched ? kOnInstructions : kOffInstructions, instrs.cost(row));
     }
@@ -198,7 +171,7 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
         out, layout, count, options,
         [&](size_t i) {
             const std::optional<size_t> row =
-                instrs.row_of(code.instructions[first + i].addr + object.offset);
+                instrs.row_of(code.instructions[first + i].addr + listing.offset);
             return ListingRow{row ? instrs.cost(*row) : nullptr, texts[i]};
         },
         [&](size_t i) { return fmt::format("address {:x}", code.instructions[first + i].addr); });
@@ -217,13 +190,13 @@ void write_disassembly(std::ostream& out, const Profile& profile, const Annotate
     const std::vector<PositionCosts> instrs = function_instr_costs(profile, fns);
 
     // Each object is disassembled once, when its first function is listed.
-    std::map<ObjId, ObjectCode> objects;
+    std::map<ObjId, ObjectListing> objects;
     CostLedger ledger = asm_ledger(profile, options);
     for (size_t i = 0; i < chosen.size(); ++i) {
         const ObjId obj = profile.function(chosen[i].fn).obj;
         auto it = objects.find(obj);
         if (it == objects.end())
-            it = objects.emplace(obj, object_code(profile, options, obj)).first;
+            it = objects.emplace(obj, object_listing(profile, options, obj)).first;
         write_function(out, profile, options, layout, chosen[i], instrs[i], it->second, ledger);
     }
     if (chosen.empty())

@@ -37,26 +37,56 @@ void print_stats(const char* what, const std::vector<double>& ui, const std::vec
 }
 
 // What is selected when a profile opens without --select, so that every
-// view shows something: main, else the function of the largest inclusive
-// cost of the first event that has a name.
+// view shows something: main, else (a stripped program) the function of
+// the largest inclusive cost of the first event that has a name and is the
+// program's own rather than the C library's or the dynamic loader's
+// start-up (Python's Py_BytesMain rather than __libc_start_main), else
+// the largest that has a name.
 std::optional<FnId> starting_function(const Document& doc)
 {
     const Profile& p = doc.profile();
-    std::optional<FnId> best;
+    const auto startup = [&](FnId fn) {
+        const std::string& obj = p.obj_path(p.function(fn).obj);
+        const std::string base = obj.substr(obj.rfind('/') + 1);
+        return base.rfind("libc.so", 0) == 0 || base.rfind("ld-linux", 0) == 0;
+    };
+    std::optional<FnId> best, best_own;
     for (size_t i = 0; i < doc.num_functions(); ++i) {
         const FnId fn{uint32_t(i)};
-        if (p.fn_name(fn) == "main")
+        const std::string& name = p.fn_name(fn);
+        if (name == "main")
             return fn;
-        if (p.fn_name(fn) != "???" && (!best || doc.inclusive(fn, 0) > doc.inclusive(*best, 0)))
+        if (name == "???" || name.rfind("(below main)", 0) == 0)
+            continue;
+        const auto larger = [&](const std::optional<FnId>& than) {
+            return !than || doc.inclusive(fn, 0) > doc.inclusive(*than, 0);
+        };
+        if (larger(best))
             best = fn;
+        if (!startup(fn) && larger(best_own))
+            best_own = fn;
     }
-    return best;
+    return best_own ? best_own : best;
+}
+
+// The function --select names: one shown under exactly that name ("???
+// [libfoo.so]", as functions that share a name are shown), else what
+// find_function finds by the name.
+FnId function_to_select(const Document& doc, const std::string& name)
+{
+    for (size_t i = 0; i < doc.num_functions(); ++i)
+        if (doc.names().shared(FnId(uint32_t(i))) && doc.names().function(FnId(uint32_t(i))) == name)
+            return FnId(uint32_t(i));
+    return find_function(doc.profile(), name);
 }
 
 // Frames drawn after the profile is in, before a screenshot is taken: the
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
 constexpr int kSettleFrames = 4;
+// How long a screenshot waits for a view's background work (a large
+// library takes a few seconds to disassemble).
+constexpr double kBackgroundLimitMs = 60000;
 
 } // namespace
 
@@ -174,11 +204,16 @@ void App::take_loaded()
         return;
     loading_.clear();
     session_ = std::make_unique<Session>(std::move(loaded));
+    if (options_.heap_panel)
+        session_->heap.show_panel(*options_.heap_panel);
     const Document& doc = *session_->loaded->now;
     std::string title = "vgprof-viewer - " + doc.path();
     if (session_->loaded->base)
         title = "vgprof-viewer - " + session_->loaded->base->path() + " -> " + doc.path();
     SDL_SetWindowTitle(window_, title.c_str());
+    // A DHAT file has nothing but its heap to show.
+    if (!options_.view && doc.profile().meta().tool == "dhat")
+        show(ViewId::heap);
     if (!options_.event.empty()) {
         if (const auto e = doc.profile().event_index(options_.event))
             session_->event = *e;
@@ -187,7 +222,7 @@ void App::take_loaded()
     }
     if (!options_.select.empty()) {
         try {
-            session_->selection.select(Selection::function(find_function(doc.profile(), options_.select)));
+            session_->selection.select(Selection::function(function_to_select(doc, options_.select)));
         } catch (const Error& e) {
             error_ = std::string("--select: ") + e.what();
         }
@@ -219,7 +254,9 @@ void App::handle(const SDL_Event& event)
             session_->selection.forward();
         break;
     case SDL_KEYDOWN: {
-        const SDL_Keymod mod = SDL_GetModState();
+        // The modifiers held when this key went down: a frame may come
+        // after Ctrl was let go (a quick press, a busy machine).
+        const Uint16 mod = event.key.keysym.mod;
         const SDL_Keycode key = event.key.keysym.sym;
         const bool typing = ImGui::GetIO().WantTextInput;
         if ((mod & KMOD_ALT) && session_ && key == SDLK_LEFT)
@@ -235,7 +272,8 @@ void App::handle(const SDL_Event& event)
                 session_->table.focus_search();
             else
                 session_->side_list.focus_search();
-        } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 && key <= SDLK_6)
+        } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 &&
+                   key < SDLK_1 + int(std::size(kAllViews)))
             show(kAllViews[key - SDLK_1]);
         break;
     }
@@ -362,7 +400,12 @@ int App::screenshot_loop()
         while (SDL_PollEvent(&event))
             handle(event);
         frame();
-        const bool ready = loader_.state() != ProfileLoader::State::loading;
+        // A view working in the background (disassembling an object file)
+        // is waited for, up to a limit, and then given the frames to settle.
+        const bool background = session_ && session_->busy() && ms_since(started_) < kBackgroundLimitMs;
+        const bool ready = loader_.state() != ProfileLoader::State::loading && !background;
+        if (background)
+            settled = 0;
         if (ready && ++settled > kSettleFrames) {
             render(false);
             if (!capture(options_.screenshot))
@@ -376,7 +419,7 @@ int App::screenshot_loop()
         }
         render(true);
         if (!ready)
-            SDL_Delay(5);
+            SDL_Delay(background ? 20 : 5);
     }
     return 0;
 }

@@ -26,6 +26,7 @@ struct AppOptions {
     std::vector<std::string> profiles;  // none, one, or a base and a new one
     std::string screenshot;             // write this PNG and exit
     std::optional<ViewId> view;         // the view shown first
+    std::optional<HeapPanel> heap_panel;  // the heap view's panel shown first
     std::string select;                 // the function selected first
     std::string event;                  // the event chosen first
     int width = 1400, height = 900;     // window size in pixels
@@ -41,6 +42,10 @@ struct Session {
     size_t event = 0;
     FunctionsView table;      // the Functions tab
     FunctionsView side_list;  // beside the other views
+    SharedCallTree call_tree; // what the three tree views show
+    CallTreeView calltree{call_tree, false};
+    CallTreeView bottomup{call_tree, true};
+    SandwichView sandwich{call_tree};
     CallGraphView callgraph;
     FlameGraphView flamegraph;
     HeatmapView heatmap;
@@ -54,7 +59,13 @@ struct Session {
     {
     }
 
-    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event}; }
+    // Diff mode: what box colors show. A function's own change at first:
+    // the total change of every caller of a changed function is as large
+    // as its own, so it would color the whole path to it alike.
+    DiffColoring coloring = DiffColoring::own;
+    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring}; }
+    // Whether a view is still working in the background (disassembling).
+    bool busy() const { return source.busy(); }
 };
 
 class App {
@@ -109,6 +120,7 @@ private:
 
     bool open_dialog_ = false;
     bool compare_ = false;                 // the dialog opens for diff mode
+    bool all_files_ = false;               // the dialog lists every file, not only profiles
     Listing listing_;
     char open_path_[1024] = "";
 };

@@ -28,9 +28,9 @@ bool parse_size(const std::string& text, int& width, int& height)
 int main(int argc, char** argv)
 {
     using namespace vgprof::viewer;
-    CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call graph, flame "
-                 "graph, cache-miss heatmap, source and heap. With two profiles, shows how the "
-                 "second differs from the first.",
+    CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call tree (top-down, "
+                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source and "
+                 "heap. With two profiles, shows how the second differs from the first.",
                  "vgprof-viewer"};
     cli.set_version_flag("--version", "vgprof-viewer " PACKAGE_VERSION);
     AppOptions options;
@@ -39,9 +39,17 @@ int main(int argc, char** argv)
         ->expected(0, 2);
     cli.add_option("--screenshot", options.screenshot,
                    "draw the window, write it to this PNG file and exit");
-    cli.add_option("--view", view, "the view shown first")
-        ->check(CLI::IsMember({"functions", "callgraph", "flamegraph", "heatmap", "source", "heap"}));
-    cli.add_option("--select", options.select, "the function selected first (a name or part of one)");
+    std::vector<std::string> views;
+    for (ViewId v : kAllViews)
+        views.push_back(view_key(v));
+    cli.add_option("--view", view, "the view shown first (sandwich: of --select's function)")
+        ->check(CLI::IsMember(views));
+    std::string panel;
+    cli.add_option("--panel", panel, "the heap view's panel shown first")
+        ->check(CLI::IsMember({"sites", "flamegraph", "summary"}));
+    cli.add_option("--select", options.select,
+                   "the function selected first (a name or part of one; \"??? [libfoo.so]\" for one "
+                   "of several of a name)");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
@@ -63,6 +71,8 @@ int main(int argc, char** argv)
     }
     if (!view.empty())
         options.view = view_from_key(view);
+    if (!panel.empty())
+        options.heap_panel = heap_panel_from_key(panel);
     App app(std::move(options));
     return app.run();
 }

@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace vgprof::viewer {
 
@@ -28,6 +29,16 @@ std::string short_count(uint64_t n)
     return text;
 }
 
+std::string bytes_text(uint64_t n)
+{
+    if (n < 1000)
+        return std::to_string(n) + " B";
+    std::string text = short_count(n);
+    const char unit = text.back();
+    text.pop_back();
+    return text + " " + (unit == 'k' ? "kB" : unit == 'M' ? "MB" : "GB");
+}
+
 std::string signed_count(int64_t n)
 {
     if (n == 0)
@@ -44,6 +55,17 @@ std::string signed_short(int64_t n)
     return (n < 0 ? "-" : "+") + short_count(magnitude);
 }
 
+std::string change_text(int64_t delta, uint64_t base)
+{
+    if (delta == 0)
+        return "0";
+    if (base == 0)
+        return signed_count(delta) + " (new)";
+    char share[32];
+    std::snprintf(share, sizeof share, " (%+.1f%%)", 100.0 * double(delta) / double(base));
+    return signed_count(delta) + share;
+}
+
 std::string percent(uint64_t part, uint64_t total)
 {
     if (total == 0)
@@ -55,12 +77,94 @@ std::string percent(uint64_t part, uint64_t total)
 
 Rgb delta_rgb(int64_t delta, int64_t max_magnitude)
 {
-    return diverging_color(signed_log_position(double(delta), double(max_magnitude)));
+    return DiffScale::counts(max_magnitude).color(delta, 0);
+}
+
+DiffScale box_scale(const ViewContext& ctx, int64_t largest_total, int64_t largest_own)
+{
+    switch (ctx.coloring) {
+    case DiffColoring::total: return DiffScale::counts(largest_total);
+    case DiffColoring::own: return DiffScale::counts(largest_own);
+    case DiffColoring::relative: break;
+    }
+    return DiffScale::percentages();
+}
+
+Rgb box_change_rgb(const ViewContext& ctx, const DiffScale& scale, uint64_t total, uint64_t base_total,
+                   uint64_t own, uint64_t base_own)
+{
+    if (ctx.coloring == DiffColoring::own)
+        return scale.color(signed_delta(own, base_own), base_own);
+    return scale.color(signed_delta(total, base_total), base_total);
+}
+
+void diff_legend(const DiffScale& scale, const char* what)
+{
+    const float font = ImGui::GetFontSize();
+    ImGui::TextDisabled("%s:", what);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    // Where a line ends: a bin that would pass it starts the next line.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const auto label = [&](double edge, int sign) {
+        if (scale.relative()) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%+.0f%%", sign * edge);
+            return std::string(text);
+        }
+        return signed_short(int64_t(sign * edge));
+    };
+    for (int b = -DiffScale::kBins; b <= DiffScale::kBins; ++b) {
+        const std::string text = b == 0 ? "less than " + label(scale.edge(1), 1).substr(1)
+                                        : (b < 0 ? "<= " : ">= ") + label(scale.edge(std::abs(b)), b < 0 ? -1 : 1);
+        const Rgb color = DiffScale::bin_color(b);
+        const float w = ImGui::CalcTextSize(text.c_str()).x + font * 0.6f;
+        if (ImGui::GetItemRectMax().x + 1 + w <= right)
+            ImGui::SameLine(0, 1);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        draw->AddRectFilled(at, ImVec2(at.x + w, at.y + font + 2), to_imgui(color));
+        draw->AddText(ImVec2(at.x + font * 0.3f, at.y + 1), to_imgui(text_color_on(color)), text.c_str());
+        ImGui::Dummy(ImVec2(w, font + 2));
+    }
+}
+
+void box_legend(const ViewContext& ctx, const DiffScale& scale)
+{
+    diff_legend(scale, ("Box colors, " + std::string(diff_coloring_name(ctx.coloring))).c_str());
+}
+
+void diff_coloring_combo(DiffColoring& coloring)
+{
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("##coloring", diff_coloring_name(coloring))) {
+        for (DiffColoring c : {DiffColoring::total, DiffColoring::own, DiffColoring::relative})
+            if (ImGui::Selectable(diff_coloring_name(c), c == coloring))
+                coloring = c;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("What a box's color shows: the change of its total cost, of its own cost, or its "
+                          "total's change as a share of the base's");
 }
 
 ImU32 delta_color(int64_t delta, int64_t max_magnitude, int alpha)
 {
     return to_imgui(delta_rgb(delta, max_magnitude), alpha);
+}
+
+Rgb category_color(size_t i)
+{
+    // Tableau's ten-color palette, chosen to be told apart by most people.
+    static const Rgb kColors[] = {{78, 121, 167}, {242, 142, 43}, {89, 161, 79},   {225, 87, 89},
+                                  {118, 183, 178}, {237, 201, 72}, {176, 122, 161}, {255, 157, 167},
+                                  {156, 117, 95},  {160, 200, 90}};
+    return kColors[i % std::size(kColors)];
+}
+
+Rgb flame_color(const std::string& name)
+{
+    const size_t h = std::hash<std::string>()(name);
+    const double a = double(h % 1000) / 1000.0, b = double((h / 1000) % 1000) / 1000.0;
+    return Rgb{uint8_t(205 + 50 * a), uint8_t(90 + 110 * b), uint8_t(40 + 30 * a)};
 }
 
 void cost_cell(uint64_t value, uint64_t total, bool compact)
@@ -93,7 +197,8 @@ void cost_cell(uint64_t value, uint64_t total, bool compact)
 
 void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact)
 {
-    const std::string text = compact ? signed_short(delta) : signed_count(delta);
+    const uint64_t base = uint64_t(int64_t(now) - delta);
+    const std::string text = compact ? signed_short(delta) : change_text(delta, base);
     const float width = ImGui::GetContentRegionAvail().x;
     const ImVec2 pos = ImGui::GetCursorScreenPos();
     const float height = ImGui::GetTextLineHeight();
@@ -103,10 +208,9 @@ void delta_cell(int64_t delta, uint64_t now, int64_t max_magnitude, bool compact
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
                          std::max(0.0f, width - ImGui::CalcTextSize(text.c_str()).x));
     ImGui::TextUnformatted(text.c_str());
-    if (ImGui::IsItemHovered()) {
-        const uint64_t base = uint64_t(int64_t(now) - delta);
-        ImGui::SetTooltip("%s -> %s", format_thousands(base).c_str(), format_thousands(now).c_str());
-    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s -> %s: %s", format_thousands(base).c_str(), format_thousands(now).c_str(),
+                          change_text(delta, base).c_str());
 }
 
 void right_aligned(const std::string& text)
@@ -114,6 +218,13 @@ void right_aligned(const std::string& text)
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
                          std::max(0.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(text.c_str()).x));
     ImGui::TextUnformatted(text.c_str());
+}
+
+std::string node_name(const Document& doc, NodeKey key)
+{
+    if (const auto fn = key.fn())
+        return doc.names().function(*fn);
+    return key_name(doc.profile(), key);
 }
 
 void function_tooltip(const ViewContext& ctx, FnId fn)
@@ -159,6 +270,14 @@ void function_tooltip(const ViewContext& ctx, FnId fn)
     ImGui::EndTooltip();
 }
 
+std::string one_line(std::string text)
+{
+    for (char& c : text)
+        if (c == '\n' || c == '\r' || c == '\t')
+            c = ' ';
+    return text;
+}
+
 std::string fit_text(const std::string& text, float width)
 {
     if (ImGui::CalcTextSize(text.c_str()).x <= width)
@@ -174,6 +293,27 @@ std::string fit_text(const std::string& text, float width)
             hi = mid - 1;
     }
     return lo == 0 ? std::string() : text.substr(0, lo) + "...";
+}
+
+std::string fit_text_middle(const std::string& text, float width)
+{
+    if (ImGui::CalcTextSize(text.c_str()).x <= width)
+        return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    // Binary search on how many characters to keep, half from each end.
+    size_t lo = 0, hi = text.size();
+    const auto cut = [&](size_t keep) {
+        const size_t head = (keep + 1) / 2, tail = keep / 2;
+        return text.substr(0, head) + "..." + text.substr(text.size() - tail);
+    };
+    while (lo < hi) {
+        const size_t mid = (lo + hi + 1) / 2;
+        if (ImGui::CalcTextSize(cut(mid).c_str()).x <= width)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo == 0 ? (dots <= width ? "..." : std::string()) : cut(lo);
 }
 
 bool key_pressed(int scancode)

@@ -6,6 +6,8 @@
 #include "app.hpp"
 #include "ui_util.hpp"
 
+#include "capabilities.hpp"
+
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -75,10 +77,22 @@ void App::draw_toolbar()
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     if (ImGui::BeginCombo("##event", p.meta().events[s.event].c_str())) {
-        for (size_t e = 0; e < p.num_events(); ++e)
+        for (size_t e = 0; e < p.num_events(); ++e) {
             if (ImGui::Selectable(p.meta().events[e].c_str(), e == s.event))
                 s.event = e;
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", event_description(p.meta().events[e]).c_str());
+        }
         ImGui::EndCombo();
+    } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s: the event every view colors and orders by",
+                          event_description(p.meta().events[s.event]).c_str());
+    }
+    if (s.loaded->diff) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted("Color by");
+        ImGui::SameLine();
+        diff_coloring_combo(s.coloring);
     }
     ImGui::SameLine();
     const Selection& sel = s.selection.current();
@@ -89,7 +103,11 @@ void App::draw_toolbar()
     case Selection::Kind::line:
         what = p.file_path(sel.file) + ":" + std::to_string(sel.line) + " in " + p.fn_name(*sel.fn);
         break;
-    case Selection::Kind::site: what = "allocation site " + std::to_string(sel.site); break;
+    case Selection::Kind::site:
+        what = p.heap() && sel.site < p.heap()->sites.size()
+                   ? "allocation site " + doc.names().site(SiteId(sel.site))
+                   : "an allocation site";
+        break;
     case Selection::Kind::time_range:
         what = "instructions " + format_thousands(sel.t0) + " to " + format_thousands(sel.t1);
         break;
@@ -124,6 +142,9 @@ void App::draw_body()
             ImGui::SameLine();
             ImGui::BeginChild("view", ImVec2(0, 0), false);
             switch (v) {
+            case ViewId::calltree: s.calltree.draw(ctx); break;
+            case ViewId::bottomup: s.bottomup.draw(ctx); break;
+            case ViewId::sandwich: s.sandwich.draw(ctx); break;
             case ViewId::callgraph: s.callgraph.draw(ctx); break;
             case ViewId::flamegraph: s.flamegraph.draw(ctx); break;
             case ViewId::heatmap: s.heatmap.draw(ctx); break;
@@ -151,17 +172,33 @@ void App::draw_status()
     }
     const Document& doc = *session_->loaded->now;
     const Profile& p = doc.profile();
-    std::string text = doc.command().empty() ? doc.path() : doc.command();
+    std::string totals;
     for (size_t e = 0; e < doc.num_events(); ++e) {
-        text += "   " + p.meta().events[e] + " " + format_thousands(doc.total(e));
-        if (session_->loaded->diff)
-            text += " (" + signed_count(session_->loaded->diff->total_delta(e)) + ")";
+        totals += "   " + p.meta().events[e] + " " + format_thousands(doc.total(e));
+        if (const DiffLink* d = session_->loaded->diff.get()) {
+            const int64_t change = d->total_delta(e);
+            totals += " (" + change_text(change, uint64_t(int64_t(doc.total(e)) - change)) + ")";
+        }
     }
-    text += "   " + format_thousands(doc.num_functions()) + " functions";
+    totals += "   " + format_thousands(doc.num_functions()) + " functions";
     if (const DiffLink* d = session_->loaded->diff.get())
-        text += "   diff against " + d->base().path() + ", " +
-                format_thousands(d->functions_only_in_base()) + " functions only there";
-    ImGui::TextUnformatted(text.c_str());
+        totals += "   diff against " + d->base().path() + ", " +
+                  format_thousands(d->functions_only_in_base()) + " functions only there";
+    // One line whatever the command line holds (python3 -c "..." spans
+    // several): the command gets what the totals leave, at least a fifth.
+    const std::string command = one_line(doc.command().empty() ? doc.path() : doc.command());
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float room = std::max(width * 0.2f, width - ImGui::CalcTextSize(totals.c_str()).x);
+    ImGui::TextUnformatted(fit_text(command, room).c_str());
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
+        ImGui::TextUnformatted(doc.command().c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(fit_text(totals, ImGui::GetContentRegionAvail().x).c_str());
 }
 
 void App::draw_load_state()
@@ -203,7 +240,7 @@ void App::draw_open_dialog()
         ImGui::OpenPopup("Open profile");
         if (listing_.dir.empty()) {
             char cwd[4096];
-            listing_ = list_directory(getcwd(cwd, sizeof cwd) ? cwd : "/", false);
+            listing_ = list_directory(getcwd(cwd, sizeof cwd) ? cwd : "/", all_files_);
         }
         std::snprintf(open_path_, sizeof open_path_, "%s", listing_.dir.c_str());
         open_dialog_ = false;
@@ -217,7 +254,7 @@ void App::draw_open_dialog()
     std::string chosen;
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::InputText("##path", open_path_, sizeof open_path_, ImGuiInputTextFlags_EnterReturnsTrue)) {
-        const Listing l = list_directory(open_path_, false);
+        const Listing l = list_directory(open_path_, all_files_);
         if (l.error.empty())
             listing_ = l;
         else
@@ -248,7 +285,13 @@ void App::draw_open_dialog()
     }
     ImGui::EndChild();
     if (enter_dir)
-        listing_ = list_directory(*enter_dir, false);
+        listing_ = list_directory(*enter_dir, all_files_);
+    if (ImGui::Checkbox("List every file", &all_files_))
+        listing_ = list_directory(listing_.dir, all_files_);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Listed otherwise: *.json, callgrind.out.*, cachegrind.out.*, dhat.out.*, "
+                          "vgprof.out.*, also compressed (.gz, .zst)");
+    ImGui::SameLine();
     ImGui::BeginDisabled(!session_);
     ImGui::Checkbox("Compare with the open profile (diff mode: the open one is the base)", &compare_);
     ImGui::EndDisabled();

@@ -8,6 +8,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "capabilities.hpp"
+
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -20,13 +22,28 @@ namespace vgprof::viewer {
 
 namespace {
 
-// Warm colors, varied by function name so neighbours are told apart; the
-// same function always gets the same color.
-Rgb flame_color(const std::string& name)
+// Diff mode: the change of a path node's own cost.
+int64_t own_delta(const ViewContext& ctx, PathId node)
 {
-    const size_t h = std::hash<std::string>()(name);
-    const double a = double(h % 1000) / 1000.0, b = double((h / 1000) % 1000) / 1000.0;
-    return Rgb{uint8_t(205 + 50 * a), uint8_t(90 + 110 * b), uint8_t(40 + 30 * a)};
+    const uint64_t now = ctx.doc.profile().path_self(node.index())[ctx.event];
+    const auto be = ctx.diff->base_event(ctx.event);
+    const auto bp = ctx.diff->base_path(node);
+    return signed_delta(now, be && bp ? ctx.diff->base().profile().path_self(bp->index())[*be] : 0);
+}
+
+// Diff mode: a box's color by its path's change ("all": the program's).
+Rgb box_color(const ViewContext& ctx, const DiffScale& scale, const FlameBox& b)
+{
+    if (!b.node) {
+        const int64_t d = ctx.diff->total_delta(ctx.event);
+        const uint64_t now = ctx.doc.total(ctx.event);
+        return box_change_rgb(ctx, scale, now, uint64_t(int64_t(now) - d), 0, 0);
+    }
+    const Profile& p = ctx.doc.profile();
+    const uint64_t total = p.path_inclusive(b.node->index())[ctx.event];
+    const uint64_t own = p.path_self(b.node->index())[ctx.event];
+    return box_change_rgb(ctx, scale, total, uint64_t(int64_t(total) - ctx.diff->path_delta(*b.node, ctx.event)),
+                          own, uint64_t(int64_t(own) - own_delta(ctx, *b.node)));
 }
 
 } // namespace
@@ -34,8 +51,8 @@ Rgb flame_color(const std::string& name)
 void FlameGraphView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
-    if (!p.has_call_graph() || ctx.doc.path_roots().empty()) {
-        centred_message("This profile has no call-path tree: it was recorded with --call-graph=no.");
+    if (const auto why = why_no_call_paths(p)) {
+        centred_message(why->c_str());
         return;
     }
     const float font = ImGui::GetFontSize();
@@ -54,17 +71,21 @@ void FlameGraphView::draw(ViewContext& ctx)
     if (zoom_ && key_pressed(SDL_SCANCODE_ESCAPE) && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows))
         zoom_ = p.path(*zoom_).parent;
 
+    if (ctx.diff)
+        box_legend(ctx, box_scale(ctx, max_total_delta_, max_own_delta_));
     ImGui::BeginChild("flame", ImVec2(0, 0), true);
     const float width = ImGui::GetContentRegionAvail().x;
     const Key key{ctx.event, zoom_, int(width)};
     if (!built_ || !(*built_ == key)) {
         built_ = key;
         graph_ = build_flame_graph(ctx.doc, ctx.event, zoom_, 1.0 / std::max(1.0f, width));
-        max_delta_ = 1;
+        max_total_delta_ = max_own_delta_ = 1;
         if (ctx.diff)
             for (const FlameBox& b : graph_.boxes)
-                if (b.node)
-                    max_delta_ = std::max(max_delta_, std::abs(ctx.diff->path_delta(*b.node, ctx.event)));
+                if (b.node) {
+                    max_total_delta_ = std::max(max_total_delta_, std::abs(ctx.diff->path_delta(*b.node, ctx.event)));
+                    max_own_delta_ = std::max(max_own_delta_, std::abs(own_delta(ctx, *b.node)));
+                }
     }
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(width, row * float(graph_.depth)));
@@ -75,6 +96,7 @@ void FlameGraphView::draw(ViewContext& ctx)
     const float top = ImGui::GetScrollY(), bottom = top + ImGui::GetWindowHeight();
     const FlameBox* hovered = nullptr;
     const uint64_t total = std::max<uint64_t>(1, ctx.doc.total(ctx.event));
+    const DiffScale scale = box_scale(ctx, max_total_delta_, max_own_delta_);
 
     for (const FlameBox& b : graph_.boxes) {
         const float y0 = float(b.depth) * row;
@@ -84,10 +106,8 @@ void FlameGraphView::draw(ViewContext& ctx)
         const ImVec2 br(origin.x + float(b.x1) * width, origin.y + y0 + row - 1);
         const std::optional<FnId> fn = b.node ? p.path(*b.node).fn : std::nullopt;
         const bool is_selected = fn && sel.fn && *fn == *sel.fn;
-        const std::string name = !b.node ? "all" : fn ? p.fn_name(*fn) : "[truncated]";
-        Rgb fill = !ctx.diff ? flame_color(name)
-                   : b.node  ? delta_rgb(ctx.diff->path_delta(*b.node, ctx.event), max_delta_)
-                             : delta_rgb(ctx.diff->total_delta(ctx.event), max_delta_);
+        const std::string name = !b.node ? "all" : fn ? ctx.doc.names().function(*fn) : "[truncated]";
+        Rgb fill = !ctx.diff ? flame_color(name) : box_color(ctx, scale, b);
         if (is_selected && !ctx.diff)
             fill = Rgb{120, 170, 250};
         if (b.above_zoom)
@@ -108,7 +128,7 @@ void FlameGraphView::draw(ViewContext& ctx)
     if (hovered) {
         ImGui::BeginTooltip();
         const std::optional<FnId> fn = hovered->node ? p.path(*hovered->node).fn : std::nullopt;
-        ImGui::TextUnformatted(!hovered->node ? "all" : fn ? p.fn_name(*fn).c_str() : "[truncated]");
+        ImGui::TextUnformatted(!hovered->node ? "all" : fn ? ctx.doc.names().function(*fn).c_str() : "[truncated]");
         ImGui::Text("%s %s, %s of the program", format_thousands(hovered->value).c_str(),
                     p.meta().events[ctx.event].c_str(), percent(hovered->value, total).c_str());
         if (zoom_)

@@ -6,6 +6,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "capabilities.hpp"
+
 #include <SDL.h>
 
 #include <algorithm>
@@ -52,6 +54,8 @@ void FunctionsView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
     const bool inclusive = p.has_call_graph();
+    if (const auto why = why_no_costs(p); why && !compact_)
+        ImGui::TextColored(ImVec4(0.75f, 0.4f, 0.1f, 1), "%s", why->c_str());
 
     if (focus_search_) {
         ImGui::SetKeyboardFocusHere();
@@ -60,6 +64,16 @@ void FunctionsView::draw(ViewContext& ctx)
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::InputTextWithHint("##search", "Search functions (Ctrl+F)", search_, sizeof search_))
         table_.set_filter(search_);
+
+    if (ctx.diff && largest_change_.empty())
+        for (size_t e = 0; e < ctx.doc.num_events(); ++e)
+            for (CostKind kind : {CostKind::self, CostKind::inclusive})
+                largest_change_.push_back(largest_change(ctx, e, kind));
+    if (ctx.diff && !compact_)
+        diff_legend(DiffScale::counts(largest_change_[2 * ctx.event + (inclusive ? 1 : 0)]),
+                    ("Colors of the " + p.meta().events[ctx.event] + (inclusive ? " incl" : " self") +
+                     " column (each column on its own largest change)")
+                        .c_str());
 
     const Selection& sel = ctx.selection.current();
     const bool selection_moved = ctx.selection.version() != seen_version_;
@@ -84,6 +98,7 @@ void FunctionsView::draw(ViewContext& ctx)
                             ImGui::GetContentRegionAvail().x - (columns - 1) * (number_width + ImGui::GetFontSize() * 1.5f) -
                                 ImGui::GetStyle().ScrollbarSize * 2)
                  : ImGui::GetFontSize() * 18;
+    std::vector<ImGuiID> column_event_ids;  // of the cost columns, in order
     ImGui::TableSetupColumn("Function", ImGuiTableColumnFlags_NoHide | ImGuiTableColumnFlags_WidthFixed,
                             name_width, 0);
     for (size_t e = 0; e < ctx.doc.num_events(); ++e) {
@@ -100,14 +115,31 @@ void FunctionsView::draw(ViewContext& ctx)
             ImGuiTableColumnFlags f = ImGuiTableColumnFlags_PreferSortDescending;
             if (e == ctx.event && kind == (inclusive ? CostKind::inclusive : CostKind::self))
                 f |= ImGuiTableColumnFlags_DefaultSort;
+            // At first the first event's (Ir) and the chosen one's; the
+            // others are a right-click on a header away.
+            if (e != 0 && e != ctx.event)
+                f |= ImGuiTableColumnFlags_DefaultHide;
             ImGui::TableSetupColumn(title.c_str(), f, number_width, column_id(e, kind));
+            column_event_ids.push_back(column_id(e, kind));
         }
     }
     if (!compact_) {
-        ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
-        ImGui::TableSetupColumn("Object", ImGuiTableColumnFlags_DefaultHide | ImGuiTableColumnFlags_NoSort);
+        // Where a function is, short (the whole path on hover): the table
+        // has room for it beside the two default events' columns.
+        ImGui::TableSetupColumn("File", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 12);
+        ImGui::TableSetupColumn("Object", ImGuiTableColumnFlags_NoSort, ImGui::GetFontSize() * 10);
     }
-    ImGui::TableHeadersRow();
+    // The headers, an event's with what it counts on hover.
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < columns; ++c) {
+        if (!ImGui::TableSetColumnIndex(c))
+            continue;
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
+        const ImGuiID id = c > 0 && c < columns - (compact_ ? 0 : 2) ? column_event_ids[size_t(c - 1)] : 0;
+        if (id > 0 && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s: %s cost", event_description(p.meta().events[(id - 1) / 2]).c_str(),
+                              (id - 1) % 2 ? "inclusive (while on the stack)" : "self (its own instructions)");
+    }
 
     if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && specs->SpecsDirty) {
         if (specs->SpecsCount > 0)
@@ -132,10 +164,6 @@ void FunctionsView::draw(ViewContext& ctx)
             ctx.selection.select(Selection::function(rows[*selected_row - 1]));
     }
 
-    if (ctx.diff && largest_change_.empty())
-        for (size_t e = 0; e < ctx.doc.num_events(); ++e)
-            for (CostKind kind : {CostKind::self, CostKind::inclusive})
-                largest_change_.push_back(largest_change(ctx, e, kind));
 
     ImGuiListClipper clipper;
     clipper.Begin(int(rows.size()), row_height);
@@ -146,7 +174,7 @@ void FunctionsView::draw(ViewContext& ctx)
             ImGui::TableNextColumn();
             ImGui::PushID(r);
             const bool is_selected = sel.fn == fn;
-            if (ImGui::Selectable(p.fn_name(fn).c_str(), is_selected,
+            if (ImGui::Selectable(ctx.doc.names().function(fn).c_str(), is_selected,
                                   ImGuiSelectableFlags_SpanAllColumns |
                                       ImGuiSelectableFlags_AllowItemOverlap))
                 ctx.selection.select(Selection::function(fn));
@@ -172,10 +200,18 @@ void FunctionsView::draw(ViewContext& ctx)
             if (compact_)
                 continue;
             const Function& f = p.function(fn);
-            if (ImGui::TableNextColumn())
-                ImGui::TextUnformatted(p.file_path(f.file).c_str());
-            if (ImGui::TableNextColumn())
-                ImGui::TextUnformatted(p.obj_path(f.obj).c_str());
+            if (ImGui::TableNextColumn() && p.file_path(f.file) != "???") {
+                const std::string& path = p.file_path(f.file);
+                ImGui::TextDisabled("%s:%u", path.substr(path.rfind('/') + 1).c_str(), f.line);
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s:%u", path.c_str(), f.line);
+            }
+            if (ImGui::TableNextColumn()) {
+                const std::string& path = p.obj_path(f.obj);
+                ImGui::TextDisabled("%s", path.substr(path.rfind('/') + 1).c_str());
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s", path.c_str());
+            }
         }
     }
     ImGui::EndTable();

@@ -6,6 +6,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "capabilities.hpp"
+
 #include "vgprof/query.hpp"
 
 #include <cmath>
@@ -76,9 +78,8 @@ void draw_legend(const Heatmap& map, size_t column)
 void HeatmapView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
-    if (heat_columns(p).empty()) {
-        centred_message("This profile has no cache or branch simulation: record it with "
-                        "--cache-sim=yes (and --branch-sim=yes) to see misses here.");
+    if (const auto why = why_no_simulation(p)) {
+        centred_message(why->c_str());
         return;
     }
     const Selection& sel = ctx.selection.current();
@@ -184,7 +185,7 @@ void HeatmapView::draw(ViewContext& ctx)
                                            : sel.fn == row.fn;
             const std::string label = by_line_ ? p.file_path(row.file).substr(p.file_path(row.file).rfind('/') + 1) +
                                                      ":" + std::to_string(row.line)
-                                               : p.fn_name(row.fn);
+                                               : ctx.doc.names().function(row.fn);
             if (ImGui::Selectable(label.c_str(), selected))
                 ctx.selection.select(by_line_ ? Selection::source_line(row.fn, row.file, row.line)
                                               : Selection::function(row.fn));

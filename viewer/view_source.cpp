@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Source view: the selected function's source file, every line with
-// its cost of the events chosen, a heat gutter colored by the chosen
-// event, the function's own lines shaded, scrolled to its hottest line.
-// With heap data, the bytes allocated from each line too.
+// its cost of the events chosen and, under a line, each call made there
+// with the inclusive cost of those calls (as KCachegrind lists them), a
+// heat gutter colored by the chosen event, the function's own lines
+// shaded, scrolled to its hottest line. With heap data, the bytes
+// allocated from each line too. Code without source shows its machine code
+// instead (view_source_asm.cpp).
 #include "ui_util.hpp"
 #include "views.hpp"
+
+#include "capabilities.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/query.hpp"
@@ -18,16 +23,32 @@ namespace vgprof::viewer {
 namespace {
 
 // Events shown at first: the chosen one and, with cache simulation, the
-// misses that usually matter (D1 and LL data reads).
-std::vector<bool> default_events(const Profile& p, size_t event)
+// misses that usually matter (D1 and LL data reads); in diff mode, whose
+// columns hold a change and its percentage, the chosen one alone.
+std::vector<bool> default_events(const Profile& p, size_t event, bool diff)
 {
     std::vector<bool> shown(p.num_events(), false);
     shown[event] = true;
     for (const char* e : {"D1mr", "DLmr"})
-        if (const auto i = p.event_index(e))
+        if (const auto i = p.event_index(e); i && !diff)
             shown[*i] = true;
     return shown;
 }
+
+// Diff mode: the base's calls from the same line to the same function.
+const LineCall* base_call(const ViewContext& ctx, const FileCalls& base, uint32_t line, FnId callee)
+{
+    const auto in_base = ctx.diff->base_fn(callee);
+    const auto calls = base.by_line.find(line);
+    if (!in_base || calls == base.by_line.end())
+        return nullptr;
+    for (const LineCall& c : calls->second)
+        if (c.callee == *in_base)
+            return &c;
+    return nullptr;
+}
+
+const ImU32 kCallInk = IM_COL32(40, 90, 170, 255);
 
 } // namespace
 
@@ -36,10 +57,12 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
     error_.clear();
     file_.reset();
     allocated_.clear();
+    rows_.clear();
     const auto file = source_file_of(ctx.doc, fn);
     if (!file) {
         error_ = ctx.doc.profile().fn_name(fn) + " has no source location in the profile "
                  "(no debug information).";
+        machine_code_ = true;
         return;
     }
     const std::string& path = ctx.doc.profile().file_path(*file);
@@ -52,6 +75,7 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
     }
     if (read_errors_.count(path)) {
         error_ = read_errors_[path];
+        machine_code_ = true;
         return;
     }
     file_ = annotate_source(ctx.doc, *file, texts_[path], fn, ctx.event, ctx.diff);
@@ -61,6 +85,16 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
                 allocated_.resize(where.second + 1, 0);
             allocated_[where.second] += bytes;
         }
+    calls_ = file_calls(ctx.doc, *file);
+    base_calls_ = ctx.diff ? file_calls(ctx.diff->base(), path) : FileCalls{};
+    for (uint32_t i = 0; i < file_->lines.size(); ++i) {
+        rows_.push_back({i, -1});
+        const auto calls = calls_.by_line.find(file_->lines[i].number);
+        if (calls != calls_.by_line.end())
+            for (size_t c = 0; c < calls->second.size(); ++c)
+                rows_.push_back({i, int(c)});
+    }
+    machine_code_ = false;
     scroll_to_hottest_ = true;
 }
 
@@ -73,80 +107,121 @@ void SourceView::draw(ViewContext& ctx)
         return;
     }
     if (shown_events_.size() != p.num_events())
-        shown_events_ = default_events(p, ctx.event);
+        shown_events_ = default_events(p, ctx.event, ctx.diff != nullptr);
     const Key key{sel.fn, ctx.event};
     if (!built_ || !(*built_ == key)) {
         built_ = key;
         rebuild(ctx, *sel.fn);
     }
-    if (!error_.empty()) {
-        centred_message(error_.c_str());
-        return;
-    }
-    const SourceFile& f = *file_;
 
-    ImGui::Text("%s  in  %s", p.fn_name(*sel.fn).c_str(), f.path.c_str());
+    ImGui::Text("%s  in  %s", ctx.doc.names().function(*sel.fn).c_str(),
+                file_ && !machine_code_ ? file_->path.c_str() : p.obj_path(p.function(*sel.fn).obj).c_str());
     ImGui::SameLine();
     if (ImGui::Button("Columns..."))
         ImGui::OpenPopup("columns");
     if (ImGui::BeginPopup("columns")) {
         for (size_t e = 0; e < p.num_events(); ++e) {
             bool on = shown_events_[e];
-            if (ImGui::Checkbox(p.meta().events[e].c_str(), &on))
+            if (ImGui::Checkbox(event_description(p.meta().events[e]).c_str(), &on))
                 shown_events_[e] = on;
         }
         ImGui::EndPopup();
     }
-    if (f.hottest) {
+    if (file_) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton("Source", !machine_code_))
+            machine_code_ = false;
+        ImGui::SameLine();
+        if (ImGui::RadioButton("Machine code", machine_code_))
+            machine_code_ = true;
+    }
+    if (!machine_code_ && file_ && file_->hottest) {
         ImGui::SameLine();
         if (ImGui::SmallButton("Go to hottest line"))
             scroll_to_hottest_ = true;
     }
-    if (f.stale)
-        ImGui::TextColored(ImVec4(0.9f, 0.4f, 0.1f, 1),
-                           "The profile charges lines past the end of this file: it changed since the run.");
-
     std::vector<size_t> events;
     for (size_t e = 0; e < p.num_events(); ++e)
         if (shown_events_[e])
             events.push_back(e);
+    if (machine_code_) {
+        if (!error_.empty())
+            ImGui::TextDisabled("%s  Its machine code:", error_.c_str());
+        draw_machine_code(ctx, *sel.fn, events);
+        return;
+    }
+    if (file_->stale)
+        ImGui::TextColored(ImVec4(0.9f, 0.4f, 0.1f, 1),
+                           "The profile charges lines past the end of this file: it changed since the run.");
+    draw_source(ctx, events);
+}
+
+void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events)
+{
+    const Profile& p = ctx.doc.profile();
+    const Selection& sel = ctx.selection.current();
+    const SourceFile& f = *file_;
     const bool heap = !allocated_.empty();
-    const int columns = 2 + int(events.size()) + (heap ? 1 : 0) + 1;
+    int64_t max_delta = 1;
+    if (ctx.diff) {
+        for (const SourceLine& line : f.lines)
+            max_delta = std::max(max_delta, std::abs(line.delta[ctx.event]));
+        diff_legend(DiffScale::counts(max_delta), "Line colors, the change of the line's own cost");
+    }
+    const int columns = 2 + int(events.size()) + 1 + (heap ? 1 : 0) + 1;
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit |
                                   ImGuiTableFlags_Resizable;
     if (!ImGui::BeginTable("source", columns, flags))
         return;
     const float font = ImGui::GetFontSize();
+    const std::string& chosen = p.meta().events[ctx.event];
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, font * 0.8f);
     ImGui::TableSetupColumn("Line", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000000").x);
-    const float number_width = ImGui::CalcTextSize(ctx.diff ? "+0,000,000,000" : "0,000,000,000").x;
+    const float number_width = ImGui::CalcTextSize(ctx.diff ? "+0,000,000,000 (+100.0%)" : "0,000,000,000").x;
     for (size_t e : events)
         ImGui::TableSetupColumn((p.meta().events[e] + (ctx.diff ? " +/-" : "")).c_str(),
                                 ImGuiTableColumnFlags_WidthFixed, number_width);
+    ImGui::TableSetupColumn((chosen + " in calls" + (ctx.diff ? " +/-" : "")).c_str(),
+                            ImGuiTableColumnFlags_WidthFixed, number_width);
     if (heap)
         ImGui::TableSetupColumn("Allocated", ImGuiTableColumnFlags_WidthFixed, number_width);
     ImGui::TableSetupColumn("Source", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableHeadersRow();
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < columns; ++c) {
+        ImGui::TableSetColumnIndex(c);
+        ImGui::TableHeader(ImGui::TableGetColumnName(c));
+        if (c == 2 + int(events.size()) && ImGui::IsItemHovered())
+            ImGui::SetTooltip("The inclusive cost of the calls made on the line: everything that ran "
+                              "while a function called from there was on the stack");
+        else if (c >= 2 && c < 2 + int(events.size()) && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, the line's own", event_description(p.meta().events[events[size_t(c - 2)]]).c_str());
+    }
 
     const float row_height = font + ImGui::GetStyle().CellPadding.y * 2;
     if (scroll_to_hottest_ && f.hottest) {
+        const auto row = std::find_if(rows_.begin(), rows_.end(),
+                                      [&](const Row& r) { return r.call < 0 && f.lines[r.line].number == *f.hottest; });
         const float view = ImGui::GetWindowHeight();
-        ImGui::SetScrollY(std::max(0.0f, float(*f.hottest - 1) * row_height - view / 3));
+        ImGui::SetScrollY(std::max(0.0f, float(row - rows_.begin()) * row_height - view / 3));
         scroll_to_hottest_ = false;
     }
-    int64_t max_delta = 1;
-    if (ctx.diff)
-        for (const SourceLine& line : f.lines)
-            max_delta = std::max(max_delta, std::abs(line.delta[ctx.event]));
-
     ImGuiListClipper clipper;
-    clipper.Begin(int(f.lines.size()), row_height);
+    clipper.Begin(int(rows_.size()), row_height);
     while (clipper.Step()) {
         for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-            const SourceLine& line = f.lines[size_t(r)];
+            const Row& row = rows_[size_t(r)];
+            const SourceLine& line = f.lines[row.line];
             ImGui::TableNextRow(ImGuiTableRowFlags_None, row_height);
+            if (row.call >= 0) {
+                ImGui::PushID(r);
+                const LineCall& call = calls_.by_line.at(line.number)[size_t(row.call)];
+                draw_call_row(ctx, call, ctx.diff ? base_call(ctx, base_calls_, line.number, call.callee) : nullptr,
+                              events, max_delta);
+                ImGui::PopID();
+                continue;
+            }
             const bool selected = sel.kind == Selection::Kind::line && sel.file == f.file &&
                                   sel.line == line.number;
             if (selected)
@@ -191,6 +266,21 @@ void SourceView::draw(ViewContext& ctx)
                     right_aligned(format_thousands(line.cost[e]));
                 }
             }
+            ImGui::TableNextColumn();
+            if (const auto calls = calls_.total.find(line.number); calls != calls_.total.end()) {
+                const uint64_t now = calls->second[ctx.event];
+                if (ctx.diff) {
+                    const auto base = base_calls_.total.find(line.number);
+                    const auto be = ctx.diff->base_event(ctx.event);
+                    const uint64_t before = base != base_calls_.total.end() && be ? base->second[*be] : 0;
+                    if (now != before)
+                        delta_cell(signed_delta(now, before), now, max_delta);
+                } else if (now > 0) {
+                    ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
+                    right_aligned(format_thousands(now));
+                    ImGui::PopStyleColor();
+                }
+            }
             if (heap) {
                 ImGui::TableNextColumn();
                 if (line.number < allocated_.size() && allocated_[line.number] > 0)
@@ -203,6 +293,41 @@ void SourceView::draw(ViewContext& ctx)
         }
     }
     ImGui::EndTable();
+}
+
+void SourceView::draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
+                               const std::vector<size_t>& events, int64_t max_delta)
+{
+    const Profile& p = ctx.doc.profile();
+    ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    for (size_t e : events) {
+        ImGui::TableNextColumn();
+        if (ctx.diff) {
+            const auto be = ctx.diff->base_event(e);
+            const uint64_t before = base && be ? base->inclusive[*be] : 0;
+            if (call.inclusive[e] != before)
+                delta_cell(signed_delta(call.inclusive[e], before), call.inclusive[e], max_delta);
+        } else if (call.inclusive[e] > 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
+            right_aligned(format_thousands(call.inclusive[e]));
+            ImGui::PopStyleColor();
+        }
+    }
+    ImGui::TableNextColumn();  // the calls' sum is on the line itself
+    if (!allocated_.empty())
+        ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    const std::string text = "    -> " + count_text(call.count, "call", "calls") + " to " +
+                             ctx.doc.names().function(call.callee) + "  (" +
+                             percent(call.inclusive[ctx.event], ctx.doc.total(ctx.event)) + " of " +
+                             p.meta().events[ctx.event] + ")";
+    ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
+    if (ImGui::Selectable(text.c_str(), false))
+        ctx.selection.select(Selection::function(call.callee));
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The inclusive cost of these calls; click to go to %s", p.fn_name(call.callee).c_str());
 }
 
 } // namespace vgprof::viewer

@@ -8,6 +8,9 @@ const char* view_key(ViewId view)
 {
     switch (view) {
     case ViewId::functions: return "functions";
+    case ViewId::calltree: return "calltree";
+    case ViewId::bottomup: return "bottomup";
+    case ViewId::sandwich: return "sandwich";
     case ViewId::callgraph: return "callgraph";
     case ViewId::flamegraph: return "flamegraph";
     case ViewId::heatmap: return "heatmap";
@@ -21,6 +24,9 @@ const char* view_title(ViewId view)
 {
     switch (view) {
     case ViewId::functions: return "Functions";
+    case ViewId::calltree: return "Call tree";
+    case ViewId::bottomup: return "Bottom-up";
+    case ViewId::sandwich: return "Sandwich";
     case ViewId::callgraph: return "Call graph";
     case ViewId::flamegraph: return "Flame graph";
     case ViewId::heatmap: return "Cache heatmap";

@@ -7,14 +7,23 @@
 #define VGPROF_VIEWER_VIEWS_HPP
 
 #include "call_neighbourhood.hpp"
+#include "call_tree.hpp"
 #include "diff_link.hpp"
+#include "diff_scale.hpp"
 #include "document.hpp"
 #include "flame_graph.hpp"
+#include "function_code.hpp"
 #include "function_table.hpp"
+#include "graph_labels.hpp"
 #include "graph_layout.hpp"
+#include "heap_chart.hpp"
 #include "heap_timeline.hpp"
+#include "heap_tree.hpp"
 #include "heatmap.hpp"
+#include "icicle.hpp"
+#include "merged_tree.hpp"
 #include "selection.hpp"
+#include "source_calls.hpp"
 #include "source_lines.hpp"
 
 #include "vgprof/source.hpp"
@@ -28,9 +37,12 @@
 
 namespace vgprof::viewer {
 
-enum class ViewId { functions, callgraph, flamegraph, heatmap, source, heap };
-inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::callgraph, ViewId::flamegraph,
-                                       ViewId::heatmap, ViewId::source, ViewId::heap};
+enum class ViewId {
+    functions, calltree, bottomup, sandwich, callgraph, flamegraph, heatmap, source, heap
+};
+inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::calltree,  ViewId::bottomup,
+                                       ViewId::sandwich,  ViewId::callgraph, ViewId::flamegraph,
+                                       ViewId::heatmap,   ViewId::source,    ViewId::heap};
 // The name on the command line ("callgraph") and on the tab ("Call graph").
 const char* view_key(ViewId view);
 const char* view_title(ViewId view);
@@ -42,6 +54,7 @@ struct ViewContext {
     const DiffLink* diff;          // set in diff mode
     SelectionHistory& selection;
     size_t event = 0;              // the event chosen for colors and orders
+    DiffColoring coloring = DiffColoring::total;  // diff mode: what box colors show
 };
 
 class FunctionsView {
@@ -66,6 +79,82 @@ private:
     std::vector<int64_t> largest_change_;
 };
 
+// The call tree the Call tree, Bottom-up and Sandwich views share: the
+// transforms and the search a person applied (a library collapsed in one
+// view is collapsed in the others), and the tree built from them for the
+// chosen event, built again only when one of those changed.
+class SharedCallTree {
+public:
+    const CallTree& tree(const ViewContext& ctx);
+    // Grows whenever tree() builds a new tree.
+    uint64_t version() const { return version_; }
+
+    const std::vector<TreeTransform>& transforms() const { return transforms_; }
+    void push(TreeTransform t);
+    // Keeps the first `count` transforms.
+    void pop_to(size_t count);
+    const std::string& search() const { return search_; }
+    void set_search(std::string text);
+
+private:
+    std::vector<TreeTransform> transforms_;
+    std::string search_;
+    std::optional<CallTree> tree_;
+    size_t event_ = 0;
+    bool dirty_ = true;
+    uint64_t version_ = 0;
+};
+
+// The Call tree (top-down) and Bottom-up (inverted) views: a tree table of
+// the shared call tree, opened along its most expensive path, with the
+// transforms a right-click offers.
+class CallTreeView {
+public:
+    CallTreeView(SharedCallTree& shared, bool inverted) : shared_(&shared), inverted_(inverted) {}
+    void draw(ViewContext& ctx);
+
+private:
+    void rebuild(ViewContext& ctx);
+    void reveal(ViewContext& ctx, FnId fn);
+    void draw_toolbar(ViewContext& ctx);
+    void draw_table(ViewContext& ctx);
+    void draw_row(ViewContext& ctx, uint32_t id, float indent);
+    void handle_keys(ViewContext& ctx);
+
+    SharedCallTree* shared_;
+    bool inverted_;
+    std::optional<MergedTree> tree_;
+    uint64_t built_version_ = ~uint64_t(0);
+    std::optional<uint32_t> current_;        // the row selected here
+    bool scroll_to_current_ = false;
+    uint64_t seen_version_ = ~uint64_t(0);  // of the selection
+    uint64_t own_version_ = ~uint64_t(0);   // a selection made by clicking here
+    char search_[256] = "";
+    DiffScale change_scale_ = DiffScale::counts(1);  // diff mode: the change column's colors
+};
+
+// The Sandwich view: the selected function in the middle, what called it
+// above (an upside-down flame graph, callers of callers further up) and
+// what it called below, each merged over every call of the function.
+class SandwichView {
+public:
+    explicit SandwichView(SharedCallTree& shared) : shared_(&shared) {}
+    void draw(ViewContext& ctx);
+
+private:
+    SharedCallTree* shared_;
+    struct Key {
+        std::optional<FnId> fn;
+        uint64_t tree = 0;
+        int width = 0;
+        bool operator==(const Key& o) const { return fn == o.fn && tree == o.tree && width == o.width; }
+    };
+    std::optional<Key> built_;
+    std::optional<MergedTree> callers_, callees_;
+    Icicle callers_boxes_, callees_boxes_;
+    bool scroll_callers_ = false;
+};
+
 class CallGraphView {
 public:
     void draw(ViewContext& ctx);
@@ -73,6 +162,8 @@ public:
 private:
     void rebuild(ViewContext& ctx);
     void draw_canvas(ViewContext& ctx);
+    void fit(ImVec2 avail);
+    DiffScale change_scale(const ViewContext& ctx) const;
 
     std::optional<FnId> centre_;
     int depth_ = 2;
@@ -92,11 +183,17 @@ private:
     std::optional<Key> built_;
     Neighbourhood graph_;
     GraphLayout layout_;
-    std::vector<std::string> labels_;
+    std::vector<std::string> labels_;                 // the boxes' names, cut to fit
+    std::vector<std::string> edge_labels_;            // "5,000x"
+    std::vector<std::optional<Point>> label_at_;      // where each edge's label goes
     std::string error_;
     uint64_t seen_version_ = ~uint64_t(0);
     uint64_t own_version_ = ~uint64_t(0);  // a selection made by clicking here
-    bool scroll_to_centre_ = false;
+    // The drawing's place in the canvas: layout point p is drawn at
+    // canvas corner + pan_ + p * zoom_.
+    float zoom_ = 1;
+    ImVec2 pan_{0, 0};
+    bool fit_pending_ = true;
 };
 
 class FlameGraphView {
@@ -116,7 +213,7 @@ private:
     };
     std::optional<Key> built_;
     FlameGraph graph_;
-    int64_t max_delta_ = 0;
+    int64_t max_total_delta_ = 1, max_own_delta_ = 1;  // diff mode, over the boxes
 };
 
 class HeatmapView {
@@ -142,12 +239,25 @@ private:
     uint64_t seen_version_ = ~uint64_t(0);
 };
 
+// The Source view: the selected function's source with each line's cost
+// and, under a line, the calls made there with their inclusive cost; for
+// code without source (no debug information, or a file not on this
+// machine), its machine code with each instruction's cost
+// (view_source_asm.cpp).
 class SourceView {
 public:
     void draw(ViewContext& ctx);
+    // Whether an object file is being disassembled in the background.
+    bool busy() const { return objects_.busy(); }
 
 private:
     void rebuild(ViewContext& ctx, FnId fn);
+    void draw_source(ViewContext& ctx, const std::vector<size_t>& events);
+    // A call made on a line; in diff mode its change from `base`, the
+    // base's calls from the line to the same function (or none).
+    void draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
+                       const std::vector<size_t>& events, int64_t max_delta);
+    void draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events);
 
     // Where source files are looked for, as `vgprof annotate` looks: empty,
     // the paths as the profile records them (relative ones from the
@@ -163,24 +273,80 @@ private:
     std::optional<Key> built_;
     std::optional<SourceFile> file_;
     std::vector<uint64_t> allocated_;  // bytes per line number, when the profile has heap data
+    FileCalls calls_, base_calls_;     // the calls made from the file's lines (base: diff mode)
+    // The table's rows: a source line (call < 0) or a call made on it.
+    struct Row {
+        uint32_t line = 0;  // index in file_->lines
+        int call = -1;      // index in calls_.by_line[line number]
+    };
+    std::vector<Row> rows_;
     std::string error_;
     std::vector<bool> shown_events_;
     bool scroll_to_hottest_ = false;
+    // Machine code: shown when there is no source, or when asked for.
+    bool machine_code_ = false;
+    ObjectCodeCache objects_;
+    std::optional<AsmListing> listing_;
+    std::optional<Key> listing_built_;
 };
+
+enum class HeapPanel { sites, flamegraph, summary };
+// "sites", "flamegraph", "summary" (the command line's names).
+std::optional<HeapPanel> heap_panel_from_key(const std::string& key);
 
 class HeapView {
 public:
     void draw(ViewContext& ctx);
+    // The panel under the chart to show (once; then the tabs decide).
+    void show_panel(HeapPanel panel) { show_panel_ = panel; }
 
 private:
-    void draw_timeline(ViewContext& ctx, const Heap& heap, ImVec2 size);
+    void draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size);
+    void draw_chart_legend(ViewContext& ctx, const Heap& heap);
     void draw_sites(ViewContext& ctx, const Heap& heap);
+    void draw_range_sites(ViewContext& ctx, const Heap& heap, const Selection& range);
+    void draw_flame(ViewContext& ctx, const Heap& heap);
+    void draw_summary(ViewContext& ctx, const Heap& heap);
 
+    // The chart: the time shown, a drag under way, the sites given bands.
     std::optional<TimeWindow> window_;
     std::optional<uint64_t> drag_from_;
+    std::optional<uint64_t> chosen_time_;  // clicked on the chart
+    int band_count_ = 8;
+    bool show_blocks_ = false;
+    struct ChartKey {
+        uint64_t t0 = 0, t1 = 0;
+        int width = 0, bands = 0;
+        bool operator==(const ChartKey& o) const
+        {
+            return t0 == o.t0 && t1 == o.t1 && width == o.width && bands == o.bands;
+        }
+    };
+    std::optional<ChartKey> chart_built_;
+    HeapChart chart_;
+    HeapChart base_chart_;  // diff mode: the base's outline
+
+    // The sites table.
     std::vector<SiteId> site_order_;
-    int sort_column_ = 0;
-    bool sort_descending_ = true;
+    bool range_only_ = true;
+
+    // The allocation flame graph.
+    HeapMeasure measure_ = HeapMeasure::bytes;
+    struct FlameKey {
+        HeapMeasure measure = HeapMeasure::bytes;
+        uint64_t time = 0;
+        int width = 0;
+        bool operator==(const FlameKey& o) const
+        {
+            return measure == o.measure && time == o.time && width == o.width;
+        }
+    };
+    std::optional<FlameKey> flame_built_;
+    std::optional<CallTree> alloc_tree_;
+    std::optional<MergedTree> alloc_merged_;
+    Icicle alloc_boxes_;
+
+    std::optional<HeapPanel> show_panel_;
 };
 
 } // namespace vgprof::viewer

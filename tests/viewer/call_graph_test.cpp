@@ -2,6 +2,7 @@
 // The call graph view's neighbourhood of the selected function, and its
 // layout by Graphviz: callers above, callees below.
 #include "call_neighbourhood.hpp"
+#include "graph_labels.hpp"
 #include "graph_layout.hpp"
 
 #include "viewer_fixture.hpp"
@@ -82,8 +83,7 @@ TEST(CallNeighbourhood, DepthZeroIsTheFunctionAlone)
 TEST(GraphLayout, CallsBetweenFunctionsOfOneLevelAreLaidOut)
 {
     // Three functions calling malloc, free and another of their level, as
-    // tests/progs/heap_basic's do: labelled calls within one rank, which
-    // Graphviz 2.42 lays out as flat edges and then frees twice.
+    // tests/progs/heap_basic's do: calls within one rank, flat edges.
     Neighbourhood g;
     for (size_t i = 0; i < 6; ++i)
         g.nodes.push_back({FnId(uint32_t(i)), 1, 0, 0});
@@ -91,12 +91,11 @@ TEST(GraphLayout, CallsBetweenFunctionsOfOneLevelAreLaidOut)
         g.edges.push_back({size_t(from), size_t(to), 1, 1});
     LayoutInput in;
     in.node_sizes.assign(g.nodes.size(), Point{120, 40});
-    in.edge_labels.assign(g.edges.size(), "1x");
     const GraphLayout layout = layout_graph(g, in);
     ASSERT_EQ(layout.edges.size(), g.edges.size());
     for (const EdgeRoute& r : layout.edges) {
         EXPECT_GE(r.spline.size(), 4u);
-        // Their labels, placed by the viewer, lie between the two ends.
+        // The middle of the curve lies between its two ends.
         const Point a = r.spline.front(), b = r.spline.back();
         EXPECT_GE(r.label_centre.x, std::min(a.x, b.x) - 1);
         EXPECT_LE(r.label_centre.x, std::max(a.x, b.x) + 1);
@@ -110,7 +109,6 @@ TEST(GraphLayout, CallersAboveCalleesBelowAndNoBoxesOverlap)
     const Neighbourhood g = call_neighbourhood(*doc, FnId(kCompute), 0, 2, 10);
     LayoutInput in;
     in.node_sizes.assign(g.nodes.size(), Point{120, 40});
-    in.edge_labels.assign(g.edges.size(), "5x");
     const GraphLayout layout = layout_graph(g, in);
     ASSERT_EQ(layout.nodes.size(), g.nodes.size());
     ASSERT_EQ(layout.edges.size(), g.edges.size());
@@ -141,6 +139,131 @@ TEST(GraphLayout, CallersAboveCalleesBelowAndNoBoxesOverlap)
         EXPECT_NEAR(std::abs(r.spline.front().y - from.centre.y), from.height / 2, 2.0);
         EXPECT_NEAR(std::abs(r.arrow_end.y - to.centre.y), to.height / 2, 2.0);
     }
+}
+
+// start calls lib (a library's unnamed code), which calls main; main calls
+// work, which calls lib again. Self Ir: start 10, lib 20 then 900, main
+// 30, work 40.
+ProfileText cycle_profile()
+{
+    return program_profile(R"(["???","/src/c.c","/usr/bin/c","lib","main","start","work"])",
+                           "[[5,1,0,1],[3,1,0,10],[4,1,0,20],[6,1,0,30]]",
+                           "[[0,1,2,10],[1,1,11,920],[2,1,21,30],[3,1,31,40]]",
+                           "[[0,1,1,2,1,990],[1,2,1,11,1,970],[2,3,1,21,1,940],[3,1,1,31,1,900]]",
+                           "[[0,1000],[1,990],[2,970],[3,940]]",
+                           "[[null,0,0,10,1000],[0,1,1,20,990],[1,2,1,30,970],[2,3,1,40,940],"
+                           "[3,1,1,900,900]]",
+                           "[1000]");
+}
+
+TEST(CallNeighbourhood, CallersAreTheFramesAboveOnRealStacks)
+{
+    // Through the call edges alone, work (a callee of main, calling lib)
+    // would be a caller of lib and so two levels above main.
+    const auto doc = document_of(cycle_profile());
+    const FnId start(0), lib(1), main(2), work(3);
+    const Neighbourhood g = call_neighbourhood(*doc, main, 0, 2, 10);
+    const auto level_of = [&](FnId fn, bool callers) {
+        for (const GraphNode& n : g.nodes)
+            if (n.fn == fn && (n.level < 0) == callers && n.level != 0)
+                return n.level;
+        return 0;
+    };
+    EXPECT_EQ(level_of(lib, true), -1);
+    EXPECT_EQ(level_of(start, true), -2);
+    EXPECT_EQ(level_of(work, true), 0);  // not among the callers
+    // lib is a callee too, under work: shown on that side as well.
+    EXPECT_EQ(level_of(work, false), 1);
+    EXPECT_EQ(level_of(lib, false), 2);
+    // No call is drawn from the callees' side up to the callers'.
+    for (const GraphEdge& e : g.edges)
+        EXPECT_FALSE(g.nodes[e.from].level > 0 && g.nodes[e.to].level < 0);
+}
+
+TEST(CallNeighbourhood, ARecursiveCallDoesNotHideWhatIsCalledBelowIt)
+{
+    // main > rec > rec > leaf: leaf is a callee of rec, one level below it
+    // (and rec a caller of leaf, past its inner call).
+    const auto doc = document_of(recursive_profile());
+    const FnId main(0), rec(1), leaf(2);
+    const Neighbourhood down = call_neighbourhood(*doc, main, 0, 2, 10);
+    ASSERT_TRUE(node_of(down, leaf));
+    EXPECT_EQ(node_of(down, leaf)->level, 2);
+    const Neighbourhood up = call_neighbourhood(*doc, leaf, 0, 2, 10);
+    EXPECT_EQ(node_of(up, rec)->level, -1);
+    ASSERT_TRUE(node_of(up, main));
+    EXPECT_EQ(node_of(up, main)->level, -2);
+}
+
+// main calls a, b, c and d; each of them calls e, f, g and h.
+ProfileText fan_profile()
+{
+    const std::vector<std::string> names{"main", "a", "b", "c", "d", "e", "f", "g", "h"};
+    std::string strs = R"(["???","/src/f.c","/usr/bin/f")", fns = "[", lines = "[", calls = "[",
+                inclusive = "[", paths = "[[null,0,0,1,21]";
+    for (size_t i = 0; i < names.size(); ++i) {
+        strs += ",\"" + names[i] + "\"";
+        fns += (i ? "," : "") + ("[" + std::to_string(3 + i) + ",1,0," + std::to_string(i + 1) + "]");
+    }
+    // Self cost 1 per path node: main 1, a..d 1 each, e..h 4 each.
+    for (size_t f = 0; f < 9; ++f)
+        lines += (f ? "," : "") + ("[" + std::to_string(f) + ",1," + std::to_string(f + 1) + "," +
+                                   std::to_string(f < 5 ? 1 : 4) + "]");
+    inclusive += "[0,21],[1,5],[2,5],[3,5],[4,5],[5,4],[6,4],[7,4],[8,4]";
+    for (size_t a = 1; a <= 4; ++a) {
+        calls += (a > 1 ? "," : "") + ("[0," + std::to_string(a) + ",1,1,1,5]");
+        paths += ",[0," + std::to_string(a) + ",1,1,5]";
+    }
+    // Nodes 1..4 are a..d; their children come after them.
+    for (size_t a = 1; a <= 4; ++a)
+        for (size_t e = 5; e <= 8; ++e) {
+            calls += ",[" + std::to_string(a) + "," + std::to_string(e) + ",1,2,1,1]";
+            paths += ",[" + std::to_string(a) + "," + std::to_string(e) + ",1,1,1]";
+        }
+    return program_profile(strs + "]", fns + "]", lines + "]", calls + "]", inclusive + "]",
+                           paths + "]", "[21]");
+}
+
+TEST(CallNeighbourhood, CallsBetweenOtherFunctionsAreCapped)
+{
+    const auto doc = document_of(fan_profile());
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(0), 0, 2, 10, 2);
+    ASSERT_EQ(g.nodes.size(), 9u);
+    // main's 4 calls, one linking call for each of e..h, 2 more; of the
+    // 16 calls from a..d to e..h, 10 are left out.
+    EXPECT_EQ(g.edges.size(), 4u + 4u + 2u);
+    EXPECT_EQ(g.edges_left_out, 10u);
+}
+
+TEST(GraphLabels, LabelsOverlapNoBoxAndNoOtherLabel)
+{
+    const auto doc = document_of(fan_profile());
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(0), 0, 2, 10, 100);
+    LayoutInput in;
+    in.node_sizes.assign(g.nodes.size(), Point{100, 40});
+    const GraphLayout layout = layout_graph(g, in);
+    // Labels as wide as "5,000x": not all 20 fit between the boxes.
+    const std::vector<Point> sizes(g.edges.size(), Point{45, 15});
+    std::vector<uint64_t> priority;
+    for (const GraphEdge& e : g.edges)
+        priority.push_back(e.from == 0 ? 10 : 1);
+    const auto at = place_labels(layout, sizes, priority);
+    std::vector<LabelBox> placed;
+    for (size_t i = 0; i < at.size(); ++i) {
+        if (!at[i])
+            continue;
+        const LabelBox label{*at[i], sizes[i]};
+        for (const Box& b : layout.nodes)
+            EXPECT_FALSE(label.overlaps({b.centre, {b.width, b.height}})) << "label " << i;
+        for (const LabelBox& other : placed)
+            EXPECT_FALSE(label.overlaps(other)) << "label " << i;
+        placed.push_back(label);
+    }
+    EXPECT_LT(placed.size(), g.edges.size());
+    // The centre's calls come first: all four have room.
+    for (size_t i = 0; i < g.edges.size(); ++i)
+        if (g.edges[i].from == 0)
+            EXPECT_TRUE(at[i]) << "call " << i;
 }
 
 } // namespace

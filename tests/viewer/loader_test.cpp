@@ -109,14 +109,21 @@ TEST(FileBrowser, ListsDirectoriesFirstThenProfiles)
     dir.write("a.json", "");
     dir.write("notes.txt", "");
     dir.write(".hidden.json", "");
+    dir.write("callgrind.out.4242", "");
+    dir.write("dhat.out.99.gz", "");
+    dir.write("base.json.zst", "");
     ASSERT_EQ(::mkdir((dir.path() + "/sub").c_str(), 0700), 0);
     const Listing l = list_directory(dir.path(), false);
     EXPECT_TRUE(l.error.empty());
     std::vector<std::string> names;
     for (const DirEntry& e : l.entries)
         names.push_back(e.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"..", "sub", "a.json", "b.json"}));
-    EXPECT_EQ(list_directory(dir.path(), true).entries.size(), 5u);
+    EXPECT_EQ(names, (std::vector<std::string>{"..", "sub", "a.json", "b.json", "base.json.zst",
+                                               "callgrind.out.4242", "dhat.out.99.gz"}));
+    EXPECT_EQ(list_directory(dir.path(), true).entries.size(), 8u);
+    EXPECT_TRUE(named_like_a_profile("cachegrind.out.7"));
+    EXPECT_TRUE(named_like_a_profile("vgprof.out.12.json.gz"));
+    EXPECT_FALSE(named_like_a_profile("notes.txt.gz"));
     EXPECT_EQ(enter(l.dir, "sub"), l.dir + "/sub");
     EXPECT_EQ(enter(l.dir + "/sub", ".."), l.dir);
     EXPECT_FALSE(list_directory(dir.path() + "/none", false).error.empty());

@@ -6,7 +6,9 @@
 // name must be drawn in the toolbar and inside the view itself, where the
 // view shows the selection. The name is looked for as a picture of the text
 // in the viewer's font (text_finder.hpp); a made-up name of the same length
-// must not be found, so the check can tell.
+// must not be found, so the check can tell. Then what real use brings: a
+// profile that collected nothing, a stripped copy of matmul (its code shown
+// as machine code), and callgrind's and DHAT's files of the same program.
 #include "text_finder.hpp"
 
 #include "../tool/harness.hpp"
@@ -37,6 +39,9 @@ std::string env(const char* name)
 }
 
 std::string font() { return env("VGPROF_TEST_FONT_DIR") + "/DejaVuSans.ttf"; }
+
+// The directory of a file's path.
+std::string fs_dir(const std::string& path) { return path.substr(0, path.rfind('/')); }
 
 class ViewerScreens : public ::testing::Test {
 protected:
@@ -107,6 +112,14 @@ TEST_F(ViewerScreens, FunctionsTableShowsTheSelectedRow)
     expect_drawn(screenshot("functions"), kBody, kSelected);
 }
 
+TEST_F(ViewerScreens, TreeViewsShowTheSelectedFunction)
+{
+    // The call tree opens down to it, the bottom-up tree lists it, the
+    // sandwich has it in the middle.
+    for (const char* view : {"calltree", "bottomup", "sandwich"})
+        expect_drawn(screenshot(view), kViewArea, kSelected);
+}
+
 TEST_F(ViewerScreens, CallGraphIsCentredOnTheSelectedFunction)
 {
     // The centre box is in the middle of the canvas.
@@ -130,10 +143,83 @@ TEST_F(ViewerScreens, SourceShowsTheFunctionsFile)
     expect_drawn(screenshot("source"), kViewArea, kSelected);
 }
 
-TEST_F(ViewerScreens, HeapShowsTheTimeline)
+TEST_F(ViewerScreens, HeapShowsTheChartAndItsLegend)
 {
-    // matmul allocates one block, stdout's buffer, when it prints.
-    expect_drawn(screenshot("heap"), kViewArea, "Live heap, instructions");
+    // matmul allocates one block, stdout's buffer, when it prints: the
+    // chart's one band, named in its legend.
+    expect_drawn(screenshot("heap"), kViewArea, "Largest sites (from");
+}
+
+// A screenshot of `profile` with extra viewer arguments; expects it written.
+Grey shot_of(const std::string& profile, const std::string& png, std::vector<std::string> args)
+{
+    args.insert(args.begin(), {profile, "--screenshot", png, "--size",
+                               std::to_string(kWidth) + "x" + std::to_string(kHeight)});
+    std::vector<std::string> argv{env("VGPROF_TEST_VIEWER")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const RunResult r = run(argv, fs_dir(png));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return load_png_luminance(png);
+}
+
+bool shows(const Grey& image, Rect where, const std::string& text)
+{
+    return best_text_match(image, where, text, font(), kFontPixels) >= kFound;
+}
+
+TEST_F(ViewerScreens, AProfileThatCollectedNothingOpensInEveryView)
+{
+    const std::string profile = *dir_ / "empty.json";
+    const RunResult r = run_tool("vgprof", {"--collect-atstart=no", "--vgprof-out-file=" + profile},
+                                 {progs_dir() + "/matmul"}, dir_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* view : {"functions", "calltree", "bottomup", "sandwich", "callgraph", "flamegraph",
+                             "heatmap", "source", "heap"}) {
+        const Grey image = shot_of(profile, *dir_ / (std::string("empty-") + view + ".png"), {"--view", view});
+        EXPECT_EQ(image.width, kWidth) << view;
+    }
+    const Grey graph = shot_of(profile, *dir_ / "empty-graph.png", {"--view", "callgraph"});
+    EXPECT_TRUE(shows(graph, kViewArea, "This profile collected no costs and no calls"));
+}
+
+TEST_F(ViewerScreens, AStrippedProgramsCodeIsShownAsMachineCode)
+{
+    const std::string program = *dir_ / "matmul-stripped";
+    ASSERT_EQ(run({"cp", progs_dir() + "/matmul", program}, dir_->path()).exit_code, 0);
+    ASSERT_EQ(run({"strip", program}, dir_->path()).exit_code, 0);
+    const std::string profile = *dir_ / "stripped.json";
+    const RunResult r = run_tool("vgprof", {"--dump-instr=yes", "--vgprof-out-file=" + profile}, {program},
+                                 dir_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // Its functions have no names: they are one "???" of its object.
+    const Grey source = shot_of(profile, *dir_ / "stripped-source.png",
+                                {"--view", "source", "--select", "??? [matmul-stripped]"});
+    EXPECT_TRUE(shows(source, kViewArea, "Its machine code:"));
+    EXPECT_TRUE(shows(source, kViewArea, "Instruction"));
+    const Grey tree = shot_of(profile, *dir_ / "stripped-tree.png", {"--view", "calltree"});
+    EXPECT_TRUE(shows(tree, kViewArea, "??? [matmul-stripped]"));
+}
+
+TEST_F(ViewerScreens, ACallgrindFileOpensAndSaysWhatItLacks)
+{
+    const std::string file = *dir_ / "callgrind.out.matmul";
+    const RunResult r = run_tool("callgrind", {"--callgrind-out-file=" + file}, {progs_dir() + "/matmul"},
+                                 dir_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Grey graph = shot_of(file, *dir_ / "callgrind-graph.png", {"--view", "callgraph", "--select", kSelected});
+    EXPECT_TRUE(shows(graph, kViewArea, kSelected));
+    const Grey tree = shot_of(file, *dir_ / "callgrind-tree.png", {"--view", "calltree"});
+    EXPECT_TRUE(shows(tree, kViewArea, "A callgrind file records the calls between functions"));
+}
+
+TEST_F(ViewerScreens, ADhatFileOpensOnItsHeapWithoutATimeline)
+{
+    const std::string file = *dir_ / "dhat.out.matmul";
+    const RunResult r = run_tool("dhat", {"--dhat-out-file=" + file}, {progs_dir() + "/matmul"}, dir_->path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Grey heap = shot_of(file, *dir_ / "dhat-heap.png", {});
+    EXPECT_TRUE(shows(heap, kViewArea, "A DHAT file records the heap at its peak"));
+    EXPECT_TRUE(shows(heap, kViewArea, "Flame graph of allocations"));
 }
 
 TEST_F(ViewerScreens, ABadProfileShowsTheErrorInTheWindow)

@@ -22,28 +22,57 @@ namespace vgprof::test {
 
 enum AppFn : uint32_t { kMain = 0, kParse = 1, kCompute = 2, kHelper = 3 };
 
-inline ProfileText app_profile()
+// A program of one object (strs[2]) and one source file (strs[1]) with a
+// call graph: each argument is the JSON of the table of that name.
+inline ProfileText program_profile(const std::string& strs, const std::string& fns,
+                                   const std::string& lines, const std::string& calls,
+                                   const std::string& inclusive, const std::string& paths,
+                                   const std::string& totals)
 {
     ProfileText t;
-    t.set("strs", R"(["???","/src/app.c","/usr/bin/app","compute","helper","main","parse"])")
+    t.set("strs", strs)
         .set("objs", "[2]")
         .set("files", "[0,1]")
-        .set("fns", "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40]]")
-        .set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,600],[3,1,41,700]]")
+        .set("fns", fns)
+        .set("lines", lines)
         .drop("instrs")
-        .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
-        .set("inclusive", "[[0,2100],[1,500],[2,1500],[3,700]]")
-        .set("paths", "[[null,0,0,100,2100],[0,1,1,300,500],[1,3,2,200,200],"
-                      "[0,2,1,1000,1500],[3,3,5,500,500]]")
-        .set_meta("totals", "[2100]");
+        .set("calls", calls)
+        .set("inclusive", inclusive)
+        .set("paths", paths)
+        .set_meta("totals", totals);
     return t;
 }
 
-// As app_profile, after a change that made compute's line 32 cost 900
-// instead of 600: compute +300 self and inclusive, main +300 inclusive.
-inline ProfileText app_profile_slower()
+inline ProfileText app_profile()
 {
-    ProfileText t = app_profile();
+    return program_profile(R"(["???","/src/app.c","/usr/bin/app","compute","helper","main","parse"])",
+                           "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40]]",
+                           "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,600],[3,1,41,700]]",
+                           "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500]]",
+                           "[[0,2100],[1,500],[2,1500],[3,700]]",
+                           "[[null,0,0,100,2100],[0,1,1,300,500],[1,3,2,200,200],"
+                           "[0,2,1,1000,1500],[3,3,5,500,500]]",
+                           "[2100]");
+}
+
+// main calls rec, which calls itself once, which calls leaf. Self Ir:
+// main 10, the outer rec 20, the inner rec 30, leaf 40.
+inline ProfileText recursive_profile()
+{
+    return program_profile(R"(["???","/src/r.c","/usr/bin/r","leaf","main","rec"])",
+                           "[[4,1,0,1],[5,1,0,10],[3,1,0,20]]",
+                           "[[0,1,2,10],[1,1,11,50],[2,1,21,40]]",
+                           "[[0,1,1,2,1,90],[1,1,1,11,1,70],[1,2,1,11,1,40]]",
+                           "[[0,100],[1,90],[2,40]]",
+                           "[[null,0,0,10,100],[0,1,1,20,90],[1,1,1,30,70],[2,2,1,40,40]]",
+                           "[100]");
+}
+
+// As app_profile (or `t`, one of its variants), after a change that made
+// compute's line 32 cost 900 instead of 600: compute +300 self and
+// inclusive, main +300 inclusive.
+inline ProfileText app_profile_slower(ProfileText t = app_profile())
+{
     t.set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,900],[3,1,41,700]]")
         .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1800],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
         .set("inclusive", "[[0,2400],[1,500],[2,1800],[3,700]]")
@@ -91,10 +120,55 @@ inline ProfileText cache_profile()
     return t;
 }
 
+// A run that collected nothing (--collect-atstart=no and no toggle): no
+// function, no call, no allocation; the heap's end is still a time.
+inline ProfileText empty_profile()
+{
+    ProfileText t;
+    t.set("vgprof", "3")
+        .set("strs", "[]")
+        .set("objs", "[]")
+        .set("files", "[]")
+        .set("fns", "[]")
+        .set("lines", "[]")
+        .drop("instrs")
+        .set("calls", "[]")
+        .set("inclusive", "[]")
+        .set("paths", "[]")
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"bytes":0,"blocks":0,"peak_bytes":0,"peak_blocks":0,)"
+                     R"("peak_time":0,"end_bytes":0,"end_blocks":0,"end_time":143190,)"
+                     R"("reads":0,"writes":0},"frames":[],"sites":[],)"
+                     R"("timeline":{"width":1,"samples":[]},)"
+                     R"("snapshots":[{"kind":"peak","time":0,"bytes":0,"blocks":0,"sites":[]},)"
+                     R"({"kind":"end","time":143190,"bytes":0,"blocks":0,"sites":[]}]})")
+        .set_meta("totals", "[0]");
+    return t;
+}
+
+// Other tools' files, as the loader reads them.
+// main calls work once; Ir only.
+inline const char* const kCallgrindFile = "version: 1\ncreator: callgrind-3.19.0\ncmd: ./app\n"
+                                   "events: Ir\nfl=(1) app.c\nfn=(1) main\n3 10\n"
+                                   "cfn=(2) work\ncalls=1 4\n4 90\nfn=(2)\n5 90\ntotals: 100\n";
+inline const char* const kCachegrindFile = "desc: I1 cache: 32768 B, 64 B, 8-way associative\n"
+                                    "cmd: ./app\nevents: Ir\nfl=app.c\nfn=main\n3 10\nsummary: 10\n";
+// One program point: 100 bytes in one block, live at the peak.
+inline const char* const kDhatFile =
+    R"x({"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,"bkacc":false,)x"
+    R"x("tu":"instrs","Mtu":"Minstr","tuth":500,"cmd":"./app","pid":7,"te":900,"tg":400,)x"
+    R"x("pps":[{"tb":100,"tbk":1,"tl":50,"mb":100,"mbk":1,"gb":100,"gbk":1,"eb":0,"ebk":0,)x"
+    R"x("rb":10,"wb":100,"fs":[1]}],"ftbl":["[root]","0x10A1C4: main (app.c:42)"]})x";
+
 inline std::unique_ptr<viewer::Document> document_of(const ProfileText& text,
                                                      const std::string& name = "app.json")
 {
     return std::make_unique<viewer::Document>(parse_profile(text.str(), name), name);
+}
+
+inline std::unique_ptr<viewer::Document> document_of(const char* file_text, const std::string& name)
+{
+    return std::make_unique<viewer::Document>(parse_profile(file_text, name), name);
 }
 
 } // namespace vgprof::test

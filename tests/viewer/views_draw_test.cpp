@@ -11,9 +11,17 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 #include <unistd.h>
 
 namespace vgprof::viewer {
@@ -51,6 +59,24 @@ protected:
         return ImGui::GetDrawData()->TotalVtxCount;
     }
 
+    // A press at `from`, moves to `to` in steps of 10 pixels, a frame each,
+    // and the release there.
+    void drag(const std::function<void()>& draw, ImVec2 from, ImVec2 to)
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = from;
+        frame(draw);
+        io.MouseDown[0] = true;
+        frame(draw);
+        const float steps = std::max(1.0f, std::max(std::abs(to.x - from.x), std::abs(to.y - from.y)) / 10);
+        for (float i = 1; i <= steps; ++i) {
+            io.MousePos = ImVec2(from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
+            frame(draw);
+        }
+        io.MouseDown[0] = false;
+        frame(draw);
+    }
+
     // A mouse press and release at (x, y), a frame each, then one more.
     void click(const std::function<void()>& draw, float x, float y)
     {
@@ -65,44 +91,107 @@ protected:
     }
 };
 
+// A document opened with a function selected, as the views draw it.
+struct Opened {
+    std::unique_ptr<Document> doc;
+    SelectionHistory selection;
+    ViewContext ctx;
+
+    Opened(const ProfileText& text, std::optional<FnId> fn) : doc(document_of(text)), ctx{*doc, nullptr, selection, 0}
+    {
+        if (fn)
+            selection.select(Selection::function(*fn));
+    }
+};
+
+// Every view of one document, as a window's session holds them.
+struct ViewSet {
+    FunctionsView table, list;
+    SharedCallTree call_tree;
+    CallTreeView top_down{call_tree, false}, bottom_up{call_tree, true};
+    SandwichView sandwich{call_tree};
+    CallGraphView graph;
+    FlameGraphView flame;
+    HeatmapView heat;
+    SourceView source;
+    HeapView heap;
+
+    ViewSet(const Document& doc, const DiffLink* diff) : table(doc, diff, false), list(doc, diff, true) {}
+
+    // Each view's name and a call drawing it.
+    std::vector<std::pair<std::string, std::function<void()>>> draws(ViewContext& ctx)
+    {
+        return {{"functions", [&] { table.draw(ctx); }}, {"list", [&] { list.draw(ctx); }},
+                {"calltree", [&] { top_down.draw(ctx); }}, {"bottomup", [&] { bottom_up.draw(ctx); }},
+                {"sandwich", [&] { sandwich.draw(ctx); }},
+                {"callgraph", [&] { graph.draw(ctx); }}, {"flamegraph", [&] { flame.draw(ctx); }},
+                {"heatmap", [&] { heat.draw(ctx); }},     {"source", [&] { source.draw(ctx); }},
+                {"heap", [&] { heap.draw(ctx); }}};
+    }
+};
+
 TEST_F(Headless, EveryViewDrawsTheProfile)
 {
     const auto doc = document_of(app_profile());
     SelectionHistory selection;
     selection.select(Selection::function(FnId(kCompute)));
     ViewContext ctx{*doc, nullptr, selection, 0};
-    FunctionsView table(*doc, nullptr, false), list(*doc, nullptr, true);
-    CallGraphView graph;
-    FlameGraphView flame;
-    HeatmapView heat;
-    SourceView source;
-    HeapView heap;
-    for (int i = 0; i < 3; ++i) {
-        EXPECT_GT(frame([&] { table.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { list.draw(ctx); }), 200);
-        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { flame.draw(ctx); }), 200);
-        EXPECT_GT(frame([&] { heat.draw(ctx); }), 50);    // says there is no simulation
-        EXPECT_GT(frame([&] { source.draw(ctx); }), 50);  // says /src/app.c cannot be opened
-        EXPECT_GT(frame([&] { heap.draw(ctx); }), 50);    // says there is no heap data
+    ViewSet views(*doc, nullptr);
+    // The least each view draws: tables and graphs of the four functions;
+    // the heatmap says there is no simulation, the source that /src/app.c
+    // cannot be opened, the heap that there is no heap data.
+    const std::map<std::string, int> least{{"functions", 400}, {"list", 200}, {"calltree", 400},
+                                           {"bottomup", 400}, {"sandwich", 200}, {"callgraph", 400},
+                                           {"flamegraph", 200}, {"heatmap", 50}, {"source", 50},
+                                           {"heap", 50}};
+    for (int i = 0; i < 3; ++i)
+        for (const auto& [name, draw] : views.draws(ctx))
+            EXPECT_GT(frame(draw), least.at(name)) << name;
+}
+
+TEST_F(Headless, EveryViewDrawsAnEmptyProfile)
+{
+    // Nothing to select: every view says what is missing instead of
+    // reading a function that is not there.
+    const auto doc = document_of(empty_profile());
+    SelectionHistory selection;
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    ViewSet views(*doc, nullptr);
+    for (int i = 0; i < 3; ++i)
+        for (const auto& [name, draw] : views.draws(ctx))
+            EXPECT_GT(frame(draw), 50) << name;
+}
+
+TEST_F(Headless, EveryViewDrawsOtherToolsFiles)
+{
+    // A callgrind file has calls but no call paths; a DHAT file only the
+    // heap. Each view says what the file lacks or draws what it has.
+    for (const auto& [text, name] : {std::pair{kCallgrindFile, "callgrind.out.1"}, {kDhatFile, "dhat.out.7"}}) {
+        const auto doc = document_of(text, name);
+        SelectionHistory selection;
+        selection.select(Selection::function(FnId(0)));
+        ViewContext ctx{*doc, nullptr, selection, 0};
+        ViewSet views(*doc, nullptr);
+        for (int i = 0; i < 3; ++i)
+            for (const auto& [view, draw] : views.draws(ctx))
+                EXPECT_GT(frame(draw), 50) << name << ": " << view;
     }
 }
 
 TEST_F(Headless, DiffModeDrawsEveryView)
 {
-    const auto base = document_of(app_profile());
-    const auto now = document_of(app_profile_slower());
+    const auto base = document_of(app_profile_with_heap());
+    const auto now = document_of(app_profile_slower(app_profile_with_heap()));
     const DiffLink diff(*base, *now);
     SelectionHistory selection;
     selection.select(Selection::function(FnId(kCompute)));
-    ViewContext ctx{*now, &diff, selection, 0};
-    FunctionsView table(*now, &diff, false);
-    CallGraphView graph;
-    FlameGraphView flame;
-    for (int i = 0; i < 3; ++i) {
-        EXPECT_GT(frame([&] { table.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
-        EXPECT_GT(frame([&] { flame.draw(ctx); }), 200);
+    ViewSet views(*now, &diff);
+    // Each way of coloring boxes: the legend and the boxes are drawn.
+    for (DiffColoring coloring : {DiffColoring::total, DiffColoring::own, DiffColoring::relative}) {
+        ViewContext ctx{*now, &diff, selection, 0, coloring};
+        for (int i = 0; i < 2; ++i)
+            for (const auto& [name, draw] : views.draws(ctx))
+                EXPECT_GT(frame(draw), 100) << name;
     }
 }
 
@@ -176,6 +265,63 @@ TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
     EXPECT_EQ(selection.current().fn, FnId(kMain));
 }
 
+TEST_F(Headless, CallTreeRowsSelectTheirFunction)
+{
+    Opened o(app_profile(), FnId(kMain));
+    SelectionHistory& selection = o.selection;
+    SharedCallTree shared;
+    CallTreeView tree(shared, false);
+    const auto draw = [&] { tree.draw(o.ctx); };
+    frame(draw);
+    // The tree opens down its hottest path: main, compute, helper, then
+    // parse. Clicking down the rows' names reaches helper's.
+    for (float y = 40; y < 300 && selection.current().fn != FnId(kHelper); y += 4)
+        click(draw, 60, y);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
+}
+
+TEST_F(Headless, DraggingTheCallGraphPansIt)
+{
+    Opened o(app_profile(), FnId(kCompute));
+    SelectionHistory& selection = o.selection;
+    CallGraphView graph;
+    const auto draw = [&] { graph.draw(o.ctx); };
+    frame(draw);
+    // main's box, above compute's, down the middle of the canvas; then
+    // compute's (a click selects without moving the graph).
+    const auto find = [&](FnId fn, float from) {
+        for (float y = from; y < 700; y += 4) {
+            click(draw, 640, y);
+            if (selection.current().fn == fn)
+                return y;
+        }
+        return -1.0f;
+    };
+    const float main_y = find(FnId(kMain), 60);
+    ASSERT_GT(main_y, 0);
+    ASSERT_GT(find(FnId(kCompute), main_y), 0);
+    // A drag on the empty canvas moves everything by as much.
+    drag(draw, ImVec2(30, 760), ImVec2(430, 760));
+    click(draw, 640 + 400, main_y);
+    EXPECT_EQ(selection.current().fn, FnId(kMain));
+}
+
+TEST_F(Headless, SandwichBoxesSelectTheirFunction)
+{
+    Opened o(app_profile(), FnId(kCompute));
+    SelectionHistory& selection = o.selection;
+    SharedCallTree shared;
+    SandwichView sandwich(shared);
+    const auto draw = [&] { sandwich.draw(o.ctx); };
+    frame(draw);
+    // compute's one callee, helper, fills the row under it in the lower
+    // half, the lowest box of the view; clicking it makes helper the
+    // middle.
+    for (float y = 790; y > 60 && selection.current().fn != FnId(kHelper); y -= 4)
+        click(draw, 400, y);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
+}
+
 TEST_F(Headless, HeapViewsDrawAndSelect)
 {
     const auto heap_doc = document_of(app_profile_with_heap());
@@ -187,29 +333,23 @@ TEST_F(Headless, HeapViewsDrawAndSelect)
     for (int i = 0; i < 3; ++i)
         EXPECT_GT(frame(draw), 500);
 
-    // A drag across the timeline (the left part of the view) selects the
-    // time range it covered.
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(100, 300);
-    frame(draw);
-    io.MouseDown[0] = true;
-    frame(draw);
-    io.MousePos = ImVec2(400, 300);
-    frame(draw);
-    frame(draw);
-    io.MouseDown[0] = false;
-    frame(draw);
-    ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
-    EXPECT_LT(selection.current().t0, selection.current().t1);
-
-    // Clicking the first row of the site table (the right part, its Site
+    // Clicking the first row of the site table (under the chart; its Site
     // column, whose header does not sort; the largest site first) selects
     // that site and the function that called the allocator.
-    for (float y = 20; y < 200 && selection.current().kind != Selection::Kind::site; y += 4)
-        click(draw, 800, y);
+    for (float y = 380; y < 600 && selection.current().kind != Selection::Kind::site; y += 4)
+        click(draw, 20, y);
     ASSERT_EQ(selection.current().kind, Selection::Kind::site);
     EXPECT_EQ(selection.current().site, 0u);
     EXPECT_EQ(selection.current().fn, FnId(kHelper));
+
+    // A drag across the chart selects the time range it covered, and keeps
+    // the function selected.
+    drag(draw, ImVec2(200, 200), ImVec2(600, 200));
+    ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
+    EXPECT_LT(selection.current().t0, selection.current().t1);
+    EXPECT_EQ(selection.current().fn, FnId(kHelper));
+    for (int i = 0; i < 2; ++i)
+        EXPECT_GT(frame(draw), 500);  // the sites of the range
 
     // The call graph centres on that function and marks the site's stack.
     CallGraphView graph;

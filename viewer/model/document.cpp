@@ -9,7 +9,8 @@
 namespace vgprof::viewer {
 
 Document::Document(Profile profile, std::string path)
-    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_))
+    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_)),
+      names_(profile_)
 {
     const Profile& p = profile_;
     const size_t fns = p.functions().size();

@@ -7,6 +7,8 @@
 #define VGPROF_VIEWER_DOCUMENT_HPP
 
 
+#include "names.hpp"
+
 #include "vgprof/profile.hpp"
 #include "vgprof/query.hpp"
 
@@ -87,6 +89,9 @@ public:
     // The command line of the profiled program, joined by spaces.
     std::string command() const;
 
+    // What functions and allocation sites are called on screen.
+    const Names& names() const { return names_; }
+
 private:
     Profile profile_;
     std::string path_;
@@ -94,6 +99,7 @@ private:
     RowIndex calls_out_, calls_in_, lines_of_fn_, lines_of_file_, path_children_;
     std::vector<PathId> path_roots_;
     std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_by_line_;
+    Names names_;
 };
 
 } // namespace vgprof::viewer

@@ -17,7 +17,23 @@ bool ends_with(const std::string& s, const std::string& tail)
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+bool starts_with(const std::string& s, const std::string& head) { return s.rfind(head, 0) == 0; }
+
 } // namespace
+
+bool named_like_a_profile(const std::string& name)
+{
+    std::string base = name;
+    for (const char* compressed : {".gz", ".zst"})
+        if (ends_with(base, compressed))
+            base.resize(base.size() - std::string(compressed).size());
+    if (ends_with(base, ".json"))
+        return true;
+    for (const char* tool : {"callgrind.out", "cachegrind.out", "dhat.out", "vgprof.out"})
+        if (starts_with(base, tool))
+            return true;
+    return false;
+}
 
 Listing list_directory(const std::string& dir, bool all_files)
 {
@@ -40,7 +56,7 @@ Listing list_directory(const std::string& dir, bool all_files)
             continue;
         std::error_code type_ec;
         const bool is_dir = it->is_directory(type_ec);
-        if (!is_dir && !all_files && !ends_with(name, ".json"))
+        if (!is_dir && !all_files && !named_like_a_profile(name))
             continue;
         DirEntry e{name, is_dir, 0};
         if (!is_dir) {

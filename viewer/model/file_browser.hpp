@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Open dialog's listing: a directory's subdirectories and the files
-// that look like profiles (*.json), or every file, in the order a person
-// looks for them (directories first, then by name). Dear ImGui has no file
-// dialog of its own; the dialog draws this listing.
+// that look like profiles (every format the loader reads: vgprof's JSON,
+// callgrind's, cachegrind's and DHAT's files, each also compressed), or
+// every file, in the order a person looks for them (directories first,
+// then by name). Dear ImGui has no file dialog of its own; the dialog
+// draws this listing.
 #ifndef VGPROF_VIEWER_FILE_BROWSER_HPP
 #define VGPROF_VIEWER_FILE_BROWSER_HPP
 
@@ -24,8 +26,14 @@ struct Listing {
     std::string error;             // non-empty when dir cannot be read
 };
 
+// Whether a file's name is one a profile goes by: *.json, callgrind.out.*,
+// cachegrind.out.*, dhat.out.* (DHAT's default), vgprof.out.*, and any of
+// these ending in .gz or .zst. The loader recognises a format by its
+// content, so another name still opens; it is just not listed.
+bool named_like_a_profile(const std::string& name);
+
 // Lists `dir`, leaving out hidden entries and, unless `all_files`, files
-// whose name does not end in ".json".
+// not named_like_a_profile.
 Listing list_directory(const std::string& dir, bool all_files);
 
 // `name` entered from `dir`: ".." goes up, anything else goes down.

@@ -59,8 +59,8 @@ GraphLayout layout_graph(const Neighbourhood& graph, const LayoutInput& sizes)
     std::unique_ptr<Agraph_t, int (*)(Agraph_t*)> g(
         agopen(const_cast<char*>("calls"), Agdirected, nullptr), &agclose);
     set(g.get(), "rankdir", "TB");
-    set(g.get(), "nodesep", "0.3");
-    set(g.get(), "ranksep", "0.45");
+    set(g.get(), "nodesep", "0.2");
+    set(g.get(), "ranksep", "0.9");
 
     // One rank per level, whatever direction the calls between them go.
     int lowest = 0, highest = 0;
@@ -103,16 +103,9 @@ GraphLayout layout_graph(const Neighbourhood& graph, const LayoutInput& sizes)
         const std::string name = "e" + std::to_string(i);
         Agedge_t* e = agedge(g.get(), nodes[edge.from], nodes[edge.to],
                              const_cast<char*>(name.c_str()), 1);
-        // A call between two functions of one level is a flat edge, and
-        // Graphviz 2.42's dot frees memory twice when it lays out labelled
-        // flat edges (tests/progs/heap_basic's graph around malloc did it):
-        // such a call gets no label from Graphviz, its label goes at the
-        // middle of its curve below.
-        const bool flat = graph.nodes[edge.to].level == graph.nodes[edge.from].level;
-        if (!flat) {
-            set(e, "label", sizes.edge_labels[i]);
-            set(e, "fontsize", std::to_string(sizes.font_size));
-        }
+        // Labels are placed by the viewer (graph_labels.hpp) once the edges
+        // are routed, where they overlap nothing: Graphviz's own labels
+        // overlap on dense graphs and widen every rank for the longest one.
         // A call that goes upwards (a callee calling back a caller) is laid
         // out like the others but does not pull the ranks; nor does a flat one.
         if (graph.nodes[edge.to].level <= graph.nodes[edge.from].level && edge.to != edge.from)
@@ -144,9 +137,7 @@ GraphLayout layout_graph(const Neighbourhood& graph, const LayoutInput& sizes)
                 route.spline.push_back(to_pixels(bz.list[k]));
             route.arrow_end = bz.eflag ? to_pixels(bz.ep) : route.spline.back();
         }
-        if (const textlabel_t* label = ED_label(e))
-            route.label_centre = to_pixels(label->pos);
-        else if (route.spline.size() >= 4) {
+        if (route.spline.size() >= 4) {
             // The middle of the middle piece of the curve.
             const size_t j = 3 * (((route.spline.size() - 1) / 3 - 1) / 2);
             const Point* p = &route.spline[j];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Placing the call graph's boxes and routing its edges with Graphviz's dot
-// layout: callers above, callees below, one rank per level, edge labels
-// placed clear of the boxes. Sizes go in and positions come out in pixels,
-// y growing downwards, so the view only draws.
+// layout: callers above, callees below, one rank per level. Sizes go in and
+// positions come out in pixels, y growing downwards, so the view only
+// draws. Edge labels are placed afterwards (graph_labels.hpp).
 #ifndef VGPROF_VIEWER_GRAPH_LAYOUT_HPP
 #define VGPROF_VIEWER_GRAPH_LAYOUT_HPP
 
@@ -27,7 +27,7 @@ struct EdgeRoute {
     // control points; arrow_end is where the arrowhead's tip goes.
     std::vector<Point> spline;
     Point arrow_end;
-    Point label_centre;
+    Point label_centre;  // the middle of the curve
 };
 
 struct GraphLayout {
@@ -37,12 +37,9 @@ struct GraphLayout {
 };
 
 // What the layout needs to know besides the graph: the size of each box in
-// pixels, each edge's label and the labels' font size (dot sizes the labels
-// from its own font metrics, close enough to reserve room for them).
+// pixels.
 struct LayoutInput {
     std::vector<Point> node_sizes;   // x: width, y: height
-    std::vector<std::string> edge_labels;
-    float font_size = 13;
 };
 
 // Lays out `graph`. Throws vgprof::Error when Graphviz fails (its message

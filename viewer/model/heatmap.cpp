@@ -2,6 +2,7 @@
 // Building, ordering and scaling the heatmap.
 #include "heatmap.hpp"
 
+#include "capabilities.hpp"
 #include "color_scale.hpp"
 
 #include <algorithm>
@@ -11,16 +12,7 @@ namespace vgprof::viewer {
 
 namespace {
 
-const char* const kMissEvents[][2] = {
-    {"I1mr", "instruction fetches that missed I1"},
-    {"ILmr", "instruction fetches that missed LL"},
-    {"D1mr", "data reads that missed D1"},
-    {"DLmr", "data reads that missed LL"},
-    {"D1mw", "data writes that missed D1"},
-    {"DLmw", "data writes that missed LL"},
-    {"Bcm", "conditional branches mispredicted"},
-    {"Bim", "indirect branches mispredicted"},
-};
+const char* const kMissEvents[] = {"I1mr", "ILmr", "D1mr", "DLmr", "D1mw", "DLmw", "Bcm", "Bim"};
 
 std::vector<std::optional<double>> cells_of(const std::vector<HeatColumn>& columns,
                                             const std::vector<uint64_t>& costs)
@@ -68,9 +60,9 @@ std::vector<uint64_t> base_self(const DiffLink& diff, FnId fn, size_t events)
 std::vector<HeatColumn> heat_columns(const Profile& profile)
 {
     std::vector<HeatColumn> columns;
-    for (const auto& [name, meaning] : kMissEvents)
+    for (const char* name : kMissEvents)
         if (const auto e = profile.event_index(name))
-            columns.push_back({name, meaning, e, std::nullopt});
+            columns.push_back({name, event_description(name), e, std::nullopt});
     for (const MissRate& rate : summary_miss_rates(profile))
         columns.push_back({rate.name + " rate", "miss rate " + rate.formula, std::nullopt, rate});
     return columns;

@@ -31,10 +31,11 @@ Selection Selection::heap_site(uint32_t site, std::optional<FnId> allocating)
     return s;
 }
 
-Selection Selection::time_range(uint64_t t0, uint64_t t1)
+Selection Selection::time_range(uint64_t t0, uint64_t t1, std::optional<FnId> fn)
 {
     Selection s;
     s.kind = Kind::time_range;
+    s.fn = fn;
     s.t0 = t0;
     s.t1 = t1;
     return s;

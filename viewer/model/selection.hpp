@@ -18,8 +18,11 @@ namespace vgprof::viewer {
 struct Selection {
     enum class Kind { none, function, line, site, time_range };
     Kind kind = Kind::none;
-    // The function selected, the function of the line selected, or the
-    // function that called the allocator for the site; nullopt when none is.
+    // The function selected, the function of the line selected, the
+    // function that called the allocator for the site, or for a time range
+    // the function selected when it was chosen (a range of the heap's
+    // timeline narrows the heap views and leaves the others as they were);
+    // nullopt when none is.
     std::optional<FnId> fn;
     FileId file;                  // line: its file
     uint32_t line = 0;            // line: its number
@@ -29,7 +32,7 @@ struct Selection {
     static Selection function(FnId fn);
     static Selection source_line(FnId fn, FileId file, uint32_t line);
     static Selection heap_site(uint32_t site, std::optional<FnId> allocating);
-    static Selection time_range(uint64_t t0, uint64_t t1);
+    static Selection time_range(uint64_t t0, uint64_t t1, std::optional<FnId> fn = std::nullopt);
 
     friend bool operator==(const Selection& a, const Selection& b);
     friend bool operator!=(const Selection& a, const Selection& b) { return !(a == b); }

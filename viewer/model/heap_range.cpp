@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Reading a time range of the heap from its snapshots.
+#include "heap_range.hpp"
+
+#include "diff_link.hpp"
+#include "heap_timeline.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace vgprof::viewer {
+
+int64_t RangeSite::growth() const { return signed_delta(at_end, at_start); }
+
+HeapRange heap_range(const Heap& heap, uint64_t t0, uint64_t t1)
+{
+    HeapRange r;
+    r.t0 = std::min(t0, t1);
+    r.t1 = std::max(t0, t1);
+    r.start = snapshot_at(heap, r.t0);
+    r.end = snapshot_at(heap, r.t1);
+    std::map<SiteId, RangeSite> sites;
+    const auto of = [&](SiteId id) -> RangeSite& {
+        RangeSite& s = sites[id];
+        s.site = id;
+        return s;
+    };
+    if (r.start)
+        for (const SnapshotSite& s : r.start->sites)
+            of(s.site).at_start = s.bytes;
+    if (r.end)
+        for (const SnapshotSite& s : r.end->sites)
+            of(s.site).at_end = s.bytes;
+    // Every snapshot from the start's (or the first) to the end's.
+    const HeapSnapshot* first = r.start ? r.start : heap.snapshots.empty() ? nullptr : &heap.snapshots.front();
+    if (r.end && first)
+        for (const HeapSnapshot* snap = first; snap <= r.end; ++snap) {
+            ++r.snapshots;
+            for (const SnapshotSite& s : snap->sites)
+                of(s.site).most = std::max(of(s.site).most, s.bytes);
+        }
+    for (auto& [id, s] : sites) {
+        s.most = std::max({s.most, s.at_start, s.at_end});
+        r.sites.push_back(s);
+    }
+    std::stable_sort(r.sites.begin(), r.sites.end(),
+                     [](const RangeSite& a, const RangeSite& b) { return a.growth() > b.growth(); });
+    return r;
+}
+
+} // namespace vgprof::viewer

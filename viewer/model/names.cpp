@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Telling apart functions of the same name.
+#include "names.hpp"
+
+#include "heap_sites.hpp"
+
+#include <unordered_map>
+
+namespace vgprof::viewer {
+
+namespace {
+
+std::string basename_of(const std::string& path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+Names::Names(const Profile& p) : profile_(&p), qualified_(p.functions().size()), sites_(distinct_site_labels(p))
+{
+    // Names are interned: the same name is the same string id.
+    std::unordered_map<uint32_t, uint32_t> by_name;
+    std::unordered_map<uint64_t, uint32_t> by_name_and_object;
+    by_name.reserve(p.functions().size());
+    const auto both = [](const Function& f) { return uint64_t(f.name.value) << 32 | f.obj.value; };
+    for (const Function& f : p.functions())
+        ++by_name[f.name.value];
+    for (const Function& f : p.functions())
+        if (by_name[f.name.value] > 1)
+            ++by_name_and_object[both(f)];
+    for (size_t i = 0; i < qualified_.size(); ++i) {
+        const Function& f = p.functions()[i];
+        if (by_name[f.name.value] < 2)
+            continue;
+        qualified_[i] = p.str(f.name) + " [" + basename_of(p.obj_path(f.obj)) + "]";
+        if (by_name_and_object[both(f)] > 1 && p.file_path(f.file) != "???")
+            qualified_[i] += " (" + basename_of(p.file_path(f.file)) + ")";
+    }
+}
+
+const std::string& Names::function(FnId fn) const
+{
+    const std::string& q = qualified_[fn.index()];
+    return q.empty() ? profile_->fn_name(fn) : q;
+}
+
+} // namespace vgprof::viewer
