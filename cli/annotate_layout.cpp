@@ -5,6 +5,7 @@
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/path_display.hpp"
 
 #include <fmt/format.h>
 
@@ -19,15 +20,28 @@ ReportOptions view_of(const AnnotateOptions& options)
     ReportOptions view;
     view.profile = options.profile;
     view.events = options.events;
+    view.strip_prefixes = options.strip_prefixes;
     return view;
 }
 
-SourceSearch search_of(const AnnotateOptions& options)
+// Rust's standard library sources are looked for only when the profile has
+// some: finding them runs rustc.
+bool has_rust_library_paths(const Profile& profile)
+{
+    for (const StrId path : profile.files())
+        if (rustc_prefix_length(profile.str(path)) != 0)
+            return true;
+    return false;
+}
+
+SourceSearch search_of(const AnnotateOptions& options, const Profile& profile)
 {
     SourceSearch search;
     for (const std::string& s : options.substitutions)
         search.substitutions.push_back(parse_substitution(s, "--subst"));
     search.dirs = options.source_dirs;
+    if (has_rust_library_paths(profile))
+        search.rust_library_dirs = installed_rust_library_dirs();
     return search;
 }
 
@@ -90,7 +104,7 @@ Layout::Layout(const Profile& profile, const AnnotateOptions& options)
       shown(shown_events(profile, view)),
       rank_event(shown.events.front()),
       columns(profile, shown, {""}),
-      search(search_of(options)),
+      search(search_of(options, profile)),
       named(named_files(profile, options, search)),
       num_events(profile.num_events())
 {
@@ -101,6 +115,10 @@ bool Layout::has_cost(const uint64_t* cost) const
     for (size_t e : shown.events)
         if (cost[e] != 0)
             return true;
+    for (const SummedEvent& sum : shown.sums)
+        for (size_t e : sum.parts)
+            if (cost[e] != 0)
+                return true;
     return false;
 }
 

@@ -16,6 +16,7 @@
 #include "vgprof/identity.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/source.hpp"
 
 #include <CLI/CLI.hpp>
@@ -93,6 +94,9 @@ bool read_source(std::ostream& out, const Profile& profile, const AnnotateOption
         if (lookup.found.empty()) {
             print_line(out, fmt::format("note: source file not found (looked for {})",
                                         fmt::join(lookup.tried, ", ")));
+            if (rustc_prefix_length(recorded) != 0 && layout.search.rust_library_dirs.empty())
+                print_line(out, "note: Rust's standard library sources are not installed "
+                                "(rustup component add rust-src, or set RUST_SRC_PATH)");
             return false;
         }
         path = lookup.found;
@@ -126,7 +130,8 @@ void write_file_summary(std::ostream& out, const Profile& profile,
     for (const FunctionCost& f : functions)
         if (f.self[layout.rank_event] != 0 &&
             reaches_threshold(f.self[layout.rank_event], total, options.threshold))
-            print_line(out, layout.cells(f.self.data()) + "    " + function_label(profile, f.fn));
+            print_line(out, layout.cells(f.self.data()) + "    " +
+                                function_label(profile, f.fn, PathDisplay{options.strip_prefixes}));
 }
 
 // Costs recorded on lines the source does not have: line 0, or past its end.
@@ -168,7 +173,8 @@ void write_file(std::ostream& out, const Profile& profile, const AnnotateOptions
 {
     const FileLineCosts& f = *file.costs;
     print_line(out, rule());
-    print_line(out, fmt::format("File:             {}", profile.file_path(f.file)));
+    print_line(out, fmt::format("File:             {}",
+                                PathDisplay{options.strip_prefixes}.show(profile.file_path(f.file))));
     std::vector<std::string> source;
     const bool readable = read_source(out, profile, options, layout, file, source);
     print_line(out, rule());
@@ -267,7 +273,9 @@ Command add_annotate_command(CLI::App& app)
                     "(default: the files above the threshold)");
     cmd->add_option("--events", options->events,
                     "events to show, comma-separated, in this order; the first ranks files and "
-                    "sets the threshold (default: all recorded)")
+                    "sets the threshold; LLm and Bm sum the last-level misses and the "
+                    "mispredictions; all: every recorded event (default: Ir and LLm or Bm when "
+                    "recorded)")
         ->type_name("LIST")
         ->delimiter(',')
         ->allow_extra_args(false);
@@ -294,6 +302,11 @@ Command add_annotate_command(CLI::App& app)
                     "read the sources whose path starts with FROM from TO instead (repeatable, "
                     "the first matching applies)")
         ->type_name("FROM=TO")
+        ->allow_extra_args(false);
+    cmd->add_option("--strip-prefix", options->strip_prefixes,
+                    "show paths starting with PREFIX without it (whole components); may be "
+                    "given more than once")
+        ->type_name("PREFIX")
         ->allow_extra_args(false);
     CLI::Option* disassembly =
         cmd->add_flag("--asm", options->disassembly,

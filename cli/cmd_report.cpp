@@ -11,6 +11,7 @@
 #include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <CLI/CLI.hpp>
@@ -109,9 +110,10 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, rule());
     print_line(out, columns.header() + "  function (file:line)  [object]");
     print_line(out, rule());
+    const PathDisplay display{options.strip_prefixes};
     for (const FunctionCost& c : s.shown)
         print_line(out, columns.cells({&c.self, &c.inclusive}) + "  " +
-                            function_label(profile, c.fn));
+                            function_label(profile, c.fn, display));
     if (s.below_threshold + s.beyond_top != 0)
         print_line(out, columns.cells({&s.omitted, nullptr}) + "  " + omitted_label(s, options));
 }
@@ -222,12 +224,19 @@ Command add_report_command(CLI::App& app)
                            ->check(not_negative())
                            ->capture_default_str();
     cmd->add_option("--events", options->events,
-                    "events to show, comma-separated, in this order (default: all recorded)")
+                    "events to show, comma-separated, in this order; LLm and Bm sum the "
+                    "last-level misses and the mispredictions; all: every recorded event "
+                    "(default: in text Ir and LLm or Bm when recorded, in JSON all)")
         ->type_name("LIST")
         ->delimiter(',');
     cmd->add_option("--sort", options->sort,
                     "event to sort by, shown or not (default: the first recorded)")
         ->type_name("EVENT");
+    cmd->add_option("--strip-prefix", options->strip_prefixes,
+                    "show paths starting with PREFIX without it (whole components); may be "
+                    "given more than once")
+        ->type_name("PREFIX")
+        ->allow_extra_args(false);
     cmd->add_flag("--miss-rates", options->miss_rates,
                   "add cachegrind's miss rates under the totals and a rate column beside each "
                   "shown miss event (needs cache or branch events)");

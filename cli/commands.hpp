@@ -76,6 +76,8 @@ struct ReportOptions {
     // --derive NAME=FORMULA definitions.
     bool derived = false;
     std::vector<std::string> derive;
+    // Removed from the start of the paths shown in text (--strip-prefix).
+    std::vector<std::string> strip_prefixes;
 };
 
 // Adds to `profile` the derived events `options` asks for, after the
@@ -184,8 +186,10 @@ struct AnnotateOptions {
     // Source files to annotate, matched against the profile's paths (the
     // whole path or its end); empty: the costliest files.
     std::vector<std::string> sources;
-    // The events whose columns are shown, in this order; empty: all
-    // recorded. The first ranks files and functions and sets the threshold.
+    // The events whose columns are shown, in this order, as for report's
+    // text (empty: the first recorded and one miss summary; "all": every
+    // recorded event). The first ranks files and functions and sets the
+    // threshold.
     std::vector<std::string> events;
     double threshold = 0.1;            // percent of the first shown event's total
     size_t context = 8;                // lines (instructions) around each costly one
@@ -196,6 +200,7 @@ struct AnnotateOptions {
     // --data: this data object (vgprof/data.hpp's find_data_object) by
     // offset, instead of source lines.
     std::string data;
+    std::vector<std::string> strip_prefixes;  // --strip-prefix: paths shown without them
 };
 
 // Writes the chosen source files line by line with their costs, or with

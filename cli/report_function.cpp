@@ -9,6 +9,8 @@
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/inlined.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
@@ -24,6 +26,9 @@ struct FunctionView {
     ShownEvents events;  // the columns
     size_t sort_event = 0;
     FnId fn;
+    // An inlined function (format version 7): callers are where it was
+    // inlined, the cost of its code there, with no count.
+    bool inlined = false;
     std::vector<uint64_t> self, inclusive;
     std::vector<CallCost> callers, callees;  // one row per call site
 };
@@ -44,6 +49,17 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
     v.events = shown_events(profile, options);
     v.sort_event = sort_event_of(profile, options);
     v.fn = chosen_function(profile, options);
+    if (profile.function(v.fn).inlined) {
+        InlinedFunctionCost cost = inlined_function_cost(profile, v.fn);
+        v.inlined = true;
+        v.self = std::move(cost.self);
+        v.inclusive = std::move(cost.inclusive);
+        v.callers = std::move(cost.inlined_into);
+        v.callees = std::move(cost.callees);
+        sort_by_cost(v.callers, profile, v.sort_event);
+        sort_by_cost(v.callees, profile, v.sort_event);
+        return v;
+    }
     v.self = function_self_costs(profile)[v.fn.index()].self;
     const CallGraph& graph = chosen_graph(profile, options);
     v.inclusive = inclusive_cost(graph, v.fn);
@@ -56,8 +72,11 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
     return v;
 }
 
+// Inlined calls have no count: "-" for the rows of inlined_into and of
+// inlined functions.
 void write_calls(std::ostream& out, const Profile& profile, const CostColumns& columns,
-                 size_t count_width, const char* noun, const std::vector<CallCost>& calls)
+                 size_t count_width, const char* noun, const std::vector<CallCost>& calls,
+                 const PathDisplay& display, bool inlined_into = false)
 {
     print_line(out, rule());
     print_line(out, fmt::format("{}  {:>{}}  {}  [object]  call site", columns.header(), "calls",
@@ -68,17 +87,24 @@ void write_calls(std::ostream& out, const Profile& profile, const CostColumns& c
     for (const CallCost& c : calls) {
         const Function& f = profile.function(c.fn);
         print_line(out, fmt::format("{}  {:>{}}  {}  [{}]  {}", columns.cells({&c.inclusive}),
-                                    format_thousands(c.count), count_width, profile.str(f.name),
-                                    profile.obj_path(f.obj), location_text(profile.file_path(c.site->file), c.site->line)));
+                                    inlined_into || f.inlined ? std::string("-")
+                                                              : format_thousands(c.count),
+                                    count_width, profile.str(f.name) + (f.inlined ? " (inlined)" : ""),
+                                    display.show(profile.obj_path(f.obj)),
+                                    c.site ? location_text(display.show(profile.file_path(c.site->file)),
+                                                           c.site->line)
+                                           : "-"));
     }
 }
 
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const FunctionView& v)
 {
+    const PathDisplay display{options.strip_prefixes};
     std::vector<std::string> header = {
         fmt::format("Event sort order: {} (inclusive)", profile.meta().events[v.sort_event]),
-        fmt::format("Function:         {}", function_label(profile, v.fn))};
+        fmt::format("Function:         {}{}", function_label(profile, v.fn, display),
+                    v.inlined ? " (inlined)" : "")};
     for (std::string& line : thread_header(options))
         header.push_back(std::move(line));
     write_header(out, profile, options, v.events, header);
@@ -90,7 +116,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, function_columns.header() + "  function (file:line)  [object]");
     print_line(out, rule());
     print_line(out, function_columns.cells({&v.self, &v.inclusive}) + "  " +
-                        function_label(profile, v.fn));
+                        function_label(profile, v.fn, display) + (v.inlined ? " (inlined)" : ""));
     print_line(out, "");
 
     // Both lists share their widths so that their columns line up.
@@ -101,9 +127,10 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
             call_columns.fit(0, c.inclusive);
             count_width = std::max(count_width, format_thousands(c.count).size());
         }
-    write_calls(out, profile, call_columns, count_width, "callers", v.callers);
+    write_calls(out, profile, call_columns, count_width, v.inlined ? "inlined into" : "callers",
+                v.callers, display, v.inlined);
     print_line(out, "");
-    write_calls(out, profile, call_columns, count_width, "callees", v.callees);
+    write_calls(out, profile, call_columns, count_width, "callees", v.callees, display);
 }
 
 boost::json::array calls_json(const Profile& profile, const ShownEvents& shown,
@@ -112,7 +139,10 @@ boost::json::array calls_json(const Profile& profile, const ShownEvents& shown,
     boost::json::array out;
     for (const CallCost& c : calls) {
         boost::json::object o = function_json(profile, c.fn);
-        o["site"] = {{"file", profile.file_path(c.site->file)}, {"line", c.site->line}};
+        if (c.site)
+            o["site"] = {{"file", profile.file_path(c.site->file)}, {"line", c.site->line}};
+        else
+            o["site"] = nullptr;   // calls of an inlined function's code, over all sites
         o["count"] = c.count;
         add_costs(o, "inclusive", profile, shown, c.inclusive);
         out.push_back(std::move(o));
@@ -126,10 +156,12 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
     boost::json::object report =
         json_header(profile, options, v.events, v.sort_event, "inclusive");
     boost::json::object function = function_json(profile, v.fn);
+    if (v.inlined)
+        function["inlined"] = true;
     add_costs(function, "self", profile, v.events, v.self);
     add_costs(function, "inclusive", profile, v.events, v.inclusive);
     report["function"] = std::move(function);
-    report["callers"] = calls_json(profile, v.events, v.callers);
+    report[v.inlined ? "inlined_into" : "callers"] = calls_json(profile, v.events, v.callers);
     report["callees"] = calls_json(profile, v.events, v.callees);
     out << boost::json::serialize(report) << '\n';
 }

@@ -11,6 +11,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <fmt/format.h>
@@ -124,6 +125,55 @@ std::string data_event_line(const Profile& profile, const DataCost& cost, size_t
     return line;
 }
 
+// The live bytes over time as a chart of text, as ms_print draws massif's:
+// one column per slice of the run, as high as the most bytes live in it,
+// '#' for the column of the peak (t-gmax), ':' for the others.
+constexpr size_t kChartColumns = 72, kChartRows = 12;
+
+std::vector<uint64_t> column_heights(const Heap& heap)
+{
+    std::vector<uint64_t> most(kChartColumns, 0);
+    const uint64_t end = std::max<uint64_t>(heap.totals.end_time, 1);
+    uint64_t level = 0;   // what stays live from one sample to the next column
+    size_t next = 0;
+    for (size_t c = 0; c < kChartColumns; ++c) {
+        const uint64_t until = end / kChartColumns * (c + 1) + end % kChartColumns * (c + 1) / kChartColumns;
+        uint64_t high = level;
+        for (; next < heap.samples.size() && heap.samples[next].time <= until; ++next) {
+            high = std::max(high, heap.samples[next].bytes);
+            level = heap.samples[next].bytes;
+        }
+        most[c] = high;
+    }
+    return most;
+}
+
+void write_timeline_chart(std::ostream& out, const Heap& heap)
+{
+    if (heap.samples.empty() || heap.totals.peak_bytes == 0)
+        return;
+    const std::vector<uint64_t> most = column_heights(heap);
+    const uint64_t peak = heap.totals.peak_bytes;
+    const uint64_t end = std::max<uint64_t>(heap.totals.end_time, 1);
+    const size_t peak_column =
+        std::min<size_t>(kChartColumns - 1, heap.totals.peak_time * kChartColumns / end);
+    const std::string top = format_thousands(peak);
+    print_line(out, "Live bytes over time (instructions):");
+    for (size_t r = kChartRows; r > 0; --r) {
+        std::string line = r == kChartRows ? fmt::format("{:>{}} ^", top, top.size())
+                                           : fmt::format("{:>{}} |", "", top.size());
+        // A column reaches row r when it holds at least r/rows of the peak.
+        for (size_t c = 0; c < kChartColumns; ++c)
+            line += most[c] * kChartRows >= r * peak && most[c] != 0
+                        ? (c == peak_column ? '#' : ':')
+                        : ' ';
+        print_line(out, line);
+    }
+    print_line(out, fmt::format("{:>{}} +{}>", "0", top.size(), std::string(kChartColumns, '-')));
+    const std::string last = format_thousands(heap.totals.end_time);
+    print_line(out, fmt::format("{:>{}}  0{:>{}}", "", top.size(), last, kChartColumns - 1));
+}
+
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const HeapView& v)
 {
@@ -136,7 +186,8 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
                                 heap.depth));
     print_line(out, fmt::format("Sort order:       {}", v.order_name));
     if (v.under)
-        print_line(out, fmt::format("Sites under:      {}", function_label(profile, *v.under)));
+        print_line(out, fmt::format("Sites under:      {}",
+                                    function_label(profile, *v.under, PathDisplay{options.strip_prefixes})));
     print_line(out, rule());
     print_line(out, fmt::format("Total:     {}", bytes_in_blocks(t.bytes, t.blocks)));
     print_line(out, fmt::format("At t-gmax: {}", bytes_in_blocks(t.peak_bytes, t.peak_blocks)));
@@ -146,9 +197,14 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, fmt::format("Time:      {} instructions; the peak at instruction {}",
                                 format_thousands(t.end_time), format_thousands(t.peak_time)));
     print_line(out, rule());
+    if (!heap.samples.empty() && t.peak_bytes != 0) {
+        write_timeline_chart(out, heap);
+        print_line(out, rule());
+    }
     print_line(out, fmt::format("Allocation sites by {}: {} of {} shown", v.order_name,
                                 v.shown.size(), v.matching));
     print_line(out, rule());
+    const PathDisplay display{options.strip_prefixes};
     size_t rank = 0;
     for (SiteId id : v.shown) {
         const HeapSite& s = heap.site(id);
@@ -181,7 +237,8 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
             print_line(out, fmt::format("  notes:     {}", fmt::join(notes, "; ")));
         print_line(out, "  allocated at:");
         for (FrameId f : s.frames)
-            print_line(out, "    " + frame_label(profile, heap.frame(f)));
+            print_line(out, "    " + frame_label(profile, heap.frame(f), display) +
+                                (profile.function(heap.frame(f).fn).inlined ? " (inlined)" : ""));
     }
 }
 

@@ -26,32 +26,70 @@ size_t sort_event_of(const Profile& profile, const ReportOptions& options)
 
 namespace {
 
-std::vector<size_t> chosen_events(const Profile& profile, const ReportOptions& options)
+const SummedEvent* find_sum(const std::vector<SummedEvent>& sums, const std::string& name)
 {
-    std::vector<size_t> events;
-    if (options.events.empty()) {
+    for (const SummedEvent& s : sums)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+void choose_events(const Profile& profile, const ReportOptions& options, ShownEvents& shown)
+{
+    const std::vector<SummedEvent> sums = summed_events(profile);
+    if (options.events.size() == 1 && options.events[0] == "all") {
         for (size_t e = 0; e < profile.num_events(); ++e)
-            events.push_back(e);
-        return events;
+            shown.events.push_back(e);
+        return;
+    }
+    if (options.events.empty()) {
+        const bool json = options.format == "json";
+        for (size_t e = 0; e < (json ? profile.num_events() : 1); ++e)
+            shown.events.push_back(e);
+        if (!json && !sums.empty())
+            shown.sums.push_back(sums.front());
+        return;
     }
     for (const std::string& name : options.events) {
         const std::optional<size_t> e = profile.event_index(name);
-        if (!e)
+        const SummedEvent* sum = e ? nullptr : find_sum(sums, name);
+        if (!e && !sum)
             throw Error(fmt::format("{}: no event \"{}\" to show (events recorded: {})",
                                     options.profile, name, fmt::join(profile.meta().events, " ")));
-        if (std::find(events.begin(), events.end(), *e) != events.end())
+        if ((e && std::find(shown.events.begin(), shown.events.end(), *e) != shown.events.end()) ||
+            (sum && find_sum(shown.sums, name) != nullptr))
             throw Error(fmt::format("{}: --events lists \"{}\" twice", options.profile, name));
-        events.push_back(*e);
+        if (e)
+            shown.events.push_back(*e);
+        else
+            shown.sums.push_back(*sum);
     }
-    return events;
+    if (shown.events.empty())   // the first column ranks and thresholds
+        shown.events.push_back(0);
 }
 
 } // namespace
 
+std::vector<SummedEvent> summed_events(const Profile& profile)
+{
+    std::vector<SummedEvent> sums;
+    const auto add = [&](const char* name, std::initializer_list<const char*> parts) {
+        SummedEvent s{name, {}};
+        for (const char* part : parts)
+            if (const std::optional<size_t> e = profile.event_index(part))
+                s.parts.push_back(*e);
+        if (s.parts.size() == parts.size())
+            sums.push_back(std::move(s));
+    };
+    add("LLm", {"ILmr", "DLmr", "DLmw"});
+    add("Bm", {"Bcm", "Bim"});
+    return sums;
+}
+
 ShownEvents shown_events(const Profile& profile, const ReportOptions& options)
 {
     ShownEvents shown;
-    shown.events = chosen_events(profile, options);
+    choose_events(profile, options, shown);
     shown.miss_rates = options.miss_rates;
     for (size_t e : shown.events)
         shown.rates.push_back(options.miss_rates ? event_miss_rate(profile, e) : std::nullopt);
@@ -158,6 +196,8 @@ std::vector<std::string> event_names(const Profile& profile, const ShownEvents& 
     std::vector<std::string> names;
     for (size_t e : shown.events)
         names.push_back(profile.meta().events[e]);
+    for (const SummedEvent& sum : shown.sums)
+        names.push_back(sum.name);
     return names;
 }
 
@@ -219,21 +259,41 @@ CostColumns::CostColumns(const Profile& profile, const ShownEvents& shown,
         const size_t digits = format_thousands(profile.meta().totals[e]).size();
         for (size_t s = 0; s < sets.size(); ++s) {
             std::string label = profile.meta().events[e] + sets[s];
-            columns_.push_back({label, s, e, std::max(digits, label.size()), std::nullopt});
+            columns_.push_back({label, s, e, std::max(digits, label.size()), std::nullopt, {}});
         }
         if (const std::optional<MissRate>& rate = shown.rates[i])
             for (size_t s = 0; s < sets.size(); ++s) {
                 std::string label = rate->name + sets[s];
-                columns_.push_back({label, s, e, std::max(kRateWidth, label.size()), rate});
+                columns_.push_back({label, s, e, std::max(kRateWidth, label.size()), rate, {}});
             }
     }
+    for (const SummedEvent& sum : shown.sums) {
+        const size_t digits = format_thousands(summed(sum.parts, profile.meta().totals)).size();
+        for (size_t s = 0; s < sets.size(); ++s) {
+            std::string label = sum.name + sets[s];
+            columns_.push_back({label, s, 0, std::max(digits, label.size()), std::nullopt, sum.parts});
+        }
+    }
+}
+
+uint64_t CostColumns::summed(const std::vector<size_t>& parts, const std::vector<uint64_t>& costs)
+{
+    uint64_t n = 0;
+    for (size_t e : parts)
+        n += costs[e];
+    return n;
+}
+
+uint64_t CostColumns::Column::of(const std::vector<uint64_t>& costs) const
+{
+    return parts.empty() ? costs[event] : summed(parts, costs);
 }
 
 void CostColumns::fit(size_t set, const std::vector<uint64_t>& costs)
 {
     for (Column& c : columns_)
         if (c.set == set && !c.rate)
-            c.number_width = std::max(c.number_width, format_thousands(costs[c.event]).size());
+            c.number_width = std::max(c.number_width, format_thousands(c.of(costs)).size());
 }
 
 std::string CostColumns::header() const
@@ -260,9 +320,9 @@ std::string CostColumns::cell(const Column& c, const std::vector<uint64_t>& cost
 {
     if (c.rate)
         return fmt::format("{:>{}}", rate_text(c.rate->of(costs)), c.width());
-    const uint64_t cost = costs[c.event];
+    const uint64_t cost = c.of(costs);
     return fmt::format("{:>{}} {:>{}}", format_thousands(cost), c.number_width,
-                       percent(cost, profile_.meta().totals[c.event]), kPercentWidth);
+                       percent(cost, c.of(profile_.meta().totals)), kPercentWidth);
 }
 
 std::string CostColumns::dotted_cells(const std::vector<uint64_t>* costs) const
@@ -271,7 +331,7 @@ std::string CostColumns::dotted_cells(const std::vector<uint64_t>* costs) const
     for (size_t i = 0; i < columns_.size(); ++i) {
         const Column& c = columns_[i];
         line += i ? " " : "";
-        if (costs != nullptr && (c.rate || (*costs)[c.event] != 0))
+        if (costs != nullptr && (c.rate || c.of(*costs) != 0))
             line += cell(c, *costs);
         else
             line += fmt::format("{:>{}}{:{}}", ".", c.number_width, "", c.width() - c.number_width);
@@ -285,6 +345,12 @@ boost::json::object costs_by_event(const Profile& profile, const ShownEvents& sh
     boost::json::object o;
     for (size_t e : shown.events)
         o[profile.meta().events[e]] = costs[e];
+    for (const SummedEvent& sum : shown.sums) {
+        uint64_t n = 0;
+        for (size_t e : sum.parts)
+            n += costs[e];
+        o[sum.name] = n;
+    }
     return o;
 }
 

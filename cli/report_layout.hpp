@@ -27,8 +27,20 @@ size_t sort_event_of(const Profile& profile, const ReportOptions& options);
 
 // The events a report's columns show, settled before anything is written so
 // that a bad --events fails with nothing on standard output.
+// A column that sums several events: LLm, every last-level miss (ILmr +
+// DLmr + DLmw, cachegrind's "LL misses"), or Bm, every mispredicted branch
+// (Bcm + Bim).
+struct SummedEvent {
+    std::string name;
+    std::vector<size_t> parts;  // event indices
+};
+
+// The summed events a profile has every part of, by name.
+std::vector<SummedEvent> summed_events(const Profile& profile);
+
 struct ShownEvents {
     std::vector<size_t> events;  // event indices, in column order
+    std::vector<SummedEvent> sums;  // shown after `events`
     // With --miss-rates, per entry of `events`: the rate of that miss event
     // over its reference event (D1mr/Dr), shown beside it; nullopt for an
     // event that is not a miss event. Without it, all nullopt.
@@ -38,7 +50,11 @@ struct ShownEvents {
     bool miss_rates = false;
 };
 
-// The events options.events names, in its order, or every recorded event.
+// The events options.events names, in its order (a summed event's name
+// among them shown as its sum, after the others); "all": every recorded
+// event; none: in text, the first recorded event and one miss summary (LLm,
+// else Bm, when recorded), so that the table fits a terminal; in JSON every
+// recorded event.
 // Throws vgprof::Error naming the recorded events when options.events names
 // one the profile lacks, when it names one twice, and when
 // options.miss_rates has no cache or branch events to rate.
@@ -117,8 +133,11 @@ private:
         size_t set, event;
         size_t number_width;           // the count's, or the whole rate column's
         std::optional<MissRate> rate;  // set: a rate column
+        std::vector<size_t> parts;     // set: a summed event's column, of these events
         size_t width() const { return rate ? number_width : number_width + 1 + kPercentWidth; }
+        uint64_t of(const std::vector<uint64_t>& costs) const;
     };
+    static uint64_t summed(const std::vector<size_t>& parts, const std::vector<uint64_t>& costs);
     // One column's cell of `costs`.
     std::string cell(const Column& c, const std::vector<uint64_t>& costs) const;
 

@@ -3,10 +3,12 @@
 #include "vgprof/heap.hpp"
 
 #include "vgprof/identity.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <utility>
 
 namespace vgprof {
@@ -127,11 +129,21 @@ std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Pr
     const Heap* heap = profile.heap();
     if (heap == nullptr)
         return out;
-    for (const HeapSite& s : heap->sites)
-        if (const std::optional<FrameId> f = allocating_frame(profile, s)) {
-            const HeapFrame& frame = heap->frame(*f);
-            out[{frame.file, frame.line}] += s.bytes;
-        }
+    for (const HeapSite& s : heap->sites) {
+        const std::optional<FrameId> f = allocating_frame(profile, s);
+        if (!f)
+            continue;
+        // The call into the allocator, and where it lies in code inlined
+        // there (version 7: the frames that share its address), every line
+        // of the inlined calls that made it, each once.
+        const uint64_t addr = heap->frame(*f).addr;
+        std::set<std::pair<FileId, uint32_t>> lines;
+        for (auto it = std::find(s.frames.begin(), s.frames.end(), *f);
+             it != s.frames.end() && heap->frame(*it).addr == addr; ++it)
+            lines.insert({heap->frame(*it).file, heap->frame(*it).line});
+        for (const auto& line : lines)
+            out[line] += s.bytes;
+    }
     return out;
 }
 
@@ -140,13 +152,18 @@ std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks)
     return count_text(bytes, "byte", "bytes") + " in " + count_text(blocks, "block", "blocks");
 }
 
-std::string frame_label(const Profile& profile, const HeapFrame& frame)
+std::string frame_label(const Profile& profile, const HeapFrame& frame, const PathDisplay& display)
 {
     const std::string& name = profile.fn_name(frame.fn);
     const std::string& file = profile.file_path(frame.file);
     if (!is_unknown(file))
-        return name + " (" + location_text(file, frame.line) + ")";
-    return name + "  [" + profile.obj_path(profile.function(frame.fn).obj) + "]";
+        return name + " (" + location_text(display.show(file), frame.line) + ")";
+    return name + "  [" + display.show(profile.obj_path(profile.function(frame.fn).obj)) + "]";
+}
+
+std::string frame_label(const Profile& profile, const HeapFrame& frame)
+{
+    return frame_label(profile, frame, PathDisplay{});
 }
 
 } // namespace vgprof

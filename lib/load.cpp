@@ -46,6 +46,8 @@ Profile Loader::validate()
     if (const json::value* v = root.if_contains("instrs"))
         load_instrs(table_source(*v, Table::instrs), instrs);
     detail::check_line_totals(p_, name_);
+    if (version() >= 7)
+        load_inlined(root);
     load_call_graph(root);
     if (p_.meta.version >= 3)
         if (const json::value* v = root.if_contains(kHeapKey))
@@ -57,7 +59,10 @@ Profile Loader::validate()
     // the document; the builder only judges inclusive against self costs.
     FinishOptions options;
     options.structure_checked = true;
-    options.reject_inclusive_below_self = reject_inclusive_below_self_;
+    // Since version 7 the tool counts a function's own code run while it is
+    // not on the stack in its inclusive cost, so that never falls below the
+    // self cost; earlier profiles are checked only when asked.
+    options.reject_inclusive_below_self = reject_inclusive_below_self_ || version() >= 7;
     return ProfileBuilder::finish(std::move(p_), name_, options);
 }
 
@@ -89,7 +94,8 @@ void Loader::check_top_level_keys(const json::object& root) const
         const bool known = contains(kTopLevelKeys, key) ||
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
                            (p_.meta.version >= 3 && key == kHeapKey) ||
-                           (p_.meta.version >= 7 && key == kDataKey);
+                           (p_.meta.version >= 7 &&
+                            (key == kDataKey || contains(kInlineKeys, key)));
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)
@@ -126,7 +132,12 @@ void Loader::load_fns(const json::value& v, const Where& at)
     for (size_t i = 0; i < a.size(); ++i) {
         const Where item = at.element(i);
         row.assign(a[i]);
-        check_row(row, item, {"name", "file", "obj", "line"}, {});
+        // Since version 7 an inlined function's row carries a fifth entry, 1.
+        const bool flagged = version() >= 7 && row.is_array && row.size() == 5;
+        if (flagged)
+            check_row(row, item, {"name", "file", "obj", "line", "inlined"}, {});
+        else
+            check_row(row, item, {"name", "file", "obj", "line"}, {});
         const Where name = item.element(0), file = item.element(1), obj = item.element(2),
                     line = item.element(3);
         Function f;
@@ -134,8 +145,57 @@ void Loader::load_fns(const json::value& v, const Where& at)
         f.file = id_at<FileId>(row[1], file, "file", p_.files.size(), "file");
         f.obj = id_at<ObjId>(row[2], obj, "obj", p_.objs.size(), "object");
         f.line = u32_at(row[3], line);
+        if (flagged) {
+            if (u32_at(row[4], item.element(4)) != 1)
+                fail(item.element(4), "expected 1 (an inlined function)");
+            f.inlined = true;
+        }
         p_.functions.push_back(f);
     }
+}
+
+// inlines: [fn, parent, file, line], parents before their children;
+// inline_lines: [fn, inl, file, line, cost...], each the inlined part of a
+// lines row, its inlined call's function an inlined one.
+void Loader::load_inlined(const json::object& root)
+{
+    const Where top;
+    const auto no_streamed_ids = [](size_t) {};
+    if (const json::value* v = root.if_contains("inlines"))
+        load_table(TableSource{v, nullptr}, top.member("inlines"),
+                   [&](const RowCells& row, const Where& item, size_t i) {
+                       check_row(row, item, {"fn", "parent", "file", "line"}, {});
+                       InlinedCall c;
+                       c.fn = id_at<FnId>(row[0], item.element(0), "fn", p_.functions.size(),
+                                          "function");
+                       if (!p_.functions[c.fn.index()].inlined)
+                           fail(item.element(0),
+                                cat("function ", c.fn.value, " is not an inlined function"));
+                       if (row[1].kind != json::kind::null)
+                           c.parent = id_at<FnId>(row[1], item.element(1), "parent", i,
+                                                  "earlier inlined call").value;
+                       c.file = id_at<FileId>(row[2], item.element(2), "file", p_.files.size(),
+                                              "file");
+                       c.line = u32_at(row[3], item.element(3));
+                       p_.inlined_calls.push_back(c);
+                   },
+                   no_streamed_ids);
+    if (const json::value* v = root.if_contains("inline_lines"))
+        load_table(TableSource{v, nullptr}, top.member("inline_lines"),
+                   [&](const RowCells& row, const Where& item, size_t) {
+                       check_row(row, item, {"fn", "inl", "file", "line"}, {""});
+                       InlinedLine l;
+                       l.fn = id_at<FnId>(row[0], item.element(0), "fn", p_.functions.size(),
+                                          "function");
+                       l.inl = id_at<FnId>(row[1], item.element(1), "inl",
+                                           p_.inlined_calls.size(), "inlined call").value;
+                       l.file = id_at<FileId>(row[2], item.element(2), "file", p_.files.size(),
+                                              "file");
+                       l.line = u32_at(row[3], item.element(3));
+                       p_.inlined_lines.push_back(l);
+                       append_costs(row, 4, item, p_.inlined_line_costs);
+                   },
+                   no_streamed_ids);
 }
 
 TableSource Loader::table_source(const json::value& v, Table table) const

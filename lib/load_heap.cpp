@@ -76,13 +76,21 @@ void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) 
         const json::array& fs = array_at(row[0], frames);
         if (fs.empty())
             fail(frames, "an allocation site needs at least one frame");
-        if (fs.size() > heap.depth)
-            fail(frames, cat(count_of(fs.size(), "frame"), ", more than the depth ", heap.depth));
+        // Since version 7 the inlined calls at an address are frames of
+        // their own, beside it: the depth bounds the addresses.
+        size_t addresses = 0;
         for (size_t f = 0; f < fs.size(); ++f) {
             const Where frame = frames.element(f);
             s.frames.push_back(
                 id_at<FrameId>(fs[f], frame, "heap frame", heap.frames.size(), "frame"));
+            if (f == 0 || heap.frame(s.frames[f]).addr != heap.frame(s.frames[f - 1]).addr)
+                ++addresses;
         }
+        const size_t unwound = version() >= 7 ? addresses : fs.size();
+        if (unwound > heap.depth)
+            fail(frames, cat(version() >= 7 ? count_of(unwound, "address", "addresses")
+                                            : count_of(unwound, "frame"),
+                             ", more than the depth ", heap.depth));
         uint64_t* const fields[] = {&s.bytes,      &s.blocks,      &s.lifetimes, &s.max_bytes,
                                     &s.max_blocks, &s.peak_bytes,  &s.peak_blocks,
                                     &s.end_bytes,  &s.end_blocks,  &s.reads,     &s.writes};

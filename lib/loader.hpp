@@ -172,8 +172,10 @@ inline const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr",
 inline const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
 // Added by version 3 (reserved, and ignored, before).
 inline const char* const kHeapKey = "heap";
-// Added by version 7.
+// Added by version 7: the data section, the inlined calls and the costs of
+// inlined code.
 inline const char* const kDataKey = "data";
+inline const char* const kInlineKeys[] = {"inlines", "inline_lines"};
 inline const char* const kReservedTopLevelKeys[] = {"heap"};
 inline const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
@@ -292,6 +294,7 @@ private:
     void load_strs(const json::value& v, const Where& at);
     void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
     void load_fns(const json::value& v, const Where& at);
+    void load_inlined(const json::object& root);
     TableSource table_source(const json::value& v, Table table) const;
     template <typename AddRow, typename CheckIds>
     void load_table(const TableSource& source, const Where& at, AddRow add_row,

@@ -200,8 +200,9 @@ Merger::Mapping Merger::map_ids(const Profile& p)
         map.file.push_back(sum_.file(str[file.index()]));
     map.fn.reserve(p.functions().size());
     for (const Function& f : p.functions())
-        map.fn.push_back(sum_.function(str[f.name.index()], map.file[f.file.index()],
-                                       obj[f.obj.index()], f.line));
+        map.fn.push_back(f.inlined ? sum_.inlined_function(str[f.name.index()], obj[f.obj.index()])
+                                   : sum_.function(str[f.name.index()], map.file[f.file.index()],
+                                                   obj[f.obj.index()], f.line));
     for (const std::string& event : meta_.events)
         map.event.push_back(*p.event_index(event));
     return map;

@@ -8,6 +8,7 @@
 #include "profile_checks.hpp"
 #include "text.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <algorithm>
 #include <array>
@@ -149,6 +150,10 @@ GraphRows& graph_rows(std::map<uint32_t, GraphRows>& graphs, uint32_t graph, siz
 
 } // namespace
 
+// The line an inlined function is keyed by: it has none (0), and it must
+// stay apart from a function of the same name without one.
+constexpr uint32_t kInlinedLine = UINT32_MAX;
+
 struct ProfileBuilder::State {
     std::string name;
     Numbering numbering;
@@ -237,6 +242,12 @@ FileId ProfileBuilder::file(StrId path)
 FnId ProfileBuilder::function(StrId name, FileId file, ObjId obj, uint32_t line)
 {
     return FnId(uint32_t(s_->fns.row({obj.value, name.value, file.value, line})));
+}
+
+FnId ProfileBuilder::inlined_function(StrId name, ObjId obj)
+{
+    const FileId unknown = file(str(kUnknown));
+    return FnId(uint32_t(s_->fns.row({obj.value, name.value, unknown.value, kInlinedLine})));
 }
 
 uint64_t* ProfileBuilder::line(FnId fn, FileId file, uint32_t line)
@@ -460,8 +471,9 @@ ProfileTables ProfileBuilder::take_tables()
         out.files.push_back(StrId(r.str[s.file_strs[file]]));
     for (size_t fn : r.fn_order) {
         const Ids4& k = s.fns.key(fn);
-        out.functions.push_back(
-            Function{StrId(r.str[k[1]]), FileId(r.file[k[2]]), ObjId(r.obj[k[0]]), uint32_t(k[3])});
+        const bool inlined = k[3] == kInlinedLine;
+        out.functions.push_back(Function{StrId(r.str[k[1]]), FileId(r.file[k[2]]), ObjId(r.obj[k[0]]),
+                                         inlined ? 0 : uint32_t(k[3]), inlined});
     }
 
     const auto& fn = r.fn;

@@ -4,9 +4,15 @@
 #include "vgprof/source.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
+#include "vgprof/path_display.hpp"
+#include "vgprof/subprocess.hpp"
 
+#include <glob.h>
 #include <sys/stat.h>
 
+#include <chrono>
+#include <cstdlib>
 
 namespace vgprof {
 
@@ -64,7 +70,13 @@ SourceLookup find_source(const std::string& recorded, const SourceSearch& search
     SourceLookup lookup;
     const std::string path = apply_substitutions(recorded, search.substitutions);
     std::vector<std::string> candidates;
-    if (!path.empty() && path[0] == '/') {
+    static const std::string kLibrary = "library/";
+    const size_t rustc = path == recorded ? rustc_prefix_length(path) : 0;
+    if (rustc != 0 && path.compare(rustc, kLibrary.size(), kLibrary) == 0) {
+        candidates.push_back(path);
+        for (const std::string& dir : search.rust_library_dirs)
+            candidates.push_back(joined(dir, path.substr(rustc + kLibrary.size())));
+    } else if (!path.empty() && path[0] == '/') {
         candidates.push_back(path);
     } else {
         for (const std::string& dir : search.dirs)
@@ -87,6 +99,55 @@ std::string read_source(const std::string& recorded, const SourceSearch& search)
     // Not found: reading the path as rewritten says why, as for any file.
     return read_file(lookup.found.empty() ? apply_substitutions(recorded, search.substitutions)
                                           : lookup.found);
+}
+
+namespace {
+
+bool is_directory(const std::string& path)
+{
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// What `rustc --print sysroot` prints, without its newline; empty when there
+// is no rustc on PATH (or it fails, or hangs).
+std::string rustc_sysroot()
+{
+    CaptureOptions options;
+    options.timeout = std::chrono::seconds(10);
+    Captured c;
+    try {
+        c = capture({"/usr/bin/env", "rustc", "--print", "sysroot"}, options);
+    } catch (const Error&) {
+        return {};
+    }
+    if (c.status != 0 || c.timed_out)
+        return {};
+    while (!c.out.empty() && (c.out.back() == '\n' || c.out.back() == '\r'))
+        c.out.pop_back();
+    return c.out;
+}
+
+} // namespace
+
+std::vector<std::string> installed_rust_library_dirs()
+{
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("RUST_SRC_PATH"); env != nullptr && *env != '\0')
+        candidates.push_back(env);
+    if (const std::string sysroot = rustc_sysroot(); !sysroot.empty())
+        candidates.push_back(sysroot + "/lib/rustlib/src/rust/library");
+    glob_t found;
+    if (::glob("/usr/src/rustc-*/library", 0, nullptr, &found) == 0) {
+        for (size_t i = found.gl_pathc; i > 0; --i)   // in reverse name order
+            candidates.push_back(found.gl_pathv[i - 1]);
+        ::globfree(&found);
+    }
+    std::vector<std::string> dirs;
+    for (const std::string& dir : candidates)
+        if (is_directory(dir))
+            dirs.push_back(dir);
+    return dirs;
 }
 
 bool modified_after(const std::string& path, const std::string& reference)

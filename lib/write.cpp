@@ -268,7 +268,7 @@ void write_tables(JsonOut& j, const Profile& p)
     write_rows(j, p.functions().size(), [&](size_t i) {
         const Function& f = p.functions()[i];
         j.raw("[").number(f.name.value).raw(",").number(f.file.value).raw(",");
-        j.number(f.obj.value).raw(",").number(f.line).raw("]");
+        j.number(f.obj.value).raw(",").number(f.line).raw(f.inlined ? ",1]" : "]");
     });
     j.raw("\n,\"lines\":");
     write_rows(j, p.lines().size(), [&](size_t i) {
@@ -276,6 +276,21 @@ void write_tables(JsonOut& j, const Profile& p)
         j.raw("[").number(l.fn.value).raw(",").number(l.file.value).raw(",").number(l.line);
         j.costs(p.line_cost(i), events).raw("]");
     });
+    if (written_version(p) >= 7) {
+        j.raw("\n,\"inlines\":");
+        write_rows(j, p.inlined_calls().size(), [&](size_t i) {
+            const InlinedCall& c = p.inlined_calls()[i];
+            j.raw("[").number(c.fn.value).raw(",");
+            if (c.parent) j.number(*c.parent); else j.raw("null");
+            j.raw(",").number(c.file.value).raw(",").number(c.line).raw("]");
+        });
+        j.raw("\n,\"inline_lines\":");
+        write_rows(j, p.inlined_lines().size(), [&](size_t i) {
+            const InlinedLine& l = p.inlined_lines()[i];
+            j.raw("[").number(l.fn.value).raw(",").number(l.inl).raw(",").number(l.file.value);
+            j.raw(",").number(l.line).costs(p.inlined_line_cost(i), events).raw("]");
+        });
+    }
     if (p.instrs().empty())
         return;
     j.raw("\n,\"instrs\":");
@@ -516,7 +531,9 @@ int written_version(const Profile& profile)
     if (profile.meta().signal ||
         std::any_of(profile.meta().merged.begin(), profile.meta().merged.end(), names_a_signal))
         version = std::max(version, 6);
-    if (profile.data() || profile.meta().fingerprint)
+    if (profile.data() || profile.meta().fingerprint ||
+        std::any_of(profile.functions().begin(), profile.functions().end(),
+                    [](const Function& f) { return f.inlined; }))
         version = std::max(version, 7);
     return version;
 }

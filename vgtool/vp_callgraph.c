@@ -15,7 +15,15 @@
      been left (longjmp, exceptions, a return that skipped frames) and is
      popped too.
    Costs are differences of a running total: a frame remembers the total
-   at entry and adds the difference on exit.  Each thread, and each signal
+   at entry and adds the difference on exit.  A function's own code can
+   also run while the function has no frame: a PLT stub, code another
+   function jumps into without a call or runs on into (libc's strcasecmp
+   ends where strcasecmp_l begins; the block that crosses tells
+   VP_(fn_switch)), code still running after the stack pointer left its
+   frame.  That code runs as a "guest" in the context of
+   the function on the stack, and its cost is added to its own function's
+   inclusive cost as well, so that a function's inclusive cost always
+   holds its self cost.  Each thread, and each signal
    handler running on it, has a context of its own whose clock stops while
    another context runs, so inclusive costs never include another
    thread's or an interrupting handler's work. */
@@ -40,6 +48,7 @@ typedef struct {
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
    UInt  site_file;   /* where the call came from */
    UInt  site_line;
+   UInt  site_inl;    /* the inlined call the calling code belongs to */
    UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
@@ -78,6 +87,12 @@ typedef struct _Context {
    UInt    in_strfn;         /* frames of string functions active here */
    FnState* fns;             /* per fn */
    UInt    n_fns;
+   /* The function whose code is running while it has no frame here
+      (VP_NO_ID when none), the fn-inclusive row its cost goes to, and
+      this context's clock when it started running. */
+   UInt    guest_fn;
+   UInt    guest_row;
+   ULong   guest_enter[VP_MAX_EVENTS];
 } Context;
 
 static Context** contexts;  /* [VG_N_THREADS]: innermost context per thread */
@@ -138,7 +153,7 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt 
    before far more often than it is new, and the hash tables' generic
    lookups cost more than this direct-mapped probe. */
 typedef struct {
-   UInt caller_node, caller_fn, callee, file, line, tid;
+   UInt caller_node, caller_fn, callee, file, line, tid, inl;
    UInt edge, node;
 } CallCacheEntry;
 
@@ -230,6 +245,7 @@ static Context* new_context(Context* outer, Bool is_handler, ThreadId tid)
    c->outer      = outer;
    c->is_handler = is_handler;
    c->tid        = VP_(clo).separate_threads ? tid : 0;
+   c->guest_fn   = VP_NO_ID;
    for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
    return c;
 }
@@ -370,23 +386,37 @@ static void push_root(Context* c, UInt fn, Addr sp)
 }
 
 
-static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
-                          UInt file, UInt line, UInt tid, UInt* edge, UInt* node)
+/* The node a call made from inlined code hangs from: below the caller's
+   node, one node per inlined call the calling code lies in, outermost
+   first, each named after its inlined function.  Those nodes are never
+   entered (their code's cost is the caller's own) and hold what their
+   calls cost. */
+static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid)
+   if (inl == VP_NO_INL)
+      return caller_node;
+   const VP_Inl* call = VP_(inl)(inl);
+   return node_for(inlined_node(caller_node, call->parent, tid), call->fn, tid);
+}
+
+static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
+                          UInt file, UInt line, UInt inl, UInt tid, UInt* edge, UInt* node)
+{
+   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid ^ inl * 31u)
             & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
    if (e->caller_node != caller_node || e->caller_fn != caller_fn
        || e->callee != callee || e->file != file || e->line != line
-       || e->tid != tid || e->edge == VP_NO_ID) {
+       || e->tid != tid || e->inl != inl || e->edge == VP_NO_ID) {
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
       e->file        = file;
       e->line        = line;
       e->tid         = tid;
+      e->inl         = inl;
       e->edge        = edge_for(caller_fn, callee, file, line, tid);
-      e->node        = node_for(caller_node, callee, tid);
+      e->node        = node_for(inlined_node(caller_node, inl, tid), callee, tid);
    }
    *edge = e->edge;
    *node = e->node;
@@ -419,7 +449,7 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
 }
 
 static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
-                      UInt site_file, UInt site_line)
+                      UInt site_file, UInt site_line, UInt site_inl)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -431,13 +461,14 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    f->ret_addr  = ret_addr;
    f->site_file = site_file;
    f->site_line = site_line;
+   f->site_inl  = site_inl;
    if (callee->in_plt) {
       f->skip = True;
       f->node = f->edge = VP_NO_ID;
       return;
    }
    UInt node;
-   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, c->tid,
+   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, site_inl, c->tid,
                  &f->edge, &node);
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
@@ -474,6 +505,46 @@ static void account_frame(Context* c, Frame* f)
    }
 }
 
+/* Adds what the guest's code has cost since it started running (or was
+   last accounted) to its function's inclusive cost. */
+static void account_guest(Context* c)
+{
+   Int e;
+   if (c->guest_fn == VP_NO_ID) return;
+   ULong*       row   = ((VP_FnIncl*)VG_(indexXA)(fn_incl, c->guest_row))->incl;
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < (Int)VP_(n_events); e++) {
+      ULong d = clock[e] - c->offset[e] - c->guest_enter[e];
+      c->guest_enter[e] += d;
+      row[e] += d;
+   }
+}
+
+/* The block about to run is fn's code: it runs as a guest when fn has no
+   active frame in this context. */
+static void settle_guest(Context* c, UInt fn)
+{
+   Int e;
+   if (fn == c->guest_fn) return;
+   account_guest(c);
+   c->guest_fn = VP_NO_ID;
+   if (c->depth == 0) return;
+   FnState* st = fn_state(c, fn);
+   if (st->active > 0) return;
+   if (st->incl_row == VP_NO_ID)
+      st->incl_row = incl_row_for(fn, c->tid);
+   c->guest_fn  = fn;
+   c->guest_row = st->incl_row;
+   const ULong* clock = clock_of(c);
+   for (e = 0; e < (Int)VP_(n_events); e++) c->guest_enter[e] = clock[e] - c->offset[e];
+}
+
+static void end_guest(Context* c)
+{
+   account_guest(c);
+   c->guest_fn = VP_NO_ID;
+}
+
 static void pop_frame(Context* c)
 {
    Frame* f = &c->frames[c->depth - 1];
@@ -497,6 +568,7 @@ static void leave_handler(ThreadId tid)
 {
    Context* h = contexts[tid];
    tl_assert(h->is_handler && h->depth == 0);
+   end_guest(h);
    stop_clock(h);
    contexts[tid] = h->outer;
    start_clock(h->outer);
@@ -570,13 +642,15 @@ static void follow(VP_SB* sb, Addr sp);
 static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 {
    follow(sb, sp);
+   settle_guest(running, sb->fn);
    running->last_sb = sb;
    VP_(cur_exit)    = 0;   /* in case this block faults before any exit */
 }
 
-/* Most blocks follow a jump inside one function and leave no frame: they
-   are settled here, in a function small enough to need no saved
-   registers, and everything else goes on to follow(). */
+/* Most blocks follow a jump inside one function and leave no frame (nor
+   change which function's code runs): they are settled here, in a
+   function small enough to need no saved registers, and everything else
+   goes on to follow(). */
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
    Context* c = running;
@@ -587,14 +661,20 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
       VP_SB* last = c->last_sb;
       UWord  exit = VP_(cur_exit);
       if (LIKELY(last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                 && !sb->is_entry && last->in_plt == sb->in_plt && last->obj == sb->obj
-                 && c->frames[c->depth - 1].sp >= sp)) {
+                 && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
+                 && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp)) {
          c->last_sb    = sb;
          VP_(cur_exit) = 0;
          return;
       }
    }
    entry_slow(sb, sp);
+}
+
+VG_REGPARM(1) void VP_(fn_switch)(UWord fn)
+{
+   if (running != NULL)
+      settle_guest(running, (UInt)fn);
 }
 
 const VP_SB* VP_(callgraph_current_sb)(void)
@@ -628,7 +708,7 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    Bool        emulated  = False, resolved = False;
-   UInt        resolved_file = 0, resolved_line = 0;
+   UInt        resolved_file = 0, resolved_line = 0, resolved_inl = VP_NO_INL;
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -644,6 +724,7 @@ static void follow(VP_SB* sb, Addr sp)
       if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
          resolved_file = c->frames[c->depth - 1].site_file;
          resolved_line = c->frames[c->depth - 1].site_line;
+         resolved_inl  = c->frames[c->depth - 1].site_inl;
          resolved = True;
          sp = c->frames[c->depth - 1].sp;
          pop_frame(c);
@@ -670,10 +751,12 @@ static void follow(VP_SB* sb, Addr sp)
    UInt   ci   = last->exit_instr[exit];
    UInt   file = last->instr_cc[ci]->loc.file;
    UInt   line = last->instr_cc[ci]->loc.line;
+   UInt   inl  = last->instr_cc[ci]->loc.inl;
    Addr   ret  = emulated ? 0 : last->exit_next[exit];
    if (resolved) {
       file = resolved_file;
       line = resolved_line;
+      inl  = resolved_inl;
    }
    if (emulated && c->depth > 1) {
       Frame* top = &c->frames[c->depth - 1];
@@ -681,9 +764,10 @@ static void follow(VP_SB* sb, Addr sp)
       if (top->skip) {             /* a PLT stub jumping on: the call is the caller's */
          file = top->site_file;
          line = top->site_line;
+         inl  = top->site_inl;
       }
    }
-   push_call(c, sb, sp, ret, file, line);
+   push_call(c, sb, sp, ret, file, line, inl);
 }
 
 /* A translation is going away: no context may keep pointing at it. */
@@ -737,6 +821,7 @@ static void thread_exit(ThreadId tid)
       Context* c = contexts[tid];
       while (c->depth > 0)
          pop_frame(c);
+      end_guest(c);
       if (!c->is_handler)
          break;
       leave_handler(tid);
@@ -761,9 +846,11 @@ void VP_(callgraph_checkpoint)(void)
    UInt i;
    for (t = 0; t < VG_N_THREADS; t++) {
       Context* c;
-      for (c = contexts[t]; c; c = c->outer)
+      for (c = contexts[t]; c; c = c->outer) {
          for (i = 0; i < c->depth; i++)
             account_frame(c, &c->frames[i]);
+         account_guest(c);
+      }
    }
 }
 
@@ -801,6 +888,27 @@ void VP_(callgraph_reset_stacks)(void)
 
 UInt VP_(n_edges)(void)            { return (UInt)VG_(sizeXA)(edges); }
 const VP_Edge* VP_(edge)(UInt i)   { return VG_(indexXA)(edges, i); }
+/* An inlined function's node is never entered: what it holds is what
+   its children hold.  Children come after their parents, so one pass
+   from the last node back settles every level. */
+void VP_(settle_inlined_nodes)(void)
+{
+   Word i;
+   Int  e, n = (Int)VP_(n_events);
+   for (i = 0; i < VG_(sizeXA)(nodes); i++) {
+      VP_PathNode* p = VG_(indexXA)(nodes, i);
+      if (p->fn != VP_NO_ID && VP_(fn)(p->fn)->inlined)
+         VG_(memset)(p->incl, 0, n * sizeof(ULong));
+   }
+   for (i = VG_(sizeXA)(nodes) - 1; i >= 0; i--) {
+      const VP_PathNode* p = VG_(indexXA)(nodes, i);
+      if (p->parent == VP_NO_ID) continue;
+      VP_PathNode* up = VG_(indexXA)(nodes, p->parent);
+      if (up->fn != VP_NO_ID && VP_(fn)(up->fn)->inlined)
+         for (e = 0; e < n; e++) up->incl[e] += p->incl[e];
+   }
+}
+
 UInt VP_(n_path_nodes)(void)       { return (UInt)VG_(sizeXA)(nodes); }
 const VP_PathNode* VP_(path_node)(UInt i) { return VG_(indexXA)(nodes, i); }
 

@@ -8,11 +8,20 @@
 #include "pub_tool_options.h"
 #include "vp_heap.h"
 
+/* Not in pub_tool_options.h, but libcoregrind's own option variable,
+   which memcheck's and DHAT's default sets as this tool's does below. */
+extern Bool VG_(clo_read_inline_info);
+
 VP_Clo  VP_(clo);
 XArray* VP_(tool_args);
 
 void VP_(init_clo)(void)
 {
+   /* Inlined calls are read by default, as memcheck and DHAT read them:
+      allocation stacks then show the inlined functions' frames.  This
+      runs before Valgrind reads its options, so --read-inline-info=no
+      still turns it off. */
+   VG_(clo_read_inline_info) = True;
    VP_(clo).out_file   = "vgprof.out.%p.json";
    VP_(clo).dump_instr = False;
    VP_(clo).call_graph = True;
@@ -120,7 +129,8 @@ void VP_(print_debug_usage)(void)
 }
 
 /* Expanding the name once now makes a malformed %q{...} fail at start-up,
-   with Valgrind's own message, rather than after the whole run. */
+   with Valgrind's own message, rather than after the whole run; so does a
+   destination where the profile cannot be created. */
 void VP_(check_clo)(void)
 {
    if (VP_(clo).separate_threads && !VP_(clo).call_graph)
@@ -131,4 +141,5 @@ void VP_(check_clo)(void)
       VG_(fmsg_bad_option)("--toggle-collect", "needs --call-graph=yes to see function entries\n");
    HChar* name = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
    VG_(free)(name);
+   VP_(check_profile_destination)();
 }

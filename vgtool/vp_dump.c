@@ -31,7 +31,8 @@ typedef struct {
    UInt* obj;    /* [n_strs]: objs row of an object path's string */
    UInt* file;   /* [n_strs]: files row of a file path's string */
    UInt* fn;     /* [n_fns]  */
-   UInt  n_str, n_obj, n_file, n_fn;
+   UInt* inl;    /* [n_inls]: inlines row of an inlined call */
+   UInt  n_str, n_obj, n_file, n_fn, n_inl;
 } Renumber;
 
 static Renumber rn;          /* read by the sort comparators */
@@ -74,6 +75,7 @@ static void free_dump_state(void)
    VG_(free)(rn.obj);
    VG_(free)(rn.file);
    VG_(free)(rn.fn);
+   VG_(free)(rn.inl);
    executed = NULL;
 }
 
@@ -97,6 +99,16 @@ static void mark_fn(UInt fn)
    mark_file(f->file);
    rn.obj[f->obj] = 0;
    rn.str[f->name] = rn.str[f->obj] = 0;
+}
+
+/* An inlined call, and the calls it was inlined into. */
+static void mark_inl(UInt inl)
+{
+   for (; inl != VP_NO_INL && rn.inl[inl] == NONE; inl = VP_(inl)(inl)->parent) {
+      rn.inl[inl] = 0;
+      mark_fn(VP_(inl)(inl)->fn);
+      mark_file(VP_(inl)(inl)->file);
+   }
 }
 
 static Bool any_cost(const ULong* c)
@@ -135,10 +147,12 @@ static void mark_used(void)
    rn.obj  = new_marks(VP_(n_strs)());
    rn.file = new_marks(VP_(n_strs)());
    rn.fn   = new_marks(VP_(n_fns)());
+   rn.inl  = new_marks(VP_(n_inls)());
    for (i = 0; i < VG_(sizeXA)(executed); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
       mark_fn(cc->loc.fn);
       mark_file(cc->loc.file);
+      mark_inl(cc->loc.inl);
    }
    if (VP_(clo).heap) {
       UInt site, f;
@@ -190,7 +204,33 @@ static Int cmp_fn_ids(const void* a, const void* b)
    if ((c = cmp_u32(rn.str[x->obj],  rn.str[y->obj])))  return c;
    if ((c = cmp_u32(rn.str[x->name], rn.str[y->name]))) return c;
    if ((c = cmp_u32(rn.str[x->file], rn.str[y->file]))) return c;
-   return cmp_u32(x->line, y->line);
+   if ((c = cmp_u32(x->line, y->line)))                 return c;
+   return cmp_u32(x->inlined, y->inlined);
+}
+
+/* Inlined calls sort by their chains from the outermost call in, each
+   call by (function, file, line): a call comes after the one it was
+   inlined into. */
+static UInt chain_outward(UInt inl, UInt* chain)
+{
+   UInt n = 0;
+   for (; inl != VP_NO_INL; inl = VP_(inl)(inl)->parent) chain[n++] = inl;
+   return n;
+}
+
+static Int cmp_inl_ids(const void* a, const void* b)
+{
+   UInt x[64], y[64];
+   Int  nx = (Int)chain_outward(*(const UInt*)a, x), ny = (Int)chain_outward(*(const UInt*)b, y);
+   Int  c;
+   for (; nx > 0 && ny > 0; nx--, ny--) {
+      const VP_Inl* p = VP_(inl)(x[nx - 1]);
+      const VP_Inl* q = VP_(inl)(y[ny - 1]);
+      if ((c = cmp_u32(rn.fn[p->fn], rn.fn[q->fn])))       return c;
+      if ((c = cmp_u32(rn.file[p->file], rn.file[q->file]))) return c;
+      if ((c = cmp_u32(p->line, q->line)))                   return c;
+   }
+   return cmp_u32((UInt)nx, (UInt)ny);
 }
 
 /* Gives the marked entries of marks[0..n) numbers in the order sort_cmp
@@ -216,6 +256,7 @@ static void renumber(void)
    rn.n_obj  = number_marked(rn.obj,  VP_(n_strs)(), cmp_str_ids);
    rn.n_file = number_marked(rn.file, VP_(n_strs)(), cmp_str_ids);
    rn.n_fn   = number_marked(rn.fn,   VP_(n_fns)(),  cmp_fn_ids);
+   rn.n_inl  = number_marked(rn.inl,  VP_(n_inls)(), cmp_inl_ids);
 }
 
 /* Orders instruction cells by their line key, then by address. */
@@ -378,40 +419,57 @@ static void row_fn(VP_Out* o, UInt id)
    VP_(out_u64)(o, rn.obj[f->obj]);
    VP_(out_s)(o, ",");
    VP_(out_u64)(o, f->line);
-   VP_(out_s)(o, "]");
+   VP_(out_s)(o, f->inlined ? ",1]" : "]");
 }
 
-static void write_lines(VP_Out* o)
+/* One row per run of cells that `same` finds alike (the cells sorted so
+   that alike ones are together): the run's key fields, then its summed
+   costs. */
+static void write_summed_rows(VP_Out* o, const HChar* key, XArray* cells,
+                              Bool (*same)(const VP_InstrCC*, const VP_InstrCC*),
+                              void (*write_key)(VP_Out*, const VP_InstrCC*))
 {
-   Word  i, n = VG_(sizeXA)(executed);
+   Word  i, n = VG_(sizeXA)(cells);
    ULong sum[VP_MAX_EVENTS];
-   Bool  first = True;
    Int   e;
-
-   VG_(setCmpFnXA)(executed, cmp_by_line);
-   VG_(sortXA)(executed);
-   VP_(out_s)(o, "\n,\"lines\":[");
+   VP_(out_s)(o, "\n,\"");
+   VP_(out_s)(o, key);
+   VP_(out_s)(o, "\":[");
    for (i = 0; i < n; ) {
-      VP_InstrCC* head = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      VP_InstrCC* head = *(VP_InstrCC**)VG_(indexXA)(cells, i);
+      VP_(out_s)(o, i == 0 ? "[" : "\n,[");
       for (e = 0; e < (Int)VP_(n_events); e++) sum[e] = 0;
       for (; i < n; i++) {
-         VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
-         if (cc->loc.fn != head->loc.fn || cc->loc.file != head->loc.file
-             || cc->loc.line != head->loc.line)
-            break;
+         VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(cells, i);
+         if (!same(cc, head)) break;
          for (e = 0; e < (Int)VP_(n_events); e++) sum[e] += cc->cost[e];
       }
-      VP_(out_s)(o, first ? "[" : "\n,[");
-      first = False;
-      VP_(out_u64)(o, rn.fn[head->loc.fn]);
-      VP_(out_s)(o, ",");
-      VP_(out_u64)(o, rn.file[head->loc.file]);
-      VP_(out_s)(o, ",");
-      VP_(out_u64)(o, head->loc.line);
+      write_key(o, head);
       out_costs(o, sum);
       VP_(out_s)(o, "]");
    }
    VP_(out_s)(o, "]");
+}
+
+static Bool same_line(const VP_InstrCC* x, const VP_InstrCC* y)
+{
+   return x->loc.fn == y->loc.fn && x->loc.file == y->loc.file && x->loc.line == y->loc.line;
+}
+
+static void line_key(VP_Out* o, const VP_InstrCC* cc)
+{
+   VP_(out_u64)(o, rn.fn[cc->loc.fn]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.file[cc->loc.file]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, cc->loc.line);
+}
+
+static void write_lines(VP_Out* o)
+{
+   VG_(setCmpFnXA)(executed, cmp_by_line);
+   VG_(sortXA)(executed);
+   write_summed_rows(o, "lines", executed, same_line, line_key);
 }
 
 static void write_instrs(VP_Out* o)
@@ -967,6 +1025,64 @@ static void write_data(VP_Out* o)
    VP_(out_s)(o, "]}");
 }
 
+static void row_inl(VP_Out* o, UInt id)
+{
+   const VP_Inl* c = VP_(inl)(id);
+   VP_(out_s)(o, "[");
+   VP_(out_u64)(o, rn.fn[c->fn]);
+   VP_(out_s)(o, ",");
+   if (c->parent == VP_NO_INL) VP_(out_s)(o, "null");
+   else VP_(out_u64)(o, rn.inl[c->parent]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.file[c->file]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, c->line);
+   VP_(out_s)(o, "]");
+}
+
+/* Orders cells of inlined code by (fn, inlined call), then as lines. */
+static Int cmp_by_inlined_line(const void* a, const void* b)
+{
+   const VP_InstrCC* x = *(VP_InstrCC* const*)a;
+   const VP_InstrCC* y = *(VP_InstrCC* const*)b;
+   Int c;
+   if ((c = cmp_u32(rn.fn[x->loc.fn], rn.fn[y->loc.fn])))     return c;
+   if ((c = cmp_u32(rn.inl[x->loc.inl], rn.inl[y->loc.inl]))) return c;
+   return cmp_by_line(a, b);
+}
+
+static Bool same_inlined_line(const VP_InstrCC* x, const VP_InstrCC* y)
+{
+   return same_line(x, y) && x->loc.inl == y->loc.inl;
+}
+
+static void inlined_line_key(VP_Out* o, const VP_InstrCC* cc)
+{
+   VP_(out_u64)(o, rn.fn[cc->loc.fn]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.inl[cc->loc.inl]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, rn.file[cc->loc.file]);
+   VP_(out_s)(o, ",");
+   VP_(out_u64)(o, cc->loc.line);
+}
+
+/* The part of `lines` that is inlined code: per (function, innermost
+   inlined call, file, line). */
+static void write_inline_lines(VP_Out* o)
+{
+   XArray* cells = VG_(newXA)(VG_(malloc), "vp.dump.inl", VG_(free), sizeof(VP_InstrCC*));
+   Word    i;
+   for (i = 0; i < VG_(sizeXA)(executed); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
+      if (cc->loc.inl != VP_NO_INL) VG_(addToXA)(cells, &cc);
+   }
+   VG_(setCmpFnXA)(cells, cmp_by_inlined_line);
+   VG_(sortXA)(cells);
+   write_summed_rows(o, "inline_lines", cells, same_inlined_line, inlined_line_key);
+   VG_(deleteXA)(cells);
+}
+
 static void write_document(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
@@ -977,6 +1093,8 @@ static void write_document(VP_Out* o, const VP_Dump* d)
    out_table(o, "files", rn.file, VP_(n_strs)(), rn.n_file, row_path);
    out_table(o, "fns",   rn.fn,   VP_(n_fns)(),  rn.n_fn,   row_fn);
    write_lines(o);
+   out_table(o, "inlines", rn.inl, VP_(n_inls)(), rn.n_inl, row_inl);
+   write_inline_lines(o);
    if (VP_(clo).dump_instr)
       write_instrs(o);
    if (VP_(clo).call_graph) {
@@ -1254,12 +1372,46 @@ static Bool write_file(const HChar* path, const VP_Dump* d)
    return written;
 }
 
+/* Whether the profile could be created where it goes, tried before the
+   client runs so that a destination that cannot be written stops the
+   run at once instead of after it (as callgrind checks its own output
+   file): the temporary file the profile would be written to is created
+   and removed.  A device or a FIFO written in place is left alone:
+   opening a FIFO would wait for its reader. */
+void VP_(check_profile_destination)(void)
+{
+   VP_Dump d;
+   VG_(memset)(&d, 0, sizeof d);
+   HChar*       path   = profile_path(&d);
+   HChar*       target = link_target(path);
+   const HChar* dest   = target ? target : path;
+   if (!write_in_place(dest)) {
+      VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
+      HChar*  tmp = temp_path(dest);
+      if (!VP_(out_open)(o, tmp)) {
+         HChar* opt = VG_(malloc)("vp.dump.opt", VG_(strlen)(VP_(clo).out_file) + 32);
+         VG_(sprintf)(opt, "--vgprof-out-file=%s", VP_(clo).out_file);
+         /* A message only, after the options were read: the exit is ours. */
+         VG_(fmsg_bad_option)(opt, "vgprof: cannot create the profile '%s': %s\n",
+                              path, VP_(errno_text)(o->err));
+         VG_(exit)(1);
+      }
+      VP_(out_close)(o);
+      VG_(unlink)(tmp);
+      VG_(free)(tmp);
+      VG_(free)(o);
+   }
+   VG_(free)(target);
+   VG_(free)(path);
+}
+
 HChar* VP_(write_profile)(const VP_Dump* d)
 {
    HChar* path = profile_path(d);
    if (VP_(clo).call_graph) {
       if (d->number == 0) VP_(callgraph_reset_stacks)();
       else                VP_(callgraph_checkpoint)();
+      VP_(settle_inlined_nodes)();
    }
    VP_(settle_counts)();
    collect_executed();

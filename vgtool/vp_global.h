@@ -63,19 +63,37 @@ void VP_(check_clo)(void);
 /*------------------------------------------------------------*/
 
 /* Where an instruction's cost goes.  fn is an index into the function
-   table, file a string id, line a source line (0: unknown). */
+   table, file a string id, line a source line (0: unknown), inl the
+   innermost inlined call the instruction's code belongs to (an index into
+   the table of inlined calls; VP_NO_INL for the function's own code). */
 typedef struct {
    UInt fn;
    UInt file;
    UInt line;
+   UInt inl;
 } VP_Loc;
 
-/* A function: all four fields are string ids except line. */
+#define VP_NO_INL 0xFFFFFFFFu
+
+/* An inlined call: function fn (an inlined one) whose code was inlined at
+   file:line of its caller's code, the caller being the inlined call
+   parent, or the real function when parent is VP_NO_INL. */
+typedef struct {
+   UInt fn;
+   UInt parent;
+   UInt file;
+   UInt line;
+} VP_Inl;
+
+/* A function: name, obj and file are string ids.  An inlined function
+   (one the compiler inlined, known from the inlined calls the debug info
+   records) is known by its name in its object: file "???", line 0. */
 typedef struct {
    UInt name;
    UInt obj;
    UInt file;   /* source file of the entry point */
    UInt line;   /* source line of the entry point */
+   UInt inlined;
 } VP_Fn;
 
 void         VP_(init_locs)(void);
@@ -85,6 +103,23 @@ const HChar* VP_(str)(UInt id);
 UInt         VP_(n_fns)(void);
 const VP_Fn* VP_(fn)(UInt id);
 VP_Loc       VP_(loc_of_instr)(Addr a);
+UInt         VP_(n_inls)(void);
+const VP_Inl* VP_(inl)(UInt id);
+Bool         VP_(is_fn_entry)(Addr a);
+/* The frames of a code address as DHAT shows them: the inlined calls at a,
+   innermost first (each an inlined function, with the line of its code),
+   then a's own function with the line of the outermost inlined call (the
+   line of a itself when nothing is inlined there).  Returns how many,
+   at most max (at least 1). */
+UInt         VP_(frames_at)(Addr a, VP_Loc* levels, UInt max);
+
+/*------------------------------------------------------------*/
+/*--- from vp_entries.c                                    ---*/
+/*------------------------------------------------------------*/
+
+/* The start of the function holding a, for code without a symbol: its
+   address in the process and within its object. */
+Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_obj);
 
 /*------------------------------------------------------------*/
 /*--- from vp_instr.c                                      ---*/
@@ -107,6 +142,7 @@ typedef struct _VP_SB {
    UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
    /* For the call graph. */
    UInt           fn;           /* function of the first instruction */
+   UInt           end_fn;       /* function of the last instruction */
    UInt           obj;          /* string id of its object */
    Bool           is_entry;     /* the first instruction starts a function */
    Bool           in_plt;       /* the code is a PLT stub */
@@ -199,6 +235,8 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);
+/* A block's code has run on into function fn's code. */
+VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);
 void VP_(callgraph_checkpoint)(void);
 void VP_(callgraph_set_collecting)(Bool on);
@@ -232,6 +270,7 @@ typedef struct {
 
 UInt               VP_(n_edges)(void);
 const VP_Edge*     VP_(edge)(UInt i);
+void               VP_(settle_inlined_nodes)(void);
 UInt               VP_(n_path_nodes)(void);
 const VP_PathNode* VP_(path_node)(UInt i);
 UInt               VP_(n_fn_incl)(void);
@@ -284,6 +323,8 @@ typedef struct {
 /* Returns the path written (the caller frees it), or NULL when the
    profile could not be written (the reason has been printed). */
 HChar* VP_(write_profile)(const VP_Dump* d);
+/* Stops valgrind at start-up when the profile could not be created. */
+void VP_(check_profile_destination)(void);
 
 /*------------------------------------------------------------*/
 /*--- from vp_main.c                                       ---*/

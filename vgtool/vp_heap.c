@@ -57,8 +57,14 @@ VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
 typedef struct _VP_Frame {
    struct _VP_Frame* next;   /* hash chain; must come first */
    UWord             addr;   /* hash key; must come second */
-   VP_Loc            loc;
+   UInt              n_levels;
+   VP_Loc            levels[0];  /* the inlined calls at addr, innermost
+                                    first, then addr's own function */
 } VP_Frame;
+
+/* Inlined calls kept per frame: deeper nesting is cut, the outermost
+   levels kept as the frame's own function. */
+#define VP_MAX_INLINED 32
 
 enum { XSIZE_UNKNOWN, XSIZE_EXACT, XSIZE_MIXED };
 
@@ -136,9 +142,12 @@ static VP_Frame* frame_at(Addr a)
 {
    VP_Frame* f = VG_(HT_lookup)(frames, a);
    if (f == NULL) {
-      f = VG_(malloc)("vp.heap.frame", sizeof(VP_Frame));
-      f->addr = a;
-      f->loc  = VP_(loc_of_instr)(a);
+      VP_Loc levels[VP_MAX_INLINED];
+      UInt   n = VP_(frames_at)(a, levels, VP_MAX_INLINED);
+      f = VG_(malloc)("vp.heap.frame", sizeof(VP_Frame) + n * sizeof(VP_Loc));
+      f->addr     = a;
+      f->n_levels = n;
+      VG_(memcpy)(f->levels, levels, n * sizeof(VP_Loc));
       VG_(HT_add_node)(frames, f);
    }
    return f;
@@ -748,7 +757,10 @@ UInt VP_(heap_n_sites)(void) { return n_outs; }
 void VP_(heap_site)(UInt i, VP_HeapSite* out)
 {
    const VP_Site* s = &outs[i].s;
-   out->n_frames    = s->n_shown;
+   UInt f;
+   out->n_frames    = 0;
+   for (f = 0; f < s->n_shown; f++)
+      out->n_frames += s->frames[f]->n_levels;
    out->tot_bytes   = s->tot_bytes;   out->tot_blocks  = s->tot_blocks;
    out->lifetimes   = s->lifetimes;
    out->max_bytes   = s->max_bytes;   out->max_blocks  = s->max_blocks;
@@ -759,11 +771,17 @@ void VP_(heap_site)(UInt i, VP_HeapSite* out)
    out->acc         = s->acc;
 }
 
+/* Frame i of the site's stack with each address's inlined calls
+   expanded, as DHAT shows them. */
 void VP_(heap_frame)(UInt site, UInt i, Addr* addr, VP_Loc* loc)
 {
-   const VP_Frame* f = outs[site].s.frames[i];
-   *addr = f->addr;
-   *loc  = f->loc;
+   VP_Frame* const* f = outs[site].s.frames;
+   while (i >= (*f)->n_levels) {
+      i -= (*f)->n_levels;
+      f++;
+   }
+   *addr = (*f)->addr;
+   *loc  = (*f)->levels[i];
 }
 
 /* The site's output number, for snapshot rows and data objects. */

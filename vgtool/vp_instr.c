@@ -69,9 +69,10 @@ void VP_(init_instr)(void)
                             sizeof(VP_SB*));
 }
 
-static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits)
+static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switches)
 {
-   UInt   max_segs = n_exits;   /* at most one segment ends at each exit */
+   /* At most one segment ends at each exit and each switch of function. */
+   UInt   max_segs = n_exits + n_switches;
    SizeT  sz = sizeof(VP_SB)
                + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
                + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt))
@@ -130,7 +131,7 @@ static VP_InstrCC* instr_cc_for(Addr a, UInt len)
    VP_Loc loc = VP_(loc_of_instr)(a);
    for (cc = first; cc; cc = cc->same_addr_next)
       if (cc->loc.fn == loc.fn && cc->loc.file == loc.file
-          && cc->loc.line == loc.line) {
+          && cc->loc.line == loc.line && cc->loc.inl == loc.inl) {
          cc->epoch = ep.n;
          return cc;
       }
@@ -196,8 +197,9 @@ static void describe_sb(VP_SB* sb, Addr a)
    PtrdiffT     offset;
 
    sb->fn          = sb->instr_cc[0]->loc.fn;
+   sb->end_fn      = sb->instr_cc[sb->n_instrs - 1]->loc.fn;
    sb->obj         = VP_(fn)(sb->fn)->obj;
-   sb->is_entry    = VG_(get_fnname_if_entry)(ep, a, &name);
+   sb->is_entry    = VP_(is_fn_entry)(a);
    sb->in_plt      = VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT;
    sb->pop_on_jump = VG_(get_fnname)(ep, a, &name)
                      && VG_(strncmp)(name, "_dl_runtime_resolve", 19) == 0;
@@ -213,6 +215,17 @@ static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
    IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp));
    IRDirty* di = unsafeIRDirty_0_N(2, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
+   addStmtToIRSB(sbOut, IRStmt_Dirty(di));
+}
+
+/* A block whose code runs on into another function's (no call, no
+   jump: the first function ends where the second begins) tells the call
+   graph where that happens. */
+static void add_fn_switch(IRSB* sbOut, UInt fn)
+{
+   IRExpr** args = mkIRExprVec_1(mkIRExpr_HWord((HWord)fn));
+   IRDirty* di   = unsafeIRDirty_0_N(1, "vgprof_fn_switch",
+                                     VG_(fnptr_to_fnentry)(&VP_(fn_switch)), args);
    addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 }
 
@@ -236,13 +249,22 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(sbOut, sbIn->stmts[i]);
    first = i;
+   UInt n_switches = 0, fn = VP_NO_ID;
    for (i = first; i < sbIn->stmts_used; i++) {
-      if (sbIn->stmts[i]->tag == Ist_IMark) n_instrs++;
-      if (sbIn->stmts[i]->tag == Ist_Exit)  n_side_exits++;
+      const IRStmt* st = sbIn->stmts[i];
+      if (st->tag == Ist_IMark) {
+         UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         UInt now = instr_cc_for(st->Ist.IMark.addr, len)->loc.fn;
+         if (n_instrs > 0 && now != fn) n_switches++;
+         fn = now;
+         n_instrs++;
+      }
+      if (st->tag == Ist_Exit)  n_side_exits++;
    }
    tl_assert(n_instrs > 0);
+   if (!VP_(clo).call_graph) n_switches = 0;
 
-   VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1);
+   VP_SB* sb = new_sb((Addr)closure->readdr, n_instrs, n_side_exits + 1, n_switches);
    sb->nraddr = (Addr)closure->nraddr;
    sb->key    = sb_key(sb->orig_addr, sb->nraddr);
    Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim || VP_(clo).heap;
@@ -259,6 +281,17 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             the smallest there is, as cachegrind does. */
          UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
          sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len);
+         if (n_switches > 0 && instr > 0
+             && sb->instr_cc[instr]->loc.fn != sb->instr_cc[instr - 1]->loc.fn) {
+            /* Code falling through into another function's: what ran
+               before is counted, then the call graph is told. */
+            if (simulate)
+               VP_(events_flush)();
+            if (pending > 0)
+               end_segment(sbOut, sb, pending);
+            pending = 0;
+            add_fn_switch(sbOut, sb->instr_cc[instr]->loc.fn);
+         }
          sb->instr_seg[instr] = sb->n_segs;
          sb->exit_next[exit]  = st->Ist.IMark.addr + len;
          /* The accesses queued before a call of the allocator starts are

@@ -17,6 +17,8 @@
 
 namespace vgprof {
 
+struct PathDisplay;
+
 // The orders `vgprof report --heap-sort` offers; each puts the largest first.
 enum class HeapOrder {
     bytes,      // allocated in all
@@ -65,7 +67,8 @@ inline constexpr double kShortLifetime = 500;
 std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site);
 
 // Bytes allocated by the calls on each source line (file, line): each
-// site's bytes on the line of its allocating frame.
+// site's bytes on the line of its allocating frame and, where that call
+// lies in inlined code, on each line of the inlined calls there.
 std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile);
 
 // "3,000 bytes in 1 block": a heap figure as the reports write it.
@@ -74,6 +77,8 @@ std::string bytes_in_blocks(uint64_t bytes, uint64_t blocks);
 // "main (prog.c:12)", "malloc  [/usr/lib/x86_64-linux-gnu/libc.so.6]"
 // when the file is unknown: a frame as a person reads it.
 std::string frame_label(const Profile& profile, const HeapFrame& frame);
+// The same with its paths as `display` shows them.
+std::string frame_label(const Profile& profile, const HeapFrame& frame, const PathDisplay& display);
 
 } // namespace vgprof
 

@@ -30,11 +30,12 @@ struct LoadLimits {
     // a few kilobytes at most; without a bound, one string in a crafted
     // file would need as much memory as the file is long.
     uint64_t max_string = uint64_t(16) << 20;
-    // Whether a vgprof profile that charges a function less inclusive than
-    // self cost of some event is refused. A correct call graph never does,
-    // but the tool's accounting does today for a few functions (memcpy and
-    // its variants in libc, code without a symbol), so such profiles are
-    // read unless this asks for the check.
+    // Whether a vgprof profile of format version 6 or earlier that charges
+    // a function less inclusive than self cost of some event is refused. A
+    // correct call graph never does, but tools of those versions did for a
+    // few functions (memcpy and its variants in libc, code without a
+    // symbol), so such profiles are read unless this asks for the check.
+    // From version 7 the tool guarantees it, and every profile is checked.
     bool reject_inclusive_below_self = false;
 };
 

@@ -104,6 +104,30 @@ struct Function {
     FileId file;    // source location of the entry point
     ObjId obj;
     uint32_t line = 0;
+    // A function the compiler inlined (format version 7), known from the
+    // debug info's inlined calls by its name in its object: it has no entry
+    // point, its file is "???" and its line 0.
+    bool inlined = false;
+};
+
+// A row of `inlines` (format version 7): function `fn`, an inlined one, whose
+// code was inlined at file:line of its caller's code, the caller being the
+// inlined call `parent` (an index into inlined_calls()) or, without one,
+// the function whose code holds it.
+struct InlinedCall {
+    FnId fn;
+    std::optional<uint32_t> parent;
+    FileId file;
+    uint32_t line = 0;
+};
+
+// A row of `inline_lines` without its costs: the part of the `lines` row
+// (fn, file, line) whose code is that of the inlined call `inl` (innermost).
+struct InlinedLine {
+    FnId fn;
+    uint32_t inl = 0;
+    FileId file;
+    uint32_t line = 0;
 };
 
 // A row of `lines` without its costs (see Profile::line_cost).
@@ -296,6 +320,9 @@ struct ProfileTables {
     std::vector<Function> functions;
     std::vector<LineCost> lines;
     std::vector<uint64_t> line_costs;
+    std::vector<InlinedCall> inlined_calls;
+    std::vector<InlinedLine> inlined_lines;
+    std::vector<uint64_t> inlined_line_costs;
     std::vector<InstrCost> instrs;
     std::vector<uint64_t> instr_costs;
     bool has_call_graph = false;
@@ -340,6 +367,15 @@ public:
     // The num_events() costs of lines()[row] / instrs()[row].
     const uint64_t* line_cost(size_t row) const { return &t_.line_costs[row * num_events()]; }
     const uint64_t* instr_cost(size_t row) const { return &t_.instr_costs[row * num_events()]; }
+
+    // Inlined calls and the costs of inlined code (format version 7; empty
+    // before, and for callgrind and cachegrind files).
+    const std::vector<InlinedCall>& inlined_calls() const { return t_.inlined_calls; }
+    const std::vector<InlinedLine>& inlined_lines() const { return t_.inlined_lines; }
+    const uint64_t* inlined_line_cost(size_t row) const
+    {
+        return &t_.inlined_line_costs[row * num_events()];
+    }
 
     // --- the call graph (format version 2, absent with --call-graph=no) ---
 

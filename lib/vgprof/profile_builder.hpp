@@ -80,6 +80,9 @@ public:
     ObjId object(StrId path);
     FileId file(StrId path);
     FnId function(StrId name, FileId file, ObjId obj, uint32_t line);
+    // An inlined function (Function::inlined): known by its name in its
+    // object, apart from any function of that name with code of its own.
+    FnId inlined_function(StrId name, ObjId obj);
     // The text of an interned string.
     const std::string& text(StrId str) const;
 

@@ -34,7 +34,17 @@ struct SourceSearch {
     // Where a relative path is looked for, in order, before the current
     // directory.
     std::vector<std::string> dirs;
+    // The Rust standard library's sources (a rust-src component's
+    // .../library), where a path Rust remapped to
+    // /rustc/<commit>/library/... is looked for, in order.
+    std::vector<std::string> rust_library_dirs;
 };
+
+// The Rust standard library sources installed on this machine, in the order
+// to try them: $RUST_SRC_PATH, the rust-src component of the rustc on PATH
+// (<sysroot>/lib/rustlib/src/rust/library), Debian's rust-src package
+// (/usr/src/rustc-*/library, in reverse name order). Only those that exist.
+std::vector<std::string> installed_rust_library_dirs();
 
 // `path` rewritten by the first of `substitutions` that applies (see
 // SourceSearch), or unchanged.

@@ -74,18 +74,32 @@ bool contains(const std::string& text, const std::string& part)
    return text.find(part) != std::string::npos;
 }
 
-TEST(Destination, ReadOnlyDirectoryGivesAClearMessageAndKeepsTheExitStatus)
+// A destination that cannot be written stops the run before the client
+// starts, as callgrind stops when it cannot create its output file.
+TEST(Destination, ReadOnlyDirectoryStopsTheRunAtStartWithAClearMessage)
 {
    TempDir dir;
    TmpfsMount ro(dir / "ro", MS_RDONLY, "size=256k");
    if (!ro.mounted()) GTEST_SKIP() << ro.why_not();
    auto r = run_tool("vgprof", {"--vgprof-out-file=ro/p.json"}, fault_prog("die", {"exit"}),
                      dir.path());
-   EXPECT_EQ(r.exit_code, 3);
-   EXPECT_TRUE(contains(r.err, "vgprof: error: cannot create the profile")) << r.err;
-   EXPECT_TRUE(contains(r.err, "Read-only file system")) << r.err;
-   EXPECT_TRUE(contains(r.err, "no profile was written")) << r.err;
+   EXPECT_EQ(r.exit_code, 1);
+   EXPECT_TRUE(contains(r.err, "Bad option: --vgprof-out-file=ro/p.json")) << r.err;
+   EXPECT_TRUE(contains(r.err, "vgprof: cannot create the profile '" + dir / "ro/p.json" +
+                                   "': Read-only file system"))
+       << r.err;
+   EXPECT_EQ(r.out, "") << "the client ran";
    EXPECT_EQ(ro.files(), std::vector<std::string>{});
+}
+
+TEST(Destination, MissingDirectoryStopsTheRunAtStart)
+{
+   TempDir dir;
+   auto r = run_tool("vgprof", {"--vgprof-out-file=no/such/dir/p.json"}, fault_prog("die", {"exit"}),
+                     dir.path());
+   EXPECT_EQ(r.exit_code, 1);
+   EXPECT_TRUE(contains(r.err, "/no/such/dir/p.json': No such file or directory")) << r.err;
+   EXPECT_EQ(r.out, "") << "the client ran";
 }
 
 // The disk fills up while the profile is being written: the part written
@@ -222,16 +236,16 @@ TEST(OutFile, PercentPIsTheWritingProcesssIdAndPercentPercentAPercentSign)
        << theirs[0];
 }
 
-// A name one byte longer than a file name may be: refused by the system,
-// said plainly, and the client's status kept.
-TEST(OutFile, NameLongerThanTheSystemAllowsGivesAClearMessage)
+// A name one byte longer than a file name may be: refused by the system
+// when the run starts, said plainly.
+TEST(OutFile, NameLongerThanTheSystemAllowsStopsTheRunAtStart)
 {
    TempDir dir;
    auto r = run_tool("vgprof", {"--vgprof-out-file=" + std::string(251, 'n') + ".json"},
                      fault_prog("die", {"exit"}), dir.path());
-   EXPECT_EQ(r.exit_code, 3);
+   EXPECT_EQ(r.exit_code, 1);
    EXPECT_TRUE(contains(r.err, "File name too long")) << r.err;
-   EXPECT_TRUE(contains(r.err, "no profile was written")) << r.err;
+   EXPECT_EQ(r.out, "") << "the client ran";
    EXPECT_EQ(dir.files_starting_with(""), std::vector<std::string>{});
 }
 

@@ -356,6 +356,11 @@ CallgrindInstrs read_callgrind_instrs(const std::string& path)
    return instrs;
 }
 
+std::string valgrind_name(const std::string& name)
+{
+   return name.compare(0, 2, "0x") == 0 ? "???" : name;
+}
+
 LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)
 {
    auto ev = p.event_index(event);
@@ -364,7 +369,7 @@ LineCosts vgprof_lines(const vgprof::Profile& p, const std::string& event)
    for (size_t i = 0; i < p.lines().size(); i++) {
       const auto& l = p.lines()[i];
       uint64_t c = p.line_cost(i)[*ev];
-      if (c) costs[LineKey{p.file_path(l.file), p.fn_name(l.fn), l.line}] += c;
+      if (c) costs[LineKey{p.file_path(l.file), valgrind_name(p.fn_name(l.fn)), l.line}] += c;
    }
    return costs;
 }

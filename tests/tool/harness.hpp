@@ -141,6 +141,11 @@ struct CallgrindInstrs {
 CallgrindInstrs read_callgrind_instrs(const std::string& path);
 
 // vgprof's self cost per (file, function, line) for one event.
+// A function's name as Valgrind's other tools print it: code without a
+// symbol, which vgprof names by where its function starts
+// ("0x0000000000003080"), is "???" to cachegrind and DHAT.
+std::string valgrind_name(const std::string& name);
+
 LineCosts vgprof_lines(const vgprof::Profile& profile, const std::string& event);
 
 // The cost of one function, by name, over all its lines.

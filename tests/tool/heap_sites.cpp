@@ -35,9 +35,10 @@ void add(Sites& sites, const Stack& stack, const Site& s)
 std::string frame_text(const vgprof::Profile& p, const vgprof::HeapFrame& f)
 {
    const std::string& file = p.file_path(f.file);
+   const std::string name = valgrind_name(p.fn_name(f.fn));
    if (file == "???")
-      return p.fn_name(f.fn) + " (in " + p.obj_path(p.function(f.fn).obj) + ")";
-   return p.fn_name(f.fn) + " (" + base_name(file) + ":" + std::to_string(f.line) + ")";
+      return name + " (in " + p.obj_path(p.function(f.fn).obj) + ")";
+   return name + " (" + base_name(file) + ":" + std::to_string(f.line) + ")";
 }
 
 std::string stack_text(const Stack& stack)
@@ -77,10 +78,19 @@ std::string base_name(const std::string& path)
    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// "fn (dir/file.c:12)" as "fn (file.c:12)": DHAT names the files of
+// inlined calls with the directory their debug info gives, vgprof with the
+// whole path; both are compared by file name.
+std::string without_dirs(const std::string& desc)
+{
+   const size_t paren = desc.rfind(" (");   // names can hold " (": call_once<fn(), ()>
+   if (paren == std::string::npos || desc.compare(paren, 5, " (in ") == 0) return desc;
+   return desc.substr(0, paren) + " (" + base_name(desc.substr(paren + 2));
+}
+
 // DHAT's JSON (version 2). A frame is "0xADDR: fn (file:line)"; an address
 // in inlined code gives one frame per inlined function, innermost first,
-// all with that address: they are one frame of vgprof's, named after the
-// function the code was compiled in, with the innermost source line.
+// all with that address, as vgprof's stacks have them.
 Sites read_dhat(const std::string& path)
 {
    const boost::json::object doc = boost::json::parse(read_file(path)).as_object();
@@ -89,22 +99,10 @@ Sites read_dhat(const std::string& path)
    for (const boost::json::value& v : doc.at("pps").as_array()) {
       const boost::json::object& pp = v.as_object();
       Stack stack;
-      std::string last_addr, first_place;
       for (const boost::json::value& f : pp.at("fs").as_array()) {
          const std::string text(ftbl.at(u64(f)).as_string());
-         const size_t colon = text.find(": ");
-         const std::string addr = text.substr(0, colon), desc = text.substr(colon + 2);
-         if (in_allocator(desc)) continue;
-         const size_t paren = desc.find(" (");
-         const std::string fn = desc.substr(0, paren);
-         const std::string place = paren == std::string::npos ? "" : desc.substr(paren);
-         if (addr == last_addr && !stack.empty()) {
-            stack.back() = fn + first_place;
-         } else {
-            stack.push_back(desc);
-            first_place = place;
-         }
-         last_addr = addr;
+         const std::string desc = text.substr(text.find(": ") + 2);
+         if (!in_allocator(desc)) stack.push_back(without_dirs(desc));
       }
       Site s;
       s.bytes = u64(pp.at("tb")); s.blocks = u64(pp.at("tbk"));

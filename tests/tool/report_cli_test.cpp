@@ -71,6 +71,15 @@ TEST_F(Report, ShowsTheTotalAsCachegrindDoesAndTheHottestFunctionFirst)
    EXPECT_LT(grid, sum_to);
 }
 
+// --strip-prefix takes one path each time, so the profile can follow it.
+TEST_F(Report, StripPrefixBeforeTheProfileShortensThePaths)
+{
+   auto r = run({cli_path(), "report", "--strip-prefix", progs_dir(), "loops.json"}, dir_->path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   EXPECT_NE(r.out.find("  [loops]"), std::string::npos) << r.out;
+   EXPECT_EQ(r.out.find("[" + progs_dir() + "/loops]"), std::string::npos) << r.out;
+}
+
 TEST_F(Report, JsonFormatIsValidJsonWithTheSameTotal)
 {
    auto r = run({cli_path(), "report", "--format", "json", "loops.json"}, dir_->path());

@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 namespace vgprof {
@@ -261,6 +262,36 @@ TEST(FindSource, TakesOnlyRegularFiles)
     EXPECT_TRUE(find_source("src/a.c", search).found.empty());
 }
 
+// rustc records its standard library as /rustc/<commit>/library/...: read
+// from the installed library sources, the first that has the file.
+TEST(FindSource, RustLibraryPathsAreReadFromTheInstalledSources)
+{
+    ScratchDir dir;
+    dir.write("new/library/core/src/iter/mod.rs", "x\n");
+    SourceSearch search;
+    search.rust_library_dirs = {dir / "old/library", dir / "new/library"};
+    const std::string recorded =
+        "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/iter/mod.rs";
+    const SourceLookup found = find_source(recorded, search);
+    EXPECT_EQ(found.found, dir / "new/library/core/src/iter/mod.rs");
+    EXPECT_EQ(found.tried, (std::vector<std::string>{recorded,
+                                                     dir / "old/library/core/src/iter/mod.rs",
+                                                     dir / "new/library/core/src/iter/mod.rs"}));
+}
+
+TEST(FindSource, RustSrcPathIsTheFirstInstalledLibrary)
+{
+    ScratchDir dir;
+    dir.write("library/core/src/lib.rs", "x\n");
+    const char* saved = std::getenv("RUST_SRC_PATH");
+    const std::string kept = saved ? saved : "";
+    ::setenv("RUST_SRC_PATH", (dir / "library").c_str(), 1);
+    const std::vector<std::string> dirs = installed_rust_library_dirs();
+    if (saved) ::setenv("RUST_SRC_PATH", kept.c_str(), 1); else ::unsetenv("RUST_SRC_PATH");
+    ASSERT_FALSE(dirs.empty());
+    EXPECT_EQ(dirs.front(), dir / "library");
+}
+
 TEST(ReadLines, DropsLineEndsOfBothKinds)
 {
     ScratchDir dir;
@@ -415,6 +446,7 @@ struct Annotated {
         options.profile = dir.write("app.json", test::two_event_profile().str());
         test::set_mtime(options.profile, 1500000000);
         options.substitutions = {"/src=" + dir / "src"};
+        options.events = {"all"};   // the wide layout these tests state
     }
 
     std::string source(const std::string& text, long mtime = 1400000000)

@@ -255,6 +255,22 @@ TEST(HeapReport, TextShowsDhatSummaryThenSitesWithStacks)
     EXPECT_LT(text.find("main (/src/app.c:22)"), text.find("work (/src/app.c:5)"));
 }
 
+// The timeline as ms_print draws massif's: 72 columns over the 100,000
+// instructions of the run, 12 rows up to the peak of 2,300 bytes. The
+// first column (instructions 0 to 1,388) holds every sample, the peak at
+// 500 among them, and is full; afterwards 100 bytes stay live, less than
+// the 2,300 / 12 = 192 a row stands for.
+TEST(HeapReport, TextChartsTheLiveBytesOverTime)
+{
+    const std::string text = heap_report(load(with_heap()), {});
+    std::string chart = "Live bytes over time (instructions):\n2,300 ^#\n";
+    for (int row = 1; row < 12; ++row)
+        chart += "      |#\n";
+    chart += "    0 +" + std::string(72, '-') + ">\n";
+    chart += "       0" + std::string(71 - 7, ' ') + "100,000\n";
+    EXPECT_NE(text.find(chart), std::string::npos) << text;
+}
+
 TEST(HeapReport, FunctionKeepsTheSitesUnderItAndTopLimits)
 {
     const Profile p = load(with_heap());

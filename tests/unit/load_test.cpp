@@ -2,6 +2,7 @@
 // Specification of load_profile/parse_profile: what a valid profile turns
 // into, and the exact message for each way a profile can be wrong
 // (docs/profile-format.md, "Invariants a reader checks").
+#include "error_of.hpp"
 #include "profile_text.hpp"
 #include "report_fixture.hpp"
 
@@ -1169,6 +1170,48 @@ TEST(LoadCacheError, WhatMetaCacheSaysWasSimulatedMustHaveItsEvents)
     ir_only.set_meta("cache", R"({"branches":true})");
     EXPECT_EQ(load_error(ir_only),
               R"(p.json: meta.events: no "Bc" event, but meta.cache says branches were simulated)");
+}
+
+// Version 7: an inlined function's row carries a fifth entry.
+TEST(LoadProfile, Version7MarksInlinedFunctions)
+{
+    const Profile p =
+        parse_profile(ProfileText()
+                          .set("vgprof", "7")
+                          .set("strs", R"(["???","/usr/bin/app","/src/app.c","main","work","helper"])")
+                          .set("fns", "[[3,1,0,10],[4,1,0,3],[5,1,0,0,1]]")
+                          .str(),
+                      "p.json");
+    EXPECT_FALSE(p.function(FnId(0)).inlined);
+    EXPECT_TRUE(p.function(FnId(2)).inlined);
+    EXPECT_EQ(p.fn_name(FnId(2)), "helper");
+}
+
+TEST(LoadProfileError, InlinedFlagOtherThanOneIsNamed)
+{
+    const std::string message = test::error_of([] {
+        parse_profile(ProfileText().set("vgprof", "7").set("fns", "[[3,1,0,10],[4,1,0,3,2]]").str(),
+                      "p.json");
+    });
+    EXPECT_NE(message.find("fns[1][4]"), std::string::npos) << message;
+}
+
+// From version 7 a function's inclusive cost holds its self cost; earlier
+// tools could write less (a PLT stub's code ran in its caller's context), so
+// earlier profiles are refused only when the caller asks.
+TEST(LoadProfileError, Version7InclusiveCostBelowTheSelfCostIsRefused)
+{
+    const auto text = [](const char* version) {
+        return ProfileText()
+            .set("vgprof", version)
+            .set("calls", "[[0,1,1,12,1,2484746]]")
+            .set("inclusive", "[[0,2485947],[1,2484746]]")
+            .str();
+    };
+    EXPECT_EQ(test::error_of([&] { parse_profile(text("7"), "p.json"); }),
+              "p.json: inclusive: fn 1: Ir inclusive cost 2484746 is below the function's self "
+              "cost 2484747");
+    EXPECT_NO_THROW(parse_profile(text("6"), "p.json"));
 }
 
 } // namespace

@@ -67,6 +67,27 @@ TEST(ProfileBuilder, NumbersTablesAsTheFormatOrdersThem)
     EXPECT_EQ(p.line_cost(1)[0], 800u);  // 700 + 100
 }
 
+// An inlined function (merge keeps those of its profiles) is known by its
+// name in its object: apart from a function of that name with code of its
+// own, without a file or a line.
+TEST(ProfileBuilder, InlinedFunctionsStayApartFromFunctionsOfTheirName)
+{
+    TwoFunctions t;
+    const ObjId app = t.b.object(t.b.str("/usr/bin/app"));
+    const FnId inlined = t.b.inlined_function(t.b.str("work"), app);
+    EXPECT_NE(inlined, t.work);
+    EXPECT_EQ(t.b.inlined_function(t.b.str("work"), app), inlined);
+    const Profile p = t.b.finish();
+    ASSERT_EQ(p.functions().size(), 3u);
+    // By object, name, file ("???" after "/src/b.c"), line.
+    const Function& f = p.function(FnId(2));
+    EXPECT_EQ(p.str(f.name), "work");
+    EXPECT_TRUE(f.inlined);
+    EXPECT_EQ(p.file_path(f.file), "???");
+    EXPECT_EQ(f.line, 0u);
+    EXPECT_FALSE(p.function(FnId(1)).inlined);
+}
+
 TEST(ProfileBuilder, AsAddedKeepsTheOrderOfFirstUse)
 {
     ProfileBuilder b("dhat.out", ProfileBuilder::Numbering::as_added);

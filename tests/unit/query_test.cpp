@@ -452,12 +452,7 @@ TEST(MissRates, SummaryRatesAreCachegrindsInItsOrderFromTheProgramTotals)
 
 TEST(MissRates, SummaryHasOnlyTheRatesWhoseEventsWereRecorded)
 {
-    test::ProfileText branches;
-    branches.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
-    branches.set_meta("cache", R"({"branches":true})");
-    branches.set_meta("totals", "[2485947,30,3,4,1]");
-    branches.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
-    branches.drop("instrs").drop_call_graph();
+    const test::ProfileText branches = test::branch_profile();
     const Profile p = parse_profile(branches.str(), "p.json");
     const std::vector<MissRate> rates = summary_miss_rates(p);
     ASSERT_EQ(rates.size(), 1u);

@@ -162,6 +162,19 @@ inline ProfileText cache_profile()
     return p;
 }
 
+// Only the branch predictors simulated (--cache-sim=no --branch-sim=yes):
+// main has Bc 10 (1 mispredicted), work Bc 20 (2) and Bi 4 (1).
+inline ProfileText branch_profile()
+{
+    ProfileText p;
+    p.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
+    p.set_meta("cache", R"({"branches":true})");
+    p.set_meta("totals", "[2485947,30,3,4,1]");
+    p.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
+    p.drop("instrs").drop_call_graph();
+    return p;
+}
+
 inline ProfileText cache_call_graph_profile()
 {
     using std::string;

@@ -46,10 +46,13 @@ std::string report_error(const test::ProfileText& profile, const ReportOptions& 
     return "(no error)";
 }
 
+// Every recorded event shown (--events all): the wide layout these tests
+// state; the default columns are ReportDefaultColumns' concern.
 ReportOptions options(std::string sort = "", double threshold = 0.1, size_t top = 0)
 {
     ReportOptions o;
     o.profile = "app.json";
+    o.events = {"all"};
     o.sort = std::move(sort);
     o.threshold = threshold;
     o.top = top;
@@ -547,12 +550,7 @@ TEST(ReportCache, HeaderShowsTheSimulatedCachesAndBranches)
 
 TEST(ReportCache, OnlySimulatedBranchesSayNothingOfCaches)
 {
-    test::ProfileText branches;
-    branches.set_meta("events", R"(["Ir","Bc","Bcm","Bi","Bim"])");
-    branches.set_meta("cache", R"({"branches":true})");
-    branches.set_meta("totals", "[2485947,30,3,4,1]");
-    branches.set("lines", "[[0,1,11,1200,10,1,0,0],[1,1,4,2484747,20,2,4,1]]");
-    branches.drop("instrs").drop_call_graph();
+    const test::ProfileText branches = test::branch_profile();
     const std::string text = report_of(branches, options());
     EXPECT_EQ(text.find("Caches:"), std::string::npos);
     EXPECT_NE(text.find("Events shown:     Ir Bc Bcm Bi Bim\nBranches:         simulated\n"),
@@ -713,6 +711,67 @@ TEST(ReportCacheJson, CarriesTheCacheTheShownEventsAndTheRatesAsFractions)
               R"("omitted":{"functions":0,"self":{"D1mw":0,"Dw":0},)"
               R"("self_miss_rates":{"D1mw/Dw":null}}})"
               "\n");
+}
+
+} // namespace
+} // namespace vgprof
+
+namespace vgprof {
+namespace {
+
+// LLm sums every last-level miss, as cachegrind's "LL misses" line: work's
+// 8 + 20 + 10 = 38 of 10 + 20 + 40 = 70, main's 2 + 0 + 30 = 32.
+TEST(ReportDefaultColumns, AreTheFirstEventAndAllLastLevelMissesSoThatARowFitsATerminal)
+{
+    ReportOptions o = options();
+    o.events.clear();
+    const std::string text = report_of(test::cache_profile(), o);
+    EXPECT_NE(text.find("Events shown:     Ir LLm\n"), std::string::npos) << text;
+    EXPECT_EQ(function_rows(text),
+              " 8,000  (80.0%)  38  (54.3%)  work (/src/app.c:3)  [/usr/bin/app]\n"
+              " 2,000  (20.0%)  32  (45.7%)  main (/src/app.c:10)  [/usr/bin/app]\n");
+}
+
+TEST(ReportDefaultColumns, WithoutCachesTheSummaryIsEveryMispredictedBranch)
+{
+    const test::ProfileText branches = test::branch_profile();
+    ReportOptions o = options(std::string(), 0);
+    o.events.clear();
+    const std::string text = report_of(branches, o);
+    EXPECT_NE(text.find("Events shown:     Ir Bm\n"), std::string::npos) << text;
+    // work: 2 + 1 of 3 + 1; main: 1 + 0.
+    EXPECT_NE(function_rows(text).find("2,484,747 (100.0%)  3  (75.0%)  work"), std::string::npos)
+        << text;
+}
+
+TEST(ReportDefaultColumns, EventsAllShowsEveryRecordedEventAndJsonDoesByDefault)
+{
+    const std::string text = report_of(test::cache_profile(), events_options({"all"}));
+    EXPECT_NE(text.find("Events shown:     Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim\n"),
+              std::string::npos);
+    ReportOptions json = options();
+    json.events.clear();
+    json.format = "json";
+    const std::string out = report_of(test::cache_profile(), json);
+    EXPECT_NE(out.find(R"("events":["Ir","I1mr","ILmr","Dr","D1mr","DLmr","Dw","D1mw","DLmw","Bc","Bcm","Bi","Bim"])"),
+              std::string::npos)
+        << out;
+}
+
+TEST(ReportDefaultColumns, SumsCanBeChosenLikeEventsAndComeAfterThem)
+{
+    const std::string text = report_of(test::cache_profile(), events_options({"LLm", "D1mr"}));
+    EXPECT_NE(text.find("Events shown:     D1mr LLm\n"), std::string::npos) << text;
+    EXPECT_EQ(report_error(test::two_event_profile(), events_options({"LLm"})),
+              R"(app.json: no event "LLm" to show (events recorded: Ir Dr))");
+}
+
+TEST(ReportText, StripPrefixShortensTheFunctionsPaths)
+{
+    ReportOptions o = options();
+    o.strip_prefixes = {"/src", "/usr/bin"};
+    EXPECT_NE(function_rows(report(o)).find("work (app.c:3)  [app]"), std::string::npos)
+        << report(o);
 }
 
 } // namespace

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Paths shortened for text output (see vgprof/path_display.hpp).
+#include "vgprof/path_display.hpp"
+
+#include "vgprof/profile.hpp"
+
+#include <cctype>
+
+namespace vgprof {
+
+namespace {
+
+constexpr size_t kCommitDigits = 40;
+constexpr size_t kShortCommit = 9;   // as `rustc --version` shows a commit
+
+bool starts_with_component(const std::string& path, const std::string& prefix)
+{
+    if (prefix.empty() || path.compare(0, prefix.size(), prefix) != 0)
+        return false;
+    return prefix.back() == '/' || path.size() == prefix.size() || path[prefix.size()] == '/';
+}
+
+} // namespace
+
+size_t rustc_prefix_length(const std::string& path)
+{
+    static const std::string kRustc = "/rustc/";
+    const size_t end = kRustc.size() + kCommitDigits;
+    if (path.size() <= end || path.compare(0, kRustc.size(), kRustc) != 0 || path[end] != '/')
+        return 0;
+    for (size_t i = kRustc.size(); i < end; ++i)
+        if (!std::isxdigit(static_cast<unsigned char>(path[i])))
+            return 0;
+    return end + 1;
+}
+
+std::string PathDisplay::show(const std::string& path) const
+{
+    for (const std::string& prefix : strip_prefixes)
+        if (starts_with_component(path, prefix)) {
+            size_t rest = prefix.size();
+            while (rest < path.size() && path[rest] == '/')
+                ++rest;
+            return rest < path.size() ? path.substr(rest) : path;
+        }
+    if (const size_t n = rustc_prefix_length(path))
+        return path.substr(0, 7 + kShortCommit) + path.substr(n - 1);
+    return path;
+}
+
+std::string function_label(const Profile& profile, FnId fn, const PathDisplay& display)
+{
+    const Function& f = profile.function(fn);
+    std::string label = profile.str(f.name);
+    const std::string& file = profile.file_path(f.file);
+    if (file != "???")
+        label += " (" + display.show(file) + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
+    return label + "  [" + display.show(profile.obj_path(f.obj)) + "]";
+}
+
+} // namespace vgprof

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// real_code_test.cpp: programs as Debian and release builds ship them.
+// Stripped libraries: their functions without symbols are callgrind's, by
+// address and cost. Every profile: a function's inclusive cost holds its
+// self cost, for every event. Release-mode Rust and optimised C++: names
+// demangled as callgrind shows them, and allocation stacks with DHAT's
+// inlined frames.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "harness.hpp"
+#include "heap_sites.hpp"
+#include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
+
+using namespace vgtest;
+
+namespace {
+
+bool exists(const std::string& path)
+{
+   struct stat st;
+   return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string base_name(const std::string& path)
+{
+   const size_t slash = path.rfind('/');
+   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Self Ir per (object file name, function name).
+std::map<std::pair<std::string, std::string>, uint64_t> self_ir(const vgprof::Profile& p)
+{
+   std::map<std::pair<std::string, std::string>, uint64_t> out;
+   for (const vgprof::FunctionCost& c : vgprof::function_self_costs(p)) {
+      const vgprof::Function& f = p.function(c.fn);
+      if (c.self[0] != 0) out[{base_name(p.obj_path(f.obj)), p.str(f.name)}] += c.self[0];
+   }
+   return out;
+}
+
+// bzip2's work is done in libbz2, which Debian strips: its busiest
+// functions have no symbol.
+TEST(StrippedLibrary, UnnamedFunctionsAreNamedAndCostAsCallgrindsAreByAddress)
+{
+   TempDir dir;
+   write_file(dir / "input", generated_text(60000));
+   const std::vector<std::string> program = resolve_program({"bzip2", "-9", "-c", "input"});
+   auto vp = run_tool("vgprof", {"--cache-sim=no", "--vgprof-out-file=vp.json"}, program, dir.path());
+   auto cl = run_tool("callgrind", {"--callgrind-out-file=cl.out"}, program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(cl.exit_code, 0) << cl.err;
+   const vgprof::Profile mine = vgprof::load_profile(dir / "vp.json");
+   const vgprof::Profile theirs = vgprof::load_profile(dir / "cl.out");
+   const auto mine_ir = self_ir(mine), their_ir = self_ir(theirs);
+   const uint64_t total = theirs.meta().totals[0];
+   size_t unnamed = 0;
+   for (const auto& [key, cost] : their_ir) {
+      if (key.first.rfind("libbz2", 0) != 0 || key.second.rfind("0x", 0) != 0 ||
+          cost * 100 < total)
+         continue;
+      ++unnamed;
+      auto it = mine_ir.find(key);
+      ASSERT_NE(it, mine_ir.end()) << key.second << " [" << key.first << "] is not in the profile";
+      // callgrind charges code to the function a call entered, vgprof to
+      // the function holding it: they differ only where code of one runs
+      // in the other's context.
+      EXPECT_NEAR(double(it->second), double(cost), 0.001 * double(cost)) << key.second;
+   }
+   EXPECT_GE(unnamed, 3u) << "libbz2 has symbols here: the test proves nothing";
+   // No cost is left to an anonymous "???" worth mentioning.
+   for (const auto& [key, cost] : mine_ir) {
+      if (key.second == "???") {
+         EXPECT_LT(cost * 1000, mine.meta().totals[0]) << key.first;
+      }
+   }
+}
+
+struct Program {
+   std::string name;
+   std::vector<std::string> argv;   // a test program's name, or a command
+   std::string input;               // written to "input" if set
+};
+
+void PrintTo(const Program& p, std::ostream* out) { *out << p.name; }
+
+class InclusiveHoldsSelf : public ::testing::TestWithParam<Program> {};
+
+// Arithmetic, not a reference tool: what ran while a function was on a
+// stack, or while its code ran, includes its own instructions. The loader
+// refuses a profile that breaks it; this says which function did.
+TEST_P(InclusiveHoldsSelf, ForEveryFunctionAndEvent)
+{
+   const Program& c = GetParam();
+   TempDir dir;
+   if (!c.input.empty()) write_file(dir / "input", c.input);
+   std::vector<std::string> argv = c.argv;
+   if (exists(progs_dir() + "/" + argv[0])) argv[0] = progs_dir() + "/" + argv[0];
+   auto vp = run_tool("vgprof", {"--branch-sim=yes", "--vgprof-out-file=vp.json"},
+                      resolve_program(argv), dir.path());
+   ASSERT_TRUE(exists(dir / "vp.json")) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   ASSERT_TRUE(p.has_call_graph());
+   size_t checked = 0;
+   for (const vgprof::FunctionCost& f : vgprof::function_costs(p)) {
+      for (size_t e = 0; e < p.num_events(); ++e) {
+         if (f.self[e] == 0) continue;
+         ++checked;
+         EXPECT_GE(f.inclusive[e], f.self[e])
+             << p.meta().events[e] << " of " << vgprof::function_label(p, f.fn);
+      }
+   }
+   EXPECT_GT(checked, 100u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Programs, InclusiveHoldsSelf,
+    ::testing::Values(
+        Program{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(30000)},
+        Program{"sqlite3", {"sqlite3", "-init", "input", ":memory:"},
+                "create table t(a, b);\n"
+                "with recursive n(i) as (select 1 union all select i + 1 from n where i < 500)\n"
+                "insert into t select i, 'v' || i from n;\n"
+                "create index tb on t(b);\nselect count(*), max(b) from t;\n"},
+        Program{"recursion", {"recursion"}, ""}, Program{"longjmp", {"longjmp"}, ""},
+        Program{"signal_and_siglongjmp", {"sigjmp"}, ""}, Program{"threads", {"threads"}, ""},
+        Program{"cxx_exceptions", {"throw"}, ""}, Program{"cxx_templates", {"cxx_templates"}, ""},
+        // libc's strcasecmp runs on into strcasecmp_l's code, with no jump.
+        Program{"code_falling_into_another_function", {"heap_strings"}, ""}),
+    [](const ::testing::TestParamInfo<Program>& info) { return info.param.name; });
+
+// The functions of the program's own object that callgrind names, with
+// their self cost; the same of vgprof's profile.
+std::set<std::string> own_functions(const vgprof::Profile& p, const std::string& object)
+{
+   std::set<std::string> names;
+   for (const auto& [key, cost] : self_ir(p))
+      if (key.first == object) names.insert(key.second);
+   return names;
+}
+
+// Demangled names read as callgrind shows them (Valgrind's demangler, for
+// C++ and for Rust's legacy and v0 schemes, the hash suffix left out, so
+// that functions that differ only by it are one), and --demangle=no keeps
+// them mangled.
+void expect_names_as_callgrinds(const std::string& program, const std::string& mangled_prefix)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--cache-sim=no", "--vgprof-out-file=vp.json"}, {program},
+                      dir.path());
+   auto cl = run_tool("callgrind", {"--callgrind-out-file=cl.out"}, {program}, dir.path());
+   auto raw = run_tool("vgprof", {"--cache-sim=no", "--demangle=no", "--vgprof-out-file=raw.json"},
+                       {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(cl.exit_code, 0) << cl.err;
+   ASSERT_EQ(raw.exit_code, 0) << raw.err;
+   const std::string object = base_name(program);
+   const std::set<std::string> mine = own_functions(vgprof::load_profile(dir / "vp.json"), object);
+   const std::set<std::string> theirs = own_functions(vgprof::load_profile(dir / "cl.out"), object);
+   // (Code without a symbol, which callgrind names by the address of each
+   // block a call entered, is StrippedLibrary's concern.)
+   for (const std::string& name : theirs) {
+      if (name.rfind("0x", 0) != 0) {
+         EXPECT_TRUE(mine.count(name)) << "callgrind's " << name << " is not in the profile";
+      }
+   }
+   const std::regex hash(".*::h[0-9a-f]{16}$");
+   for (const std::string& name : mine) {
+      EXPECT_NE(name.rfind(mangled_prefix, 0), 0u) << name << " is still mangled";
+      EXPECT_FALSE(std::regex_match(name, hash)) << name << " keeps its hash";
+   }
+   size_t mangled = 0;
+   for (const std::string& name : own_functions(vgprof::load_profile(dir / "raw.json"), object))
+      mangled += name.rfind(mangled_prefix, 0) == 0;
+   EXPECT_GT(mangled, 0u) << "--demangle=no left no name mangled";
+}
+
+std::string rust_program(const std::string& name)
+{
+   return progs_dir() + "/" + name;
+}
+
+TEST(RustRelease, LegacyNamesAreDemangledAsCallgrindShowsThem)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   expect_names_as_callgrinds(program, "_ZN");
+}
+
+TEST(RustRelease, V0NamesAreDemangledAsCallgrindShowsThem)
+{
+   const std::string program = rust_program("rust_inline_v0");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   expect_names_as_callgrinds(program, "_R");
+}
+
+TEST(CxxTemplates, NamesAreDemangledAsCallgrindShowsThem)
+{
+   expect_names_as_callgrinds(progs_dir() + "/cxx_templates", "_Z");
+}
+
+// The line of the source at `path` holding `text`, from the source itself.
+uint32_t line_of(const std::string& path, const std::string& text)
+{
+   std::ifstream in(path);
+   std::string line;
+   for (uint32_t n = 1; std::getline(in, line); ++n)
+      if (line.find(text) != std::string::npos) return n;
+   return 0;
+}
+
+// Every allocation of rust_inline is standard-library code inlined into the
+// program: DHAT's stacks, inlined frames and all, are the profile's, and
+// they reach the program's own lines. Bytes read and written are compared
+// within 25%: Rust's runtime reads /proc/self/maps when it starts (to find
+// the main thread's stack), and that file lists each tool's own mappings,
+// a different number of lines under DHAT than under vgprof.
+TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   expect_heap_matches_dhat({program}, {}, dir.path(), 0, nullptr, 0.25);
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const vgprof::Heap& heap = *p.heap();
+   std::string source;   // as the debug info names it
+   for (const vgprof::StrId path : p.files())
+      if (base_name(p.str(path)) == "rust_inline.rs") source = p.str(path);
+   ASSERT_FALSE(source.empty()) << "no line of rust_inline.rs ran";
+   const std::set<uint32_t> wanted = {line_of(source, "let v: Vec<u64>"),
+                                      line_of(source, "Vec::with_capacity(n)"),
+                                      line_of(source, "out.push(format!")};
+   std::set<uint32_t> found;
+   for (const vgprof::HeapSite& s : heap.sites)
+      for (vgprof::FrameId f : s.frames) {
+         const vgprof::HeapFrame& frame = heap.frame(f);
+         if (base_name(p.file_path(frame.file)) == "rust_inline.rs" && p.function(frame.fn).inlined)
+            found.insert(frame.line);
+      }
+   for (uint32_t line : wanted)
+      EXPECT_TRUE(found.count(line)) << "no inlined frame at rust_inline.rs:" << line;
+}
+
+// The call-path tree: the calls made from inlined code hang below the
+// inlined functions' nodes, and report --function finds an inlined
+// function, where it was inlined and what its code cost.
+TEST(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::string source;
+   for (const vgprof::StrId path : p.files())
+      if (base_name(p.str(path)) == "rust_inline.rs") source = p.str(path);
+   ASSERT_FALSE(source.empty());
+   // build_table, inlined into main, calls the allocator (through the
+   // inlined standard-library code below it).
+   bool found = false;
+   for (size_t i = 0; i < p.paths().size(); ++i) {
+      const vgprof::PathNode& n = p.paths()[i];
+      if (!n.fn || !n.parent || p.fn_name(*n.fn) != "build_table") continue;
+      const vgprof::PathNode& up = p.path(*n.parent);
+      EXPECT_TRUE(p.function(*n.fn).inlined);
+      EXPECT_EQ(n.count, 0u);
+      EXPECT_EQ(p.path_self(i)[0], 0u);
+      if (up.fn && p.fn_name(*up.fn) == "rust_inline::main") found = p.path_inclusive(i)[0] > 0;
+   }
+   EXPECT_TRUE(found) << "no build_table node below main";
+   auto r = run({cli_path(), "report", "--function", "build_table", "--events", "Ir", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   EXPECT_NE(r.out.find("(inlined)"), std::string::npos) << r.out;
+   const std::string host = "rust_inline::main  [" + program + "]  " + source + ":" +
+                            std::to_string(line_of(source, "let table = build_table(400);"));
+   EXPECT_NE(r.out.find(host), std::string::npos) << r.out;
+}
+
+}  // namespace
