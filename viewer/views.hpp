@@ -185,7 +185,9 @@ private:
     GraphLayout layout_;
     std::vector<std::string> labels_;                 // the boxes' names, cut to fit
     std::vector<std::string> edge_labels_;            // "5,000x"
-    std::vector<std::optional<Point>> label_at_;      // where each edge's label goes
+    std::vector<std::string> notes_;                  // "+3 callees", one per box ("" for none)
+    PlacedLabels placed_;                             // where the edge labels and notes go
+    std::vector<size_t> note_of_;                     // each box's note in placed_.notes, SIZE_MAX: none
     std::string error_;
     uint64_t seen_version_ = ~uint64_t(0);
     uint64_t own_version_ = ~uint64_t(0);  // a selection made by clicking here
