@@ -200,6 +200,31 @@ TEST(FunctionCode, CallsThatFitNoSingleInstructionAreSaid)
     EXPECT_NE(l.notes[0].find("2 calls could not be tied"), std::string::npos) << l.notes[0];
 }
 
+TEST(FunctionCode, WithoutLinesTheCallThatRanAsOftenAsTheCallsMadeThem)
+{
+    // Stripped code: parse's two calls into unnamed code, run 3 and 2
+    // times (1 Ir each time), no source line; the profile's one row of
+    // parse's calls to compute there, 2 calls.
+    const auto doc = document_of(
+        app_profile()
+            .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,2,0,0,2,50],[2,3,1,31,5,500]]")
+            .set("instrs", "[[12288,1,0,0,3],[12293,1,0,0,2]]"));
+    const AsmListing l = function_listing(doc->profile(), FnId(kParse),
+                                          fixed_object("0000000000003000 <parse>:\n"
+                                                       "    3000:\tcall   5010 <other+0x10>\n"
+                                                       "    3005:\tcall   5020 <other+0x20>\n"
+                                                       "000000000000300a <next>:\n"
+                                                       "    300a:\tret\n"),
+                                          0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 2u);
+    EXPECT_TRUE(l.lines[0].calls.empty());
+    ASSERT_EQ(l.lines[1].calls.size(), 1u);
+    EXPECT_EQ(l.lines[1].calls[0].callee, FnId(kCompute));
+    EXPECT_EQ(l.lines[1].calls[0].inclusive[0], 50u);
+    EXPECT_TRUE(l.notes.empty());
+}
+
 TEST(FunctionCode, DiffModeGivesEachInstructionsAndCallsChange)
 {
     // The new run: compute's call ran 7 times for 700 Ir (helper's work

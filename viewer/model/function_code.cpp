@@ -125,46 +125,60 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
         for (size_t e = 0; e < events; ++e)
             call.inclusive[e] += p.call_cost(r)[e];
     }
-    uint64_t unplaced = 0;
+    // How many times an instruction ran, when the profile counts
+    // instructions: a call instruction that ran N times made N calls.
+    const std::optional<size_t> ir = p.event_index("Ir");
+    std::vector<bool> taken_by_count(out.lines.size(), false);
+    uint64_t unplaced = 0, unplaced_by_line = 0;
     for (auto& [key, call] : rows) {
         const auto& here = at_site[{std::get<0>(key), std::get<1>(key)}];
         const std::string& name = p.fn_name(call.callee);
-        // The one instruction of the line that `fits`, or nullopt.
-        const auto only = [&](auto fits) -> std::optional<size_t> {
-            std::optional<size_t> found;
+        // The instructions of the line that `fit`.
+        const auto all = [&](auto fits) {
+            std::vector<size_t> found;
             for (const auto& [line, t] : here)
-                if (fits(t)) {
-                    if (found)
-                        return std::nullopt;
-                    found = line;
-                }
+                if (fits(t))
+                    found.push_back(line);
             return found;
         };
-        std::optional<size_t> line = only([&](const Transfer& t) { return enters(t, name); });
-        const bool named = std::any_of(here.begin(), here.end(), [&](const auto& h) { return enters(h.second, name); });
-        // Else the one call there that no other row's callee names (a call
+        std::vector<size_t> lines = all([&](const Transfer& t) { return enters(t, name); });
+        // Else the calls there that no other row's callee names (a call
         // through the PLT of a function resolved to another name, an
-        // indirect call).
-        if (!named)
-            line = only([&](const Transfer& t) {
+        // indirect call, a call into unnamed code).
+        if (lines.empty())
+            lines = all([&](const Transfer& t) {
                 return t.call && std::none_of(rows.begin(), rows.end(), [&](const auto& other) {
                            return std::get<0>(other.first) == std::get<0>(key) &&
                                   std::get<1>(other.first) == std::get<1>(key) &&
                                   enters(t, p.fn_name(other.second.callee));
                        });
             });
-        if (!line) {
+        // Of several, the one that ran as many times as there were calls.
+        if (lines.size() > 1 && ir) {
+            std::vector<size_t> by_count;
+            for (size_t l : lines)
+                if (!taken_by_count[l] && out.lines[l].cost[*ir] == call.count)
+                    by_count.push_back(l);
+            lines = by_count;
+            if (lines.size() == 1)
+                taken_by_count[lines.front()] = true;
+        }
+        if (lines.size() != 1) {
             unplaced += call.count;
+            unplaced_by_line += std::get<1>(key) != 0 ? call.count : 0;
             continue;
         }
-        out.lines[*line].calls.push_back(std::move(call));
+        out.lines[lines.front()].calls.push_back(std::move(call));
     }
     for (AsmLine& l : out.lines)
         std::stable_sort(l.calls.begin(), l.calls.end(),
                          [event](const AsmCall& a, const AsmCall& b) { return a.inclusive[event] > b.inclusive[event]; });
     if (unplaced > 0)
-        out.notes.push_back(count_text(unplaced, "call", "calls") + " could not be tied to one call instruction "
-                            "(their source line has several): the Source view lists them under the line.");
+        out.notes.push_back(count_text(unplaced, "call", "calls") + " could not be tied to one call instruction: "
+                            "the profile records calls by source line, and several calls " +
+                            (unplaced_by_line == unplaced ? "of their line could have made them (the Source view "
+                                                            "lists them under the line)."
+                                                          : "without a line could have made them."));
 }
 
 } // namespace
