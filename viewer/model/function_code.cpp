@@ -153,6 +153,10 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
                                   enters(t, p.fn_name(other.second.callee));
                        });
             });
+        // Else the line's calls, whatever they name: the first call through
+        // a PLT entry also calls the dynamic linker's resolver.
+        if (lines.empty())
+            lines = all([](const Transfer& t) { return t.call; });
         // Of several, the one that ran as many times as there were calls.
         if (lines.size() > 1 && ir) {
             std::vector<size_t> by_count;
@@ -174,11 +178,11 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
         std::stable_sort(l.calls.begin(), l.calls.end(),
                          [event](const AsmCall& a, const AsmCall& b) { return a.inclusive[event] > b.inclusive[event]; });
     if (unplaced > 0)
-        out.notes.push_back(count_text(unplaced, "call", "calls") + " could not be tied to one call instruction: "
-                            "the profile records calls by source line, and several calls " +
-                            (unplaced_by_line == unplaced ? "of their line could have made them (the Source view "
-                                                            "lists them under the line)."
-                                                          : "without a line could have made them."));
+        out.notes.push_back(count_text(unplaced, "call", "calls") + " not shown: the profile records calls by " +
+                            (unplaced_by_line == unplaced ? "source line, and several call instructions of the line "
+                                                            "could have made them (the Source view lists them)."
+                                                          : "source line, and several call instructions without a "
+                                                            "line could have made them."));
 }
 
 } // namespace

@@ -82,9 +82,9 @@ struct AsmListing {
 // The calls of `fn` (its `calls` rows) are tied to its call instructions
 // by call site: a row goes to the one executed call (or tail-call jump) of
 // its source line naming the callee, else to the line's one executed
-// call naming no other callee of the line, else to the one of those that
-// ran as many times as the row's calls (with Ir counted); rows that fit
-// no single instruction are counted in a note.
+// call naming no other callee of the line, else to its one executed call;
+// of several, to the one that ran as many times as the row's calls (with
+// Ir counted); rows that fit no single instruction are counted in a note.
 AsmListing function_listing(const Profile& profile, FnId fn, const ObjectCode& object, size_t event,
                             const std::string& profile_path);
 
