@@ -172,6 +172,15 @@ void CallGraphView::rebuild(ViewContext& ctx)
         notes_.push_back(note);
     }
     placed_ = place_labels(layout_, sizes, priority, notes);
+    // What fitting must keep in view: the layout and the notes put beside
+    // its outermost boxes.
+    low_ = Point{0, 0};
+    high_ = Point{layout_.width, layout_.height};
+    for (size_t n = 0; n < notes.size(); ++n) {
+        const Point c = placed_.notes[n], half{notes[n].size.x / 2, notes[n].size.y / 2};
+        low_ = Point{std::min(low_.x, c.x - half.x), std::min(low_.y, c.y - half.y)};
+        high_ = Point{std::max(high_.x, c.x + half.x), std::max(high_.y, c.y + half.y)};
+    }
     fit_pending_ = true;
 }
 
@@ -189,9 +198,9 @@ DiffScale CallGraphView::change_scale(const ViewContext& ctx) const
 void CallGraphView::fit(ImVec2 avail)
 {
     const float margin = ImGui::GetFontSize() * 1.5f;
-    const float w = std::max(1.0f, layout_.width), h = std::max(1.0f, layout_.height);
+    const float w = std::max(1.0f, high_.x - low_.x), h = std::max(1.0f, high_.y - low_.y);
     zoom_ = std::clamp(std::min((avail.x - 2 * margin) / w, (avail.y - 2 * margin) / h), kMinZoom, 1.0f);
-    pan_ = ImVec2((avail.x - w * zoom_) / 2, (avail.y - h * zoom_) / 2);
+    pan_ = ImVec2((avail.x - w * zoom_) / 2 - low_.x * zoom_, (avail.y - h * zoom_) / 2 - low_.y * zoom_);
 }
 
 void CallGraphView::draw_canvas(ViewContext& ctx)

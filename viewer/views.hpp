@@ -188,6 +188,7 @@ private:
     std::vector<std::string> notes_;                  // "+3 callees", one per box ("" for none)
     PlacedLabels placed_;                             // where the edge labels and notes go
     std::vector<size_t> note_of_;                     // each box's note in placed_.notes, SIZE_MAX: none
+    Point low_, high_;                                // the corners of the layout with its notes
     std::string error_;
     uint64_t seen_version_ = ~uint64_t(0);
     uint64_t own_version_ = ~uint64_t(0);  // a selection made by clicking here
