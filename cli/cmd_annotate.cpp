@@ -4,7 +4,8 @@
 // the command's registration. Only the stretches around costly lines are
 // printed unless --all asks for whole files, and a last block accounts for
 // every cost of the program: on the lines printed, or why not there. --asm's
-// listing of instructions lives in annotate_asm.cpp.
+// listing of instructions lives in annotate_asm.cpp, --data's listing of a
+// data object by offset in annotate_data.cpp.
 #include "annotate_layout.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
@@ -238,6 +239,8 @@ int run_annotate(const AnnotateOptions& options)
 
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options)
 {
+    if (!options.data.empty())
+        return write_data_annotation(out, profile, options);
     const Layout layout(profile, options);
     if (options.disassembly && profile.instrs().empty())
         throw Error(fmt::format("{}: --asm needs per-instruction costs, which this profile does "
@@ -292,9 +295,16 @@ Command add_annotate_command(CLI::App& app)
                     "the first matching applies)")
         ->type_name("FROM=TO")
         ->allow_extra_args(false);
-    cmd->add_flag("--asm", options->disassembly,
-                  "annotate the functions' disassembly (objdump) instead of source lines; "
-                  "needs a profile recorded with --dump-instr=yes");
+    CLI::Option* disassembly =
+        cmd->add_flag("--asm", options->disassembly,
+                      "annotate the functions' disassembly (objdump) instead of source lines; "
+                      "needs a profile recorded with --dump-instr=yes");
+    cmd->add_option("--data", options->data,
+                    "annotate a data object by offset instead: its accesses and misses per "
+                    "bucket and the functions that missed on it (OBJECT: site:N for heap site N, "
+                    "a global's name, stack, allocator or other)")
+        ->type_name("OBJECT")
+        ->excludes(disassembly);
     return Command{cmd, [options] { return run_annotate(*options); }};
 }
 

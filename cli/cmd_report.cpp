@@ -164,6 +164,8 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 {
     if (options.heap)
         write_heap_report(out, profile, options);
+    else if (options.data)
+        write_data_report(out, profile, options);
     else if (profile.meta().tool == "dhat")
         throw Error(fmt::format("{}: a DHAT file holds heap data only: use vgprof report --heap",
                                 options.profile));
@@ -228,12 +230,17 @@ Command add_report_command(CLI::App& app)
         "that allocated under NAME; --top N limits them)");
     cmd->add_option("--heap-sort", options->heap_sort,
                     "order of the allocation sites: bytes, blocks, peak, leaked, lifetime, "
-                    "reads, writes or density")
+                    "reads, writes, density, or a data event (Dr D1mr DLmr Dw D1mw DLmw); "
+                    "default: bytes, or with --events the first event listed")
         ->type_name("ORDER")
         ->check(CLI::IsMember({"bytes", "blocks", "peak", "leaked", "lifetime", "reads", "writes",
-                               "density"}))
-        ->capture_default_str()
+                               "density", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"}))
         ->needs(heap);
+    cmd->add_flag("--data", options->data,
+                  "show which data the accesses and cache misses touched: heap sites, globals, "
+                  "the stack... sorted by --sort (default D1mr), each with the functions that "
+                  "missed on it most (with --function NAME, the data NAME missed on)")
+        ->excludes(heap, inclusive);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

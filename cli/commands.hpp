@@ -58,9 +58,14 @@ struct ReportOptions {
     // program's (self costs stay the whole program's).
     std::optional<uint32_t> thread;
     // The heap report instead: allocation sites in heap_sort order (see
-    // vgprof/heap.hpp), with options.function only those under it.
+    // vgprof/heap.hpp), with options.function only those under it. With
+    // `events` (data events), each site's accesses and misses too, and
+    // without heap_sort the sites in the order of the first of them.
     bool heap = false;
-    std::string heap_sort = "bytes";
+    std::string heap_sort;   // empty: bytes, or the first of `events`
+    // The data report instead: the data objects by a data event (sort,
+    // D1mr by default), with options.function those it touched.
+    bool data = false;
 };
 
 // Writes, in options.format ("text" or "json"), the function summary of
@@ -77,6 +82,12 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 // profile has no heap data, for an unknown options.heap_sort and when
 // options.function names no function or several.
 void write_heap_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
+
+// The data part of write_report (options.data). Throws vgprof::Error when the
+// profile has no data section, when options.events or options.sort names an
+// event that is not a data event, and when options.function names no
+// function or several.
+void write_data_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
 
 Command add_report_command(CLI::App& app);
 
@@ -117,6 +128,9 @@ struct AnnotateOptions {
     std::vector<std::string> source_dirs;    // --source-dir, in order
     std::vector<std::string> substitutions;  // --subst FROM=TO, in order
     bool disassembly = false;          // --asm: instructions instead of source lines
+    // --data: this data object (vgprof/data.hpp's find_data_object) by
+    // offset, instead of source lines.
+    std::string data;
 };
 
 // Writes the chosen source files line by line with their costs, or with
@@ -128,6 +142,14 @@ struct AnnotateOptions {
 // substitution, and options.disassembly on a profile without per-instruction
 // costs.
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options);
+
+// options.data's listing: the data object by offset, the functions that
+// touched it and where the program's other data events are. Throws
+// vgprof::Error when the profile has no data section, when options.data
+// names no object or several, for SOURCE arguments, and for an event that
+// is not a data event.
+void write_data_annotation(std::ostream& out, const Profile& profile,
+                           const AnnotateOptions& options);
 
 Command add_annotate_command(CLI::App& app);
 

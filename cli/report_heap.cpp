@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `vgprof report --heap`: the heap summary with DHAT's labels, then the
-// allocation sites in the chosen order, each with what its blocks did, notes
-// on what stands out and the allocating stack. With --function, only the
+// allocation sites in the chosen order, each with what its blocks did (with
+// --events, their accesses and cache misses), notes on what stands out and
+// the allocating stack. With --function, only the
 // sites that allocated under that function. Text for people, JSON for
 // scripts, from the same rows.
 #include "report_layout.hpp"
 
+#include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
@@ -13,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 namespace vgprof::cli {
@@ -21,11 +24,53 @@ namespace {
 
 struct HeapView {
     const Heap* heap = nullptr;
+    std::string order_name;         // --heap-sort, or what stands for it
     HeapOrder order = HeapOrder::bytes;
+    std::optional<size_t> data_order;    // a data event (in a DataCost) to order by instead
+    std::vector<size_t> data_events;     // --events, in a DataCost
+    std::vector<DataCost> site_data;     // per site: its data object's costs (--events)
     std::optional<FnId> under;      // --function
     std::vector<SiteId> shown;
     size_t matching = 0;            // sites under --function (all without it)
 };
+
+// --events: the data events each site shows, and their costs per site.
+void add_data_events(const Profile& profile, const ReportOptions& options, HeapView& v)
+{
+    if (options.events.empty())
+        return;
+    const DataProfile* data = profile.data();
+    if (data == nullptr)
+        throw Error(fmt::format("{}: --heap with --events shows the data events of each site, "
+                                "which this profile does not have (recorded with --data=no, "
+                                "--cache-sim=no, or before format version 7)",
+                                options.profile));
+    for (const std::string& name : options.events) {
+        const std::optional<size_t> e = data_event_index(name);
+        if (!e)
+            throw Error(fmt::format("{}: --heap shows the data events Dr D1mr DLmr Dw D1mw DLmw "
+                                    "of each site, not \"{}\"",
+                                    options.profile, name));
+        v.data_events.push_back(*e);
+    }
+    v.site_data.assign(v.heap->sites.size(), DataCost{});
+    for (const DataObject& o : data->objects)
+        if (o.site)
+            v.site_data[o.site->index()] = o.cost;
+}
+
+std::vector<SiteId> ordered_sites(const HeapView& v)
+{
+    if (!v.data_order)
+        return sites_in_order(*v.heap, v.order);
+    std::vector<SiteId> ids;
+    for (size_t i = 0; i < v.heap->sites.size(); ++i)
+        ids.push_back(SiteId(uint32_t(i)));
+    std::stable_sort(ids.begin(), ids.end(), [&](SiteId a, SiteId b) {
+        return v.site_data[a.index()][*v.data_order] > v.site_data[b.index()][*v.data_order];
+    });
+    return ids;
+}
 
 HeapView view_of(const Profile& profile, const ReportOptions& options)
 {
@@ -37,11 +82,19 @@ HeapView view_of(const Profile& profile, const ReportOptions& options)
                                     ? profile.meta().tool + " files have none"
                                     : "recorded with --heap=no, or by a vgprof older than "
                                       "format version 3"));
-    const std::optional<HeapOrder> order = heap_order_named(options.heap_sort);
-    if (!order)
-        throw Error(fmt::format("unknown --heap-sort '{}' (expected one of: {})",
-                                options.heap_sort, heap_order_names()));
-    v.order = *order;
+    add_data_events(profile, options, v);
+    v.order_name = !options.heap_sort.empty() ? options.heap_sort
+                   : options.events.empty()   ? std::string("bytes")
+                                              : options.events.front();
+    v.data_order = data_event_index(v.order_name);
+    if (v.data_order && v.site_data.empty())
+        throw Error(fmt::format("{}: --heap-sort {} needs --events naming it", options.profile,
+                                v.order_name));
+    const std::optional<HeapOrder> order = heap_order_named(v.order_name);
+    if (!order && !v.data_order)
+        throw Error(fmt::format("unknown --heap-sort '{}' (expected one of: {}, or a data event)",
+                                v.order_name, heap_order_names()));
+    v.order = order.value_or(HeapOrder::bytes);
     if (!options.function.empty()) {
         try {
             v.under = find_function(profile, options.function);
@@ -49,7 +102,7 @@ HeapView view_of(const Profile& profile, const ReportOptions& options)
             throw Error(fmt::format("{}: {}", options.profile, e.what()));
         }
     }
-    for (SiteId id : sites_in_order(*v.heap, v.order)) {
+    for (SiteId id : ordered_sites(v)) {
         if (v.under && !site_is_under(*v.heap, v.heap->site(id), *v.under))
             continue;
         ++v.matching;
@@ -57,6 +110,18 @@ HeapView view_of(const Profile& profile, const ReportOptions& options)
             v.shown.push_back(id);
     }
     return v;
+}
+
+// "  D1mr:      32,769 (10.4%), 12.50% of Dr": a data event of a site, its
+// share of the program's, and a miss event's rate over the accesses.
+std::string data_event_line(const Profile& profile, const DataCost& cost, size_t e)
+{
+    const uint64_t total = profile.meta().totals[*profile.event_index(kDataEventNames[e])];
+    std::string line = fmt::format("  {:<11}{} {}", std::string(kDataEventNames[e]) + ":",
+                                   format_thousands(cost[e]), percent(cost[e], total));
+    if (const std::optional<double> rate = data_miss_rate(cost, e))
+        line += fmt::format(", {} of {}", rate_text(rate), e < 3 ? "Dr" : "Dw");
+    return line;
 }
 
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
@@ -69,7 +134,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, fmt::format("Command:          {}", fmt::join(profile.meta().argv, " ")));
     print_line(out, fmt::format("Heap:             allocation stacks of up to {} frames",
                                 heap.depth));
-    print_line(out, fmt::format("Sort order:       {}", options.heap_sort));
+    print_line(out, fmt::format("Sort order:       {}", v.order_name));
     if (v.under)
         print_line(out, fmt::format("Sites under:      {}", function_label(profile, *v.under)));
     print_line(out, rule());
@@ -81,7 +146,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, fmt::format("Time:      {} instructions; the peak at instruction {}",
                                 format_thousands(t.end_time), format_thousands(t.peak_time)));
     print_line(out, rule());
-    print_line(out, fmt::format("Allocation sites by {}: {} of {} shown", options.heap_sort,
+    print_line(out, fmt::format("Allocation sites by {}: {} of {} shown", v.order_name,
                                 v.shown.size(), v.matching));
     print_line(out, rule());
     size_t rank = 0;
@@ -106,6 +171,11 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
         print_line(out, fmt::format("  writes:    {} ({:.2f} per byte allocated)",
                                     count_text(s.writes, "byte", "bytes"),
                                     s.bytes ? double(s.writes) / double(s.bytes) : 0.0));
+        if (profile.data() != nullptr)
+            print_line(out, fmt::format("  site:      {} (vgprof annotate --data site:{})",
+                                        id.value, id.value));
+        for (size_t e : v.data_events)
+            print_line(out, data_event_line(profile, v.site_data[id.index()], e));
         const std::vector<std::string> notes = site_notes(s);
         if (!notes.empty())
             print_line(out, fmt::format("  notes:     {}", fmt::join(notes, "; ")));
@@ -113,6 +183,17 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
         for (FrameId f : s.frames)
             print_line(out, "    " + frame_label(profile, heap.frame(f)));
     }
+}
+
+// The site's --events, by name; null without --events.
+boost::json::value data_json(const HeapView& v, SiteId id)
+{
+    if (v.data_events.empty())
+        return nullptr;
+    boost::json::object o;
+    for (size_t e : v.data_events)
+        o[kDataEventNames[e]] = v.site_data[id.index()][e];
+    return o;
 }
 
 void write_json(std::ostream& out, const Profile& profile, const ReportOptions& options,
@@ -148,13 +229,14 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             {"reads", s.reads},
             {"writes", s.writes},
             {"access_density", access_density(s)},
+            {"data", data_json(v, id)},
             {"notes", std::move(notes)},
             {"stack", std::move(stack)}});
     }
     boost::json::object report = {
         {"profile", options.profile},
         {"command", boost::json::value_from(profile.meta().argv)},
-        {"order", options.heap_sort},
+        {"order", v.order_name},
         {"totals", boost::json::object{{"bytes", t.bytes},
                                        {"blocks", t.blocks},
                                        {"peak_bytes", t.peak_bytes},

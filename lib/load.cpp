@@ -50,6 +50,9 @@ Profile Loader::validate()
     if (p_.meta.version >= 3)
         if (const json::value* v = root.if_contains(kHeapKey))
             load_heap(*v, top.member(kHeapKey));
+    if (p_.meta.version >= 7)
+        if (const json::value* v = root.if_contains(kDataKey))
+            load_data(*v, top.member(kDataKey));
     // Every structural check has been made above, each naming the place in
     // the document; the builder only judges inclusive against self costs.
     FinishOptions options;
@@ -85,7 +88,8 @@ void Loader::check_top_level_keys(const json::object& root) const
         const json::string_view key = member.key();
         const bool known = contains(kTopLevelKeys, key) ||
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-                           (p_.meta.version >= 3 && key == kHeapKey);
+                           (p_.meta.version >= 3 && key == kHeapKey) ||
+                           (p_.meta.version >= 7 && key == kDataKey);
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)

@@ -172,7 +172,8 @@ private:
         return contains(kTopLevelKeys, key) ||
                (loader_.version() >= 2 &&
                 (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
-               (loader_.version() >= 3 && key == kHeapKey);
+               (loader_.version() >= 3 && key == kHeapKey) ||
+               (loader_.version() >= 7 && key == kDataKey);
     }
 
     void begin_container(json::kind kind)

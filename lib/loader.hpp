@@ -172,6 +172,8 @@ inline const char* const kCacheEvents[] = {"I1mr", "ILmr", "Dr", "D1mr", "DLmr",
 inline const char* const kBranchEvents[] = {"Bc", "Bcm", "Bi", "Bim"};
 // Added by version 3 (reserved, and ignored, before).
 inline const char* const kHeapKey = "heap";
+// Added by version 7.
+inline const char* const kDataKey = "data";
 inline const char* const kReservedTopLevelKeys[] = {"heap"};
 inline const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
@@ -317,6 +319,7 @@ private:
     std::vector<uint32_t> accesses_at(const json::value& v, const Where& at) const;
     void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
     void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
+    void load_data(const json::value& v, const Where& at);
 
     // --- one row of a large table, while parsing or while validating ---------------
     void add_line(const RowCells& row, const Where& item);

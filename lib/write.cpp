@@ -433,6 +433,55 @@ void write_heap(JsonOut& j, const Heap& heap)
     j.raw("]}");
 }
 
+// `,n` or `,null`: a column of a data object that its kind may lack.
+template <typename Value>
+void write_optional(JsonOut& j, const std::optional<Value>& v)
+{
+    if (v)
+        j.raw(",").number(*v);
+    else
+        j.raw(",null");
+}
+
+// A data object's optional ids, as their numbers.
+template <typename Id>
+std::optional<uint32_t> id_value(const std::optional<Id>& id)
+{
+    return id ? std::optional<uint32_t>(id->value) : std::nullopt;
+}
+
+// The data section, laid out as the tool writes it.
+void write_data(JsonOut& j, const DataProfile& data)
+{
+    j.raw("\n,\"data\":{\"events\":[\"Dr\",\"D1mr\",\"DLmr\",\"Dw\",\"D1mw\",\"DLmw\"]");
+    j.raw("\n ,\"objects\":[");
+    for (size_t i = 0; i < data.objects.size(); ++i) {
+        const DataObject& o = data.objects[i];
+        j.raw(i ? "\n  ,[\"" : "\n  [\"").raw(data_kind_name(o.kind)).raw("\"");
+        write_optional(j, id_value(o.site));
+        write_optional(j, id_value(o.name));
+        write_optional(j, id_value(o.obj));
+        write_optional(j, o.addr);
+        j.raw(",").number(o.size).raw(",").number(o.width).costs(o.cost.data(), kDataEvents);
+        j.raw("]");
+    }
+    j.raw("]\n ,\"offsets\":[");
+    for (size_t i = 0; i < data.offsets.size(); ++i) {
+        const DataOffset& r = data.offsets[i];
+        j.raw(i ? "\n  ,[" : "\n  [").number(r.object.value).raw(",").number(r.offset);
+        j.costs(r.cost.data(), kDataEvents).raw("]");
+    }
+    j.raw("]\n ,\"fns\":[");
+    for (size_t i = 0; i < data.fns.size(); ++i) {
+        const DataFunction& r = data.fns[i];
+        j.raw(i ? "\n  ,[" : "\n  [").number(r.object.value).raw(",").number(r.fn.value);
+        for (const size_t e : kDataMissEvents)
+            j.raw(",").number(r.cost[e]);
+        j.raw("]");
+    }
+    j.raw("]}");
+}
+
 } // namespace
 
 int written_version(const Profile& profile)
@@ -450,6 +499,8 @@ int written_version(const Profile& profile)
     if (profile.meta().signal ||
         std::any_of(profile.meta().merged.begin(), profile.meta().merged.end(), names_a_signal))
         version = std::max(version, 6);
+    if (profile.data())
+        version = std::max(version, 7);
     return version;
 }
 
@@ -471,6 +522,8 @@ void write_profile(std::ostream& out, const Profile& profile)
     }
     if (const Heap* heap = profile.heap())
         write_heap(j, *heap);
+    if (const DataProfile* data = profile.data())
+        write_data(j, *data);
     j.raw("\n}\n");
     j.flush();
 }

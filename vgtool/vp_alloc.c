@@ -37,22 +37,10 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 #include "libvex_guest_amd64.h"
 
 UWord VP_(in_alloc);
-
-/* Not in the tool headers, but exported by libcoregrind: an object's
-   symbol table, all its names included (the redirection of functions
-   reads it so), and the demangler. */
-typedef struct { Addr main; } SymAVMAs;
-extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo* di);
-extern void VG_(DebugInfo_syms_getidx)(const DebugInfo* di, Int idx, SymAVMAs* avmas,
-                                       UInt* size, const HChar** pri_name,
-                                       const HChar*** sec_names, Bool* is_text,
-                                       Bool* is_ifunc, Bool* is_global);
-extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling, const HChar* orig,
-                          const HChar** result);
 
 /*------------------------------------------------------------*/
 /*--- The functions known                                  ---*/
@@ -638,6 +626,7 @@ static void set_inside(Bool inside)
 {
    VP_(in_alloc) = inside;
    VP_(heap_count_accesses)(!inside);
+   VP_(data_alloc_entered)(inside);
 }
 
 void VP_(alloc_thread_runs)(ThreadId tid)
@@ -949,6 +938,7 @@ void VP_(alloc_client_resize)(ThreadId tid, Addr a, SizeT new_size)
 static void thread_starts_running(ThreadId tid, ULong blocks_done)
 {
    VP_(alloc_thread_runs)(tid);
+   VP_(data_thread_runs)(tid);
 }
 
 void VP_(alloc_post_clo_init)(void)

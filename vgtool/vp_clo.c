@@ -25,6 +25,7 @@ void VP_(init_clo)(void)
    VP_(clo).collect_atstart = True;
    VP_(clo).heap = True;
    VP_(clo).heap_depth = 12;
+   VP_(clo).data = True;
    VP_(clo).alloc_fns = VG_(newXA)(VG_(malloc), "vp.clo.allocfns", VG_(free),
                                    sizeof(const HChar*));
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
@@ -52,6 +53,7 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
    else if VG_BOOL_CLO(arg, "--heap", VP_(clo).heap) {}
    else if VG_BINT_CLO(arg, "--heap-depth", VP_(clo).heap_depth, 1, VP_MAX_HEAP_DEPTH) {}
+   else if VG_BOOL_CLO(arg, "--data", VP_(clo).data) {}
    else if VG_STR_CLO(arg, "--alloc-fn", pattern) {
       const HChar* why = VP_(alloc_fn_error)(pattern);
       if (why != NULL)
@@ -96,6 +98,10 @@ void VP_(print_usage)(void)
 "                              tcmalloc, Rust's global allocator) [yes]\n"
 "    --heap-depth=<n>          frames of an allocation stack, the\n"
 "                              allocator's own included [12]\n"
+"    --data=yes|no             book each data access and cache miss to\n"
+"                              what it touched: heap site and offset,\n"
+"                              global, stack (needs --cache-sim=yes and\n"
+"                              --heap=yes) [yes]\n"
 "    --alloc-fn=<name>=<role>[:<args>]  a function of the program's own\n"
 "                              allocator, acting as <role>: malloc, calloc,\n"
 "                              realloc, reallocarray, free, memalign,\n"

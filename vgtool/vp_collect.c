@@ -10,7 +10,8 @@
    counters always count; switching collection off folds them into the
    instruction cells (keeping what ran while collecting) and switching it
    on clears them (dropping what ran while not), so the inline counting
-   never has to test a flag. */
+   never has to test a flag.  The data objects' counts (vp_data.c) are
+   saved and put back in the same way as the cells' simulated counts. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
@@ -20,7 +21,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_transtab.h"
-#include "vp_global.h"
+#include "vp_data.h"
 
 Bool VP_(instrumenting) = True;
 Bool VP_(collecting)    = True;
@@ -120,6 +121,8 @@ void VP_(collection_ends)(void)
    saved_cells = VG_(HT_construct)("vp.collect.cells");
    VP_(ending) = True;
    VP_(save_sb_cells)(now);
+   /* The data objects are few beside the cells: saved whole, as always. */
+   VP_(data_set_collecting)(False);
    VP_(callgraph_set_collecting)(False);
    VP_(collecting) = False;
 }
@@ -194,6 +197,7 @@ void VP_(set_collecting)(Bool on)
       VP_(fold_all)();
       save_simulated_counts();
    }
+   VP_(data_set_collecting)(on);
    VP_(callgraph_set_collecting)(on);
    VP_(collecting) = on;
 }
@@ -205,6 +209,7 @@ void VP_(forget_saved_counts)(void)
    drop_saved_counts();
    if (VP_(ending))
       forget_saved_cells();
+   VP_(data_forget_saved)();
 }
 
 /* Brings the instruction cells up to date, whatever the collection state. */
@@ -216,6 +221,7 @@ void VP_(settle_counts)(void)
       VP_(drop_live_counts)();
       restore_simulated_counts();
    }
+   VP_(data_settle)();
 }
 
 Bool VP_(fn_toggles_collection)(UInt fn)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 6) and
+/* vp_dump.c: writes the profile (docs/profile-format.md, version 7) and
    the exit summary.
 
    Tables are renumbered before writing: strings sorted by byte value,
@@ -20,9 +20,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 
-#define VP_FORMAT_VERSION 6
+#define VP_FORMAT_VERSION 7
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -112,6 +112,22 @@ static Bool any_cost(const ULong* c)
 static Bool edge_kept(const VP_Edge* e)      { return any_cost(e->incl); }
 static Bool node_kept(const VP_PathNode* n)  { return any_cost(n->incl); }
 
+/* The names and objects of the data objects, and the functions that
+   touched them. */
+static void mark_data(void)
+{
+   UInt i;
+   for (i = 0; i < VP_(data_n_objs)(); i++) {
+      const VP_DataObj* d = VP_(data_obj)(i);
+      if (d->kind == VP_DK_GLOBAL || d->kind == VP_DK_UNNAMED)
+         rn.str[d->name] = 0;
+      if (d->kind == VP_DK_GLOBAL || d->kind == VP_DK_UNNAMED)
+         rn.obj[d->obj] = rn.str[d->obj] = 0;
+   }
+   for (i = 0; i < VP_(data_n_fns)(); i++)
+      mark_fn(VP_(data_fn)(i)->fn);
+}
+
 static void mark_used(void)
 {
    Word i;
@@ -138,6 +154,8 @@ static void mark_used(void)
          }
       }
    }
+   if (VP_(data_on))
+      mark_data();
    if (!VP_(clo).call_graph)
       return;
    for (i = 0; i < VP_(n_edges)(); i++) {
@@ -837,6 +855,117 @@ static void write_heap(VP_Out* o)
    VG_(free)(rows);
 }
 
+/*------------------------------------------------------------*/
+/*--- Data objects                                         ---*/
+/*------------------------------------------------------------*/
+
+static const HChar* const data_kind_names[] =
+   { "heap", "global", "unnamed", "stack", "allocator", "other" };
+
+static void out_data_cost(VP_Out* o, const VP_DataCost* c)
+{
+   UInt e;
+   for (e = 0; e < VP_DATA_EVENTS; e++)
+      out_field(o, ",", c->c[e]);
+}
+
+static void out_or_null(VP_Out* o, Bool present, ULong v)
+{
+   if (present) out_field(o, ",", v);
+   else         VP_(out_s)(o, ",null");
+}
+
+/* [kind, site, name, obj, addr, size, width, cost...] */
+static void write_data_obj(VP_Out* o, const VP_DataObj* d, Bool first)
+{
+   Bool        global = d->kind == VP_DK_GLOBAL;
+   Bool        offsets = d->kind == VP_DK_HEAP || global;
+   VP_DataCost total;
+   VP_(data_obj_total)(d, &total);
+   VP_(out_s)(o, first ? "\n  [\"" : "\n  ,[\"");
+   VP_(out_s)(o, data_kind_names[d->kind]);
+   VP_(out_s)(o, "\"");
+   out_or_null(o, d->kind == VP_DK_HEAP, d->kind == VP_DK_HEAP ? VP_(heap_site_number)(d->site) : 0);
+   out_or_null(o, global || d->kind == VP_DK_UNNAMED, rn.str[d->name]);
+   out_or_null(o, global || d->kind == VP_DK_UNNAMED, rn.obj[d->obj]);
+   out_or_null(o, global, d->addr);
+   out_field(o, ",", offsets ? d->size : 0);
+   out_field(o, ",", offsets ? (ULong)1 << d->shift : 0);
+   out_data_cost(o, &total);
+   VP_(out_s)(o, "]");
+}
+
+static Bool data_row_counted(const VP_DataCost* c)
+{
+   UInt e;
+   for (e = 0; e < VP_DATA_EVENTS; e++)
+      if (c->c[e]) return True;
+   return False;
+}
+
+/* [object, offset, cost...] for each bucket with a count. */
+static void write_data_offsets(VP_Out* o)
+{
+   UInt i, r;
+   Bool first = True;
+   VP_(out_s)(o, "]\n ,\"offsets\":[");
+   for (i = 0; i < VP_(data_n_objs)(); i++) {
+      const VP_DataObj* d = VP_(data_obj)(i);
+      if (d->kind != VP_DK_HEAP && d->kind != VP_DK_GLOBAL)
+         continue;
+      for (r = 0; r < d->n_rows; r++) {
+         VP_DataCost c;
+         VP_(data_bucket_cost)(d, r, &c);
+         if (!data_row_counted(&c))
+            continue;
+         out_field(o, first ? "\n  [" : "\n  ,[", i);
+         out_field(o, ",", (ULong)r << d->shift);
+         out_data_cost(o, &c);
+         VP_(out_s)(o, "]");
+         first = False;
+      }
+   }
+}
+
+static Int cmp_data_fns(const void* a, const void* b)
+{
+   const VP_FnData* x = *(const VP_FnData* const*)a;
+   const VP_FnData* y = *(const VP_FnData* const*)b;
+   Int c = cmp_u32(x->obj->number, y->obj->number);
+   return c ? c : cmp_u32(rn.fn[x->fn], rn.fn[y->fn]);
+}
+
+/* [object, fn, D1mr, DLmr, D1mw, DLmw], by object and function. */
+static void write_data_fns(VP_Out* o)
+{
+   UInt              i, e, n = VP_(data_n_fns)();
+   const VP_FnData** fns = VG_(malloc)("vp.dump.datafns", (n ? n : 1) * sizeof(VP_FnData*));
+   for (i = 0; i < n; i++)
+      fns[i] = VP_(data_fn)(i);
+   VG_(ssort)(fns, n, sizeof(VP_FnData*), cmp_data_fns);
+   VP_(out_s)(o, "]\n ,\"fns\":[");
+   for (i = 0; i < n; i++) {
+      out_field(o, i ? "\n  ,[" : "\n  [", fns[i]->obj->number);
+      out_field(o, ",", rn.fn[fns[i]->fn]);
+      for (e = 0; e < VP_DATA_MISSES; e++)
+         out_field(o, ",", fns[i]->miss[e]);
+      VP_(out_s)(o, "]");
+   }
+   VG_(free)(fns);
+}
+
+static void write_data(VP_Out* o)
+{
+   UInt i;
+   VP_(out_s)(o, "\n,\"data\":{\"events\":[\"Dr\",\"D1mr\",\"DLmr\",\"Dw\",\"D1mw\",\"DLmw\"]");
+   VP_(out_s)(o, "\n ,\"objects\":[");
+   for (i = 0; i < VP_(data_n_objs)(); i++)
+      write_data_obj(o, VP_(data_obj)(i), i == 0);
+   write_data_offsets(o);
+   write_data_fns(o);
+   VP_(out_s)(o, "]}");
+}
+
 static void write_document(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
@@ -862,6 +991,8 @@ static void write_document(VP_Out* o, const VP_Dump* d)
    }
    if (VP_(clo).heap)
       write_heap(o);
+   if (VP_(data_on))
+      write_data(o);
    VP_(out_s)(o, "\n}\n");
 }
 
@@ -1133,10 +1264,14 @@ HChar* VP_(write_profile)(const VP_Dump* d)
    collect_executed();
    if (VP_(clo).heap)
       VP_(heap_prepare_dump)();
+   if (VP_(data_on))
+      VP_(data_prepare_dump)();
    renumber();
    if (d->number == 0)
       print_summary();
    Bool written = write_file(path, d);
+   if (VP_(data_on))
+      VP_(data_finish_dump)();
    if (VP_(clo).heap)
       VP_(heap_finish_dump)();
    free_dump_state();

@@ -27,7 +27,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 #include "vp_sim.h"
 
 /* Positions of the simulated events in a cost array.  The cache events,
@@ -119,21 +119,6 @@ static inline __attribute__((always_inline)) void fetch_gen(VP_InstrCC* n, Bool 
    }
 }
 
-/* A data reference; ev is Dr or Dw, and its D1 and LL misses follow it.
-   The simulation sees at most min_line_size bytes, as cachegrind caps
-   them; the heap profile counts them all, as DHAT does. */
-static inline __attribute__((always_inline))
-void data_ref(VP_InstrCC* n, Addr a, UWord size, UInt ev, Bool totals)
-{
-   ULong m1 = 0, mL = 0;
-   VP_(sim_D1_ref)(a, size > min_line_size ? min_line_size : size, &m1, &mL);
-   add(n, ev, 1, totals);
-   if (UNLIKELY(m1)) {
-      add(n, ev + 1, m1, totals);
-      add(n, ev + 2, mL, totals);
-   }
-}
-
 static inline __attribute__((always_inline))
 void cond_branch(VP_InstrCC* n, UWord taken, Bool totals)
 {
@@ -150,22 +135,51 @@ void ind_branch(VP_InstrCC* n, Addr target, Bool totals)
       add(n, ev_Bim, 1, totals);
 }
 
-/* A read (R), write (W) or modify (R and W: the simulation counts one
-   read) of data, and the heap's count of it when HEAP. */
+/* The heap's count of a read (R), write (W) or modify of data, DHAT's
+   way: not in the stack window, and against the block b holding a. */
 static inline __attribute__((always_inline))
-void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool totals, Bool heap)
+void heap_bytes(VP_Block* b, Addr a, UWord size, Addr sp, Bool r, Bool w)
 {
-   data_ref(n, a, size, r ? ev_Dr : ev_Dw, totals);
-   if (heap && r) VP_(heap_access_at)(a, size, False, sp);
-   if (heap && w) VP_(heap_access_at)(a, size, True, sp);
+   if (b == NULL || VP_(in_stack_window)(a, sp))
+      return;
+   if (r) VP_(heap_access_in)(b, a, size, False);
+   if (w) VP_(heap_access_in)(b, a, size, True);
+}
+
+/* A read (R), write (W) or modify (R and W: the simulation counts one
+   read) of data, with the heap's count of it when HEAP, and booked to
+   the data object it touched when DATA (one lookup of the block then
+   serves both).  The simulation sees at most min_line_size bytes, as
+   cachegrind caps them; the heap profile counts them all, as DHAT does. */
+static inline __attribute__((always_inline))
+void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool totals, Bool heap,
+          Bool dat)
+{
+   UInt  ev = r ? ev_Dr : ev_Dw;
+   ULong m1 = 0, mL = 0;
+   VP_(sim_D1_ref)(a, size > min_line_size ? min_line_size : size, &m1, &mL);
+   add(n, ev, 1, totals);
+   if (UNLIKELY(m1)) {
+      add(n, ev + 1, m1, totals);
+      add(n, ev + 2, mL, totals);
+   }
+   if (dat) {
+      VP_Block* b = VP_(heap_find)(a);
+      VP_(data_book)(&n->data_fn, n->loc.fn, a, b, r ? 0 : 1, m1, mL);
+      if (heap) heap_bytes(b, a, size, sp, r, w);
+   } else if (heap) {
+      if (r) VP_(heap_access_at)(a, size, False, sp);
+      if (w) VP_(heap_access_at)(a, size, True, sp);
+   }
 }
 
 /* The helpers, in sets: one keeps the running totals the call graph's
    inclusive costs are measured with, another, for --call-graph=no,
    spares every reference that store (3% of a cache-simulated bzip2);
    each also with the heap's accounting of data accesses, which takes the
-   stack pointer at the access (0 without the heap) as a fourth argument. */
-#define HELPERS(SUFFIX, TOTALS, HEAP) \
+   stack pointer at the access (0 without the heap) as a fourth argument,
+   and with the booking of data accesses to data objects. */
+#define HELPERS(SUFFIX, TOTALS, HEAP, DATA) \
 static VG_REGPARM(1) void log_1I##SUFFIX(VP_InstrCC* n) { fetch(n, TOTALS); } \
 static VG_REGPARM(1) void log_1I_gen##SUFFIX(VP_InstrCC* n) { fetch_gen(n, TOTALS); } \
 static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
@@ -173,17 +187,17 @@ static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
 static VG_REGPARM(3) void log_3I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3) \
    { fetch(n, TOTALS); fetch(n2, TOTALS); fetch(n3, TOTALS); } \
 static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, True, False, TOTALS, HEAP); } \
+   { fetch(n, TOTALS); data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, False, True, TOTALS, HEAP); } \
+   { fetch(n, TOTALS); data(n, a, size, sp, False, True, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1I_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, True, True, TOTALS, HEAP); } \
+   { fetch(n, TOTALS); data(n, a, size, sp, True, True, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { data(n, a, size, sp, True, False, TOTALS, HEAP); } \
+   { data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { data(n, a, size, sp, False, True, TOTALS, HEAP); } \
+   { data(n, a, size, sp, False, True, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { data(n, a, size, sp, True, True, TOTALS, HEAP); } \
+   { data(n, a, size, sp, True, True, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(2) void log_cond_branch##SUFFIX(VP_InstrCC* n, UWord taken) \
    { cond_branch(n, taken, TOTALS); } \
 static VG_REGPARM(2) void log_ind_branch##SUFFIX(VP_InstrCC* n, Addr target) \
@@ -199,21 +213,30 @@ typedef struct {
    void* dr; void* dw; void* dm; void* cond; void* ind;
 } HelperSet;
 
-HELPERS(_t, True, False)
-HELPERS(_nt, False, False)
-HELPERS(_t_h, True, True)
-HELPERS(_nt_h, False, True)
+HELPERS(_t, True, False, False)
+HELPERS(_nt, False, False, False)
+HELPERS(_t_h, True, True, False)
+HELPERS(_nt_h, False, True, False)
+HELPERS(_t_d, True, False, True)
+HELPERS(_nt_d, False, False, True)
+HELPERS(_t_h_d, True, True, True)
+HELPERS(_nt_h_d, False, True, True)
 
 static const HelperSet* helpers = &helpers_t;
 static const HelperSet* helpers_no_heap = &helpers_t;   /* for string functions */
 
+/* Every data access is booked to its data object, those of the string
+   functions too; only the heap's byte counts leave those out. */
 static void choose_helpers(void)
 {
-   helpers_no_heap = VP_(clo).call_graph ? &helpers_t : &helpers_nt;
-   if (VP_(clo).heap)
-      helpers = VP_(clo).call_graph ? &helpers_t_h : &helpers_nt_h;
-   else
-      helpers = helpers_no_heap;
+   Bool cg = VP_(clo).call_graph;
+   if (VP_(data_on)) {
+      helpers_no_heap = cg ? &helpers_t_d : &helpers_nt_d;
+      helpers = cg ? &helpers_t_h_d : &helpers_nt_h_d;
+   } else {
+      helpers_no_heap = cg ? &helpers_t : &helpers_nt;
+      helpers = !VP_(clo).heap ? helpers_no_heap : cg ? &helpers_t_h : &helpers_nt_h;
+   }
 }
 
 /* Without the cache simulation, data accesses are only the heap's:

@@ -44,6 +44,7 @@ typedef struct {
    Bool         heap;            /* --heap: observe the allocator, profile the heap */
    XArray*      alloc_fns;       /* of const HChar*: --alloc-fn NAME=ROLE[:ARGS] */
    UInt         heap_depth;      /* --heap-depth: frames of an allocation stack */
+   Bool         data;            /* --data: book data accesses to data objects */
 } VP_Clo;
 
 #define VP_MAX_HEAP_DEPTH 200
@@ -131,6 +132,9 @@ typedef struct _VP_InstrCC {
    UInt                len;    /* instruction length in bytes */
    UInt                epoch;  /* debug-info epoch loc was found in */
    VP_Loc              loc;
+   /* The (function, data object) pair the instruction last booked a data
+      access to (vp_data.h). */
+   struct _VP_FnData*  data_fn;
    ULong               cost[0];   /* VP_(n_events) counters */
 } VP_InstrCC;
 

@@ -36,7 +36,7 @@
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_wordfm.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 
 /* Blocks up to this size keep a per-byte access count, as DHAT's do. */
 #define ACC_LIMIT 1024
@@ -76,6 +76,7 @@ struct _VP_Site {
    UInt  xsize_state;        /* do all retired blocks have one size? */
    SizeT xsize;
    UInt* acc;                /* [xsize]: access counts of retired blocks */
+   VP_DataObj* data;         /* what its blocks' accesses are booked to */
 };
 
 static VgHashTable* sites;
@@ -180,6 +181,7 @@ VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n)
       s->frames[i] = frame_at(ips[i]);
    s->gmax_epoch  = peak_epoch;
    s->xsize_state = XSIZE_UNKNOWN;
+   s->data        = VP_(data_on) ? VP_(data_new_site)(s) : NULL;
    VG_(HT_add_node)(sites, s);
    n_sites++;
    return s;
@@ -485,6 +487,8 @@ void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
    b->reads  = b->writes = 0;
    b->acc    = size <= ACC_LIMIT ? VG_(calloc)("vp.heap.acc", size, sizeof(UShort)) : NULL;
    b->inner  = inner;
+   b->data   = s->data;
+   if (b->data) VP_(data_site_covers)(b->data, size);
    add_block(b);
 
    sync_peak(s);
@@ -596,6 +600,7 @@ Bool VP_(heap_resize)(Addr old_a, Addr new_a, SizeT new_size, Bool copies)
    s->tot_bytes += new_size; s->tot_blocks++;
    b->start = new_a;
    b->size  = new_size;
+   if (b->data) VP_(data_site_covers)(b->data, new_size);
    add_block(b);
    new_peak_check(s);
    tl_record();
@@ -761,8 +766,10 @@ void VP_(heap_frame)(UInt site, UInt i, Addr* addr, VP_Loc* loc)
    *loc  = f->loc;
 }
 
-/* The site's output number, for snapshot rows. */
+/* The site's output number, for snapshot rows and data objects. */
 static UInt out_number(VP_Site* s) { return (UInt)(out_of(s) - outs); }
+
+UInt VP_(heap_site_number)(VP_Site* s) { return out_number(s); }
 
 void VP_(heap_totals)(VP_HeapTotals* t)
 {

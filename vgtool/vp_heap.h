@@ -7,7 +7,21 @@
 #ifndef VP_HEAP_H
 #define VP_HEAP_H
 
+#include "pub_tool_debuginfo.h"
 #include "vp_global.h"
+
+/* Not in the tool headers, but exported by libcoregrind: an object's
+   symbol table, all its names included (the redirection of functions
+   reads it so), and the demangler.  vp_alloc.c finds the allocator's
+   functions there, vp_data.c the data symbols. */
+typedef struct { Addr main; } SymAVMAs;
+extern Int  VG_(DebugInfo_syms_howmany)(const DebugInfo* di);
+extern void VG_(DebugInfo_syms_getidx)(const DebugInfo* di, Int idx, SymAVMAs* avmas,
+                                       UInt* size, const HChar** pri_name,
+                                       const HChar*** sec_names, Bool* is_text,
+                                       Bool* is_ifunc, Bool* is_global);
+extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling, const HChar* orig,
+                          const HChar** result);
 
 /*------------------------------------------------------------*/
 /*--- from vp_heap.c                                       ---*/
@@ -23,6 +37,8 @@ typedef struct _VP_Block {
    UShort*          acc;     /* [size] accesses per byte, small blocks only */
    Bool             inner;   /* made by a client request: may lie inside
                                 a block of the allocator's */
+   struct _VP_DataObj* data; /* its site's data object (vp_data.h), or
+                                NULL when accesses are not booked to data */
 } VP_Block;
 
 /* An allocation site: the stack a block was allocated from. */
@@ -87,13 +103,11 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    return VP_(heap_find_slow)(a);
 }
 
-/* A read or write of n bytes at a: counted against the block holding a
-   (all n bytes, as DHAT counts them; per byte only those inside it). */
-static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT n, Bool write)
+/* A read or write of n bytes at a, counted against the block b holding
+   a (all n bytes, as DHAT counts them; per byte only those inside it). */
+static inline __attribute__((always_inline))
+void VP_(heap_access_in)(VP_Block* b, Addr a, SizeT n, Bool write)
 {
-   VP_Block* b = VP_(heap_find)(a);
-   if (b == NULL)
-      return;
    if (write) b->writes += n;
    else       b->reads  += n;
    if (b->acc) {
@@ -101,6 +115,14 @@ static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT
       for (; off < end; off++)
          if (b->acc[off] != 0xFFFF) b->acc[off]++;
    }
+}
+
+/* A read or write of n bytes at a: counted against the block holding a. */
+static inline __attribute__((always_inline)) void VP_(heap_access)(Addr a, SizeT n, Bool write)
+{
+   VP_Block* b = VP_(heap_find)(a);
+   if (b != NULL)
+      VP_(heap_access_in)(b, a, n, write);
 }
 
 /* A data access of the client's code: DHAT leaves out every access
@@ -177,6 +199,7 @@ ULong VP_(heap_sample_width)(void);
 UInt  VP_(heap_n_snapshots)(void);
 void  VP_(heap_snapshot)(UInt i, VP_HeapSnapshot* out);
 void  VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out);
+UInt  VP_(heap_site_number)(VP_Site* s);
 
 /*------------------------------------------------------------*/
 /*--- from vp_alloc.c                                      ---*/

@@ -32,7 +32,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 
 ULong VP_(total)[VP_MAX_EVENTS];
 UInt  VP_(n_events) = 1;
@@ -366,6 +366,7 @@ void VP_(zero_all)(void)
       VG_(memset)(cc->cost, 0, VP_(n_events) * sizeof(ULong));
    }
    VG_(deleteXA)(all);
+   VP_(data_zero)();
 }
 
 XArray* VP_(all_instr_ccs)(void)

@@ -13,7 +13,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
-#include "vp_heap.h"
+#include "vp_data.h"
 #include "vgprof.h"
 
 /* The process Valgrind started (a forked child has another id). */
@@ -43,6 +43,7 @@ static void vp_post_clo_init(void)
    }
    VP_(heap_post_clo_init)();
    VP_(alloc_post_clo_init)();
+   VP_(data_post_clo_init)();
    VP_(init_events)();
    VP_(init_callgraph)();
    VP_(init_collect)();

@@ -48,6 +48,8 @@ struct PathId : detail::Index<PathId> { using Index::Index; };
 struct FrameId : detail::Index<FrameId> { using Index::Index; };
 // An index into the heap's allocation sites (`heap.sites`).
 struct SiteId : detail::Index<SiteId> { using Index::Index; };
+// An index into the data objects (`data.objects`).
+struct DataObjId : detail::Index<DataObjId> { using Index::Index; };
 
 } // namespace vgprof
 
@@ -73,6 +75,9 @@ template <> struct hash<vgprof::FrameId> {
 };
 template <> struct hash<vgprof::SiteId> {
     size_t operator()(vgprof::SiteId id) const noexcept { return hash<uint32_t>()(id.value); }
+};
+template <> struct hash<vgprof::DataObjId> {
+    size_t operator()(vgprof::DataObjId id) const noexcept { return hash<uint32_t>()(id.value); }
 };
 } // namespace std
 

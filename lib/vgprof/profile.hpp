@@ -5,6 +5,7 @@
 #ifndef VGPROF_PROFILE_HPP
 #define VGPROF_PROFILE_HPP
 
+#include "vgprof/data.hpp"
 #include "vgprof/ids.hpp"
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 6;
+inline constexpr int kNewestVersion = 7;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -277,6 +278,7 @@ struct ProfileTables {
     bool has_thread_graphs = false;
     std::vector<ThreadTables> threads;
     std::optional<Heap> heap;
+    std::optional<DataProfile> data;
 
     size_t num_events() const { return meta.events.size(); }
 };
@@ -351,6 +353,11 @@ public:
 
     // nullptr when the profile has no heap data.
     const Heap* heap() const { return t_.heap ? &*t_.heap : nullptr; }
+
+    // --- data objects (format version 7, with the heap and the cache simulated) ---
+
+    // nullptr when the profile does not say which data was accessed.
+    const DataProfile* data() const { return t_.data ? &*t_.data : nullptr; }
 
 private:
     // Every table but the call graphs, which graph_ and threads_ hold (the

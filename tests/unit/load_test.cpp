@@ -424,16 +424,16 @@ TEST(LoadProfileError, EmptyObjectIsNotAProfile)
 
 TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7")),
-              "p.json: profile format version 7 is newer than this vgprof understands "
-              "(newest: 6); upgrade vgprof");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "8")),
+              "p.json: profile format version 8 is newer than this vgprof understands "
+              "(newest: 7); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 6); upgrade vgprof");
+              "understands (newest: 7); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)

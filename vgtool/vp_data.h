@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* vp_data.h: what data each access touched, for the data section of the
+   profile: the types and the hot path shared by the data-access helpers
+   (vp_events.c), the heap (vp_heap.c), collection control (vp_collect.c)
+   and the writer (vp_dump.c).
+
+   Every simulated data access, miss or hit, is booked to one data object
+   as well as to its instruction: a heap allocation site (and the offset
+   in the block), a global or static variable (and the offset in it), the
+   data of an object outside any symbol, the stack, the allocator's own
+   bookkeeping, or "other".  The objects therefore add up to the
+   program's Dr, D1mr, DLmr, Dw, D1mw and DLmw event by event.  Each
+   miss is also booked to the (function, object) pair, which links the
+   code that misses to the data it misses on. */
+
+#ifndef VP_DATA_H
+#define VP_DATA_H
+
+#include "vp_heap.h"
+
+/* The events of a data row, in this order: those of an access's kind
+   (read or write) come as one, its D1 and LL misses after it. */
+#define VP_DATA_EVENTS 6
+enum { VP_DR = 0, VP_D1MR, VP_DLMR, VP_DW, VP_D1MW, VP_DLMW };
+typedef struct { ULong c[VP_DATA_EVENTS]; } VP_DataCost;
+
+typedef enum {
+   VP_DK_HEAP = 0,   /* an allocation site's blocks */
+   VP_DK_GLOBAL,     /* a data symbol of an object */
+   VP_DK_UNNAMED,    /* an object's data outside any data symbol */
+   VP_DK_STACK,      /* any thread's stack */
+   VP_DK_ALLOC,      /* anything, while inside a call of the allocator */
+   VP_DK_OTHER       /* the rest: anonymous mappings, thread-local storage */
+} VP_DataKind;
+
+/* A data object: its counts per offset bucket of 1 << shift bytes (one
+   bucket for the kinds without offsets), in two arrays: the accesses,
+   touched by every access and kept small so that they stay in the host's
+   caches, and the misses, touched only on a miss.  Keeping the six counts
+   of a bucket together made cache-simulated bzip2 4% slower: its large
+   blocks spread the accesses over 4096 buckets. */
+typedef struct _VP_DataObj {
+   struct _VP_DataObj* next;   /* hash chain; must come first */
+   UWord        key;           /* hash key; must come second */
+   ULong*       acc;           /* [2 * n_rows]: Dr, Dw of each bucket */
+   ULong*       miss;          /* [4 * n_rows]: D1mr, DLmr, D1mw, DLmw */
+   UInt         n_rows;
+   UInt         shift;
+   VP_DataKind  kind;
+   UInt         name;          /* global: string id of the symbol; unnamed:
+                                  of the section */
+   UInt         obj;           /* global, unnamed: string id of the object */
+   Addr         addr;          /* global: the symbol's address */
+   SizeT        size;          /* bytes the buckets cover: the symbol's
+                                  size, or the site's largest block */
+   VP_Site*     site;          /* heap */
+   /* The counts when collection went off, in the layout they had then. */
+   ULong*       saved_acc;
+   ULong*       saved_miss;
+   UInt         saved_rows, saved_shift;
+   UInt         number;        /* in the profile, while it is written */
+} VP_DataObj;
+
+/* One (function, data object) pair's misses: D1mr, DLmr, D1mw, DLmw. */
+#define VP_DATA_MISSES 4
+typedef struct _VP_FnData {
+   struct _VP_FnData* next;    /* hash chain; must come first */
+   UWord        key;           /* hash key; must come second */
+   UInt         fn;
+   VP_DataObj*  obj;
+   ULong        miss[VP_DATA_MISSES];
+   ULong        saved[VP_DATA_MISSES];
+} VP_FnData;
+
+/*------------------------------------------------------------*/
+/*--- from vp_data.c                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Whether data accesses are booked to data objects: --data=yes with the
+   cache simulated and the heap profiled. */
+extern Bool VP_(data_on);
+
+/* The fixed objects, and the running thread's stack, [stack_lo, stack_hi]
+   (no address while it is inside a call of the allocator). */
+extern VP_DataObj* VP_(data_alloc_obj);
+extern VP_DataObj* VP_(data_stack_obj);
+extern Addr        VP_(data_stack_lo), VP_(data_stack_hi);
+
+/* What lies outside the heap and the running thread's stack, cached by
+   16-byte granule (an entry serves the addresses of its granule within
+   [lo, hi), offsets counted from base) and by 4 KiB page for pages that
+   are wholly one object without offsets. */
+#define VP_DATA_GRANULE_SHIFT 4
+#define VP_DATA_GRANULES      (1 << 12)
+#define VP_DATA_PAGES         (1 << 10)
+typedef struct {
+   UWord       tag;
+   Addr        lo, hi, base;
+   VP_DataObj* obj;
+} VP_DataGranule;
+typedef struct {
+   UWord       tag;
+   VP_DataObj* obj;
+} VP_DataPage;
+extern VP_DataGranule VP_(data_granules)[VP_DATA_GRANULES];
+extern VP_DataPage    VP_(data_pages)[VP_DATA_PAGES];
+
+VP_FnData*   VP_(data_fn_entry)(UInt fn, VP_DataObj* obj);
+
+static inline __attribute__((always_inline))
+UWord VP_(data_bucket_at)(const VP_DataObj* o, SizeT offset)
+{
+   UWord i = offset >> o->shift;
+   return i < o->n_rows ? i : o->n_rows - 1;
+}
+
+/* Where an access falls: an object, and the bucket of its offset. */
+typedef struct {
+   VP_DataObj* obj;
+   UWord       bucket;
+} VP_DataPlace;
+
+/* offset is within the object's buckets: a heap site's cover its largest
+   block, a global's its symbol. */
+static inline __attribute__((always_inline)) VP_DataPlace VP_(data_place_at)(VP_DataObj* o, SizeT offset)
+{
+   VP_DataPlace p = { o, offset >> o->shift };
+   return p;
+}
+
+static inline __attribute__((always_inline)) VP_DataPlace VP_(data_whole)(VP_DataObj* o)
+{
+   VP_DataPlace p = { o, 0 };
+   return p;
+}
+
+VP_DataPlace VP_(data_static_slow)(Addr a);
+
+/* Where an access at a falls; b is the heap block holding a (NULL: none,
+   or inside a call of the allocator). */
+static inline __attribute__((always_inline))
+VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
+{
+   if (b != NULL)
+      return VP_(data_place_at)(b->data, a - b->start);
+   if (a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo))
+      return VP_(data_whole)(VP_(data_stack_obj));
+   if (UNLIKELY(VP_(in_alloc)))
+      return VP_(data_whole)(VP_(data_alloc_obj));
+   UWord           g = a >> VP_DATA_GRANULE_SHIFT;
+   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
+   if (LIKELY(e->tag == g && a - e->lo < e->hi - e->lo))
+      return VP_(data_place_at)(e->obj, a - e->base);
+   UWord        p  = a >> VP_PAGE_SHIFT;
+   VP_DataPage* pe = &VP_(data_pages)[p & (VP_DATA_PAGES - 1)];
+   if (LIKELY(pe->tag == p))
+      return VP_(data_whole)(pe->obj);
+   return VP_(data_static_slow)(a);
+}
+
+/* Books a data access, a read or a write (w: 0 or 1) with its D1 and LL
+   misses, made by the instruction whose cell is n and fn its function,
+   at a: to its object and the bucket of its offset and, a miss, to the
+   (function, object) pair.  Misses are rare: counting every access per
+   pair too made cache-simulated bzip2 5% slower.  The cell remembers the
+   pair it last booked to: an instruction mostly misses on one object. */
+static inline __attribute__((always_inline))
+void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULong m1, ULong mL)
+{
+   VP_DataPlace p = VP_(data_place)(a, b);
+   p.obj->acc[2 * p.bucket + w]++;
+   if (UNLIKELY(m1)) {
+      VP_FnData* f = *last;
+      if (UNLIKELY(f == NULL || f->obj != p.obj))
+         *last = f = VP_(data_fn_entry)(fn, p.obj);
+      p.obj->miss[4 * p.bucket + 2 * w]     += m1;
+      p.obj->miss[4 * p.bucket + 2 * w + 1] += mL;
+      f->miss[2 * w]     += m1;
+      f->miss[2 * w + 1] += mL;
+   }
+}
+
+void VP_(data_post_clo_init)(void);
+/* A thread starts running: its stack is the one tested inline; and
+   the running thread entered or left a call of the allocator. */
+void VP_(data_thread_runs)(ThreadId tid);
+void VP_(data_alloc_entered)(Bool inside);
+/* The data object of a new allocation site, and making it cover blocks
+   of size bytes. */
+VP_DataObj* VP_(data_new_site)(VP_Site* s);
+void        VP_(data_site_covers)(VP_DataObj* o, SizeT size);
+/* Collection control: the counts are saved when it goes off and put
+   back when it resumes, as the instruction cells' are. */
+void VP_(data_set_collecting)(Bool on);
+void VP_(data_settle)(void);
+void VP_(data_forget_saved)(void);
+void VP_(data_zero)(void);
+
+/* What the writer reads, between data_prepare_dump and data_finish_dump:
+   the objects with a count, in the order they are written. */
+void               VP_(data_prepare_dump)(void);
+void               VP_(data_finish_dump)(void);
+UInt               VP_(data_n_objs)(void);
+const VP_DataObj*  VP_(data_obj)(UInt i);
+/* The (function, object) pairs with a count, in no particular order. */
+UInt               VP_(data_n_fns)(void);
+const VP_FnData*   VP_(data_fn)(UInt i);
+/* The counts of an object's bucket i, and of the whole object. */
+void               VP_(data_bucket_cost)(const VP_DataObj* o, UInt i, VP_DataCost* out);
+void               VP_(data_obj_total)(const VP_DataObj* o, VP_DataCost* out);
+
+#endif /* VP_DATA_H */
