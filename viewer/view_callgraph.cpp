@@ -146,6 +146,7 @@ void CallGraphView::rebuild(ViewContext& ctx)
         return;
     }
     edge_labels_.clear();
+    notes_.clear();
     std::vector<Point> sizes;
     std::vector<uint64_t> priority;
     for (const GraphEdge& e : graph_.edges) {
@@ -155,7 +156,31 @@ void CallGraphView::rebuild(ViewContext& ctx)
         // The centre's own calls first, then by cost.
         priority.push_back(e.from == 0 || e.to == 0 ? UINT64_MAX : e.cost);
     }
-    label_at_ = place_labels(layout_, sizes, priority);
+    std::vector<BoxNote> notes;
+    note_of_.assign(graph_.nodes.size(), SIZE_MAX);
+    for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+        const GraphNode& n = graph_.nodes[i];
+        if (n.hidden == 0)
+            continue;
+        const std::string note = "+" + std::to_string(n.hidden) +
+                                 (n.level < 0 ? " callers" : n.level > 0 ? " callees" : " not shown");
+        const ImVec2 size = ImGui::CalcTextSize(note.c_str());
+        note_of_[i] = notes.size();
+        // Above a caller, below a callee, beside the centre, whose calls
+        // leave from above and below.
+        notes.push_back({i, Point{size.x + 4, size.y}, n.level < 0 ? -1 : n.level > 0 ? 1 : 0});
+        notes_.push_back(note);
+    }
+    placed_ = place_labels(layout_, sizes, priority, notes);
+    // What fitting must keep in view: the layout and the notes put beside
+    // its outermost boxes.
+    low_ = Point{0, 0};
+    high_ = Point{layout_.width, layout_.height};
+    for (size_t n = 0; n < notes.size(); ++n) {
+        const Point c = placed_.notes[n], half{notes[n].size.x / 2, notes[n].size.y / 2};
+        low_ = Point{std::min(low_.x, c.x - half.x), std::min(low_.y, c.y - half.y)};
+        high_ = Point{std::max(high_.x, c.x + half.x), std::max(high_.y, c.y + half.y)};
+    }
     fit_pending_ = true;
 }
 
@@ -173,9 +198,9 @@ DiffScale CallGraphView::change_scale(const ViewContext& ctx) const
 void CallGraphView::fit(ImVec2 avail)
 {
     const float margin = ImGui::GetFontSize() * 1.5f;
-    const float w = std::max(1.0f, layout_.width), h = std::max(1.0f, layout_.height);
+    const float w = std::max(1.0f, high_.x - low_.x), h = std::max(1.0f, high_.y - low_.y);
     zoom_ = std::clamp(std::min((avail.x - 2 * margin) / w, (avail.y - 2 * margin) / h), kMinZoom, 1.0f);
-    pan_ = ImVec2((avail.x - w * zoom_) / 2, (avail.y - h * zoom_) / 2);
+    pan_ = ImVec2((avail.x - w * zoom_) / 2 - low_.x * zoom_, (avail.y - h * zoom_) / 2 - low_.y * zoom_);
 }
 
 void CallGraphView::draw_canvas(ViewContext& ctx)
@@ -237,9 +262,9 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         const ImVec2 side(-dy / len * w, dx / len * w);
         draw->AddTriangleFilled(tip, ImVec2(from.x + side.x, from.y + side.y),
                                 ImVec2(from.x - side.x, from.y - side.y), color);
-        if (!text || !label_at_[i])
+        if (!text || !placed_.edges[i])
             continue;
-        const ImVec2 lc = at(*label_at_[i]);
+        const ImVec2 lc = at(*placed_.edges[i]);
         const ImVec2 size = face->CalcTextSizeA(text_size, FLT_MAX, 0, edge_labels_[i].c_str());
         const ImVec2 tl(lc.x - size.x / 2, lc.y - size.y / 2);
         draw->AddRectFilled(ImVec2(tl.x - 2, tl.y), ImVec2(tl.x + size.x + 2, tl.y + size.y),
@@ -286,20 +311,16 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         const float cost_w = face->CalcTextSizeA(text_size, FLT_MAX, 0, costs.c_str()).x;
         draw->AddText(face, text_size, ImVec2(c.x - name_w / 2, c.y - line + text_size * 0.1f), ink, labels_[i].c_str());
         draw->AddText(face, text_size, ImVec2(c.x - cost_w / 2, c.y + text_size * 0.1f), ink, costs.c_str());
-        if (n.hidden > 0) {
-            const std::string more = "+" + std::to_string(n.hidden) +
-                                     (n.level < 0 ? " callers" : n.level > 0 ? " callees" : " not shown");
-            const float w = face->CalcTextSizeA(text_size, FLT_MAX, 0, more.c_str()).x;
-            // Above a caller, below a callee; beside the centre, whose
-            // calls leave from above and below.
-            const ImVec2 where = n.level < 0   ? ImVec2(c.x - w / 2, tl.y - text_size * 1.1f)
-                                 : n.level > 0 ? ImVec2(c.x - w / 2, br.y + text_size * 0.1f)
-                                               : ImVec2(br.x + text_size * 0.4f, c.y - text_size / 2);
-            // On a patch of the background: the calls a box makes to the
-            // next level leave from where its note is.
+        if (note_of_[i] != SIZE_MAX) {
+            const std::string& note = notes_[note_of_[i]];
+            const ImVec2 nc = at(placed_.notes[note_of_[i]]);
+            const float w = face->CalcTextSizeA(text_size, FLT_MAX, 0, note.c_str()).x;
+            const ImVec2 where(nc.x - w / 2, nc.y - text_size / 2);
+            // On a patch of the background, for when no place clear of the
+            // lines was found.
             draw->AddRectFilled(ImVec2(where.x - 2, where.y), ImVec2(where.x + w + 2, where.y + text_size),
                                 ImGui::GetColorU32(ImGuiCol_WindowBg));
-            draw->AddText(face, text_size, where, ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
+            draw->AddText(face, text_size, where, ImGui::GetColorU32(ImGuiCol_TextDisabled), note.c_str());
         }
     }
 

@@ -57,6 +57,7 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
     error_.clear();
     file_.reset();
     allocated_.clear();
+    base_allocated_.clear();
     rows_.clear();
     const auto file = source_file_of(ctx.doc, fn);
     if (!file) {
@@ -79,12 +80,9 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
         return;
     }
     file_ = annotate_source(ctx.doc, *file, texts_[path], fn, ctx.event, ctx.diff);
-    for (const auto& [where, bytes] : ctx.doc.allocated_by_line())
-        if (where.first == *file) {
-            if (allocated_.size() <= where.second)
-                allocated_.resize(where.second + 1, 0);
-            allocated_[where.second] += bytes;
-        }
+    allocated_ = ctx.doc.allocated_in_file(*file);
+    if (ctx.diff)
+        base_allocated_ = ctx.diff->base_allocated_in_file(*file);
     calls_ = file_calls(ctx.doc, *file);
     base_calls_ = ctx.diff ? file_calls(ctx.diff->base(), path) : FileCalls{};
     for (uint32_t i = 0; i < file_->lines.size(); ++i) {
@@ -96,6 +94,14 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
     }
     machine_code_ = false;
     scroll_to_hottest_ = true;
+}
+
+int64_t SourceView::allocated_change(uint32_t line) const
+{
+    const auto at = [line](const std::vector<uint64_t>& by_line) {
+        return line < by_line.size() ? by_line[line] : 0;
+    };
+    return signed_delta(at(allocated_), at(base_allocated_));
 }
 
 void SourceView::draw(ViewContext& ctx)
@@ -161,11 +167,13 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
     const Profile& p = ctx.doc.profile();
     const Selection& sel = ctx.selection.current();
     const SourceFile& f = *file_;
-    const bool heap = !allocated_.empty();
-    int64_t max_delta = 1;
+    const bool heap = !allocated_.empty() || !base_allocated_.empty();
+    int64_t max_delta = 1, max_bytes_delta = 1;
     if (ctx.diff) {
-        for (const SourceLine& line : f.lines)
+        for (const SourceLine& line : f.lines) {
             max_delta = std::max(max_delta, std::abs(line.delta[ctx.event]));
+            max_bytes_delta = std::max(max_bytes_delta, std::abs(allocated_change(line.number)));
+        }
         diff_legend(DiffScale::counts(max_delta), "Line colors, the change of the line's own cost");
     }
     const int columns = 2 + int(events.size()) + 1 + (heap ? 1 : 0) + 1;
@@ -186,7 +194,8 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
     ImGui::TableSetupColumn((chosen + " in calls" + (ctx.diff ? " +/-" : "")).c_str(),
                             ImGuiTableColumnFlags_WidthFixed, number_width);
     if (heap)
-        ImGui::TableSetupColumn("Allocated", ImGuiTableColumnFlags_WidthFixed, number_width);
+        ImGui::TableSetupColumn(ctx.diff ? "Allocated +/-" : "Allocated", ImGuiTableColumnFlags_WidthFixed,
+                                number_width);
     ImGui::TableSetupColumn("Source", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < columns; ++c) {
@@ -283,8 +292,13 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
             }
             if (heap) {
                 ImGui::TableNextColumn();
-                if (line.number < allocated_.size() && allocated_[line.number] > 0)
-                    right_aligned(format_thousands(allocated_[line.number]));
+                const uint64_t bytes = line.number < allocated_.size() ? allocated_[line.number] : 0;
+                if (ctx.diff) {
+                    if (const int64_t change = allocated_change(line.number); change != 0)
+                        delta_cell(change, bytes, max_bytes_delta);
+                } else if (bytes > 0) {
+                    right_aligned(format_thousands(bytes));
+                }
             }
             ImGui::TableNextColumn();
             ImGui::PushFont(ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr);
@@ -298,36 +312,50 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
 void SourceView::draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
                                const std::vector<size_t>& events, int64_t max_delta)
 {
-    const Profile& p = ctx.doc.profile();
     ImGui::TableNextColumn();
     ImGui::TableNextColumn();
+    std::vector<int64_t> delta;
+    if (ctx.diff)
+        for (size_t e = 0; e < call.inclusive.size(); ++e) {
+            const auto be = ctx.diff->base_event(e);
+            delta.push_back(signed_delta(call.inclusive[e], base && be ? base->inclusive[*be] : 0));
+        }
+    call_cost_cells(events, call.inclusive, delta, max_delta);
+    ImGui::TableNextColumn();  // the calls' sum is on the line itself
+    if (!allocated_.empty() || !base_allocated_.empty())
+        ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    call_link(ctx, call.callee, call.count, call.inclusive[ctx.event]);
+}
+
+void SourceView::call_cost_cells(const std::vector<size_t>& events, const std::vector<uint64_t>& inclusive,
+                                 const std::vector<int64_t>& delta, int64_t max_delta)
+{
     for (size_t e : events) {
         ImGui::TableNextColumn();
-        if (ctx.diff) {
-            const auto be = ctx.diff->base_event(e);
-            const uint64_t before = base && be ? base->inclusive[*be] : 0;
-            if (call.inclusive[e] != before)
-                delta_cell(signed_delta(call.inclusive[e], before), call.inclusive[e], max_delta);
-        } else if (call.inclusive[e] > 0) {
+        if (!delta.empty()) {
+            if (delta[e] != 0)
+                delta_cell(delta[e], inclusive[e], max_delta);
+        } else if (inclusive[e] > 0) {
             ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
-            right_aligned(format_thousands(call.inclusive[e]));
+            right_aligned(format_thousands(inclusive[e]));
             ImGui::PopStyleColor();
         }
     }
-    ImGui::TableNextColumn();  // the calls' sum is on the line itself
-    if (!allocated_.empty())
-        ImGui::TableNextColumn();
-    ImGui::TableNextColumn();
-    const std::string text = "    -> " + count_text(call.count, "call", "calls") + " to " +
-                             ctx.doc.names().function(call.callee) + "  (" +
-                             percent(call.inclusive[ctx.event], ctx.doc.total(ctx.event)) + " of " +
-                             p.meta().events[ctx.event] + ")";
+}
+
+void SourceView::call_link(ViewContext& ctx, FnId callee, uint64_t count, uint64_t inclusive)
+{
+    const Profile& p = ctx.doc.profile();
+    const std::string text = "    -> " + count_text(count, "call", "calls") + " to " +
+                             ctx.doc.names().function(callee) + "  (" + percent(inclusive, ctx.doc.total(ctx.event)) +
+                             " of " + p.meta().events[ctx.event] + ")";
     ImGui::PushStyleColor(ImGuiCol_Text, kCallInk);
     if (ImGui::Selectable(text.c_str(), false))
-        ctx.selection.select(Selection::function(call.callee));
+        ctx.selection.select(Selection::function(callee));
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The inclusive cost of these calls; click to go to %s", p.fn_name(call.callee).c_str());
+        ImGui::SetTooltip("The inclusive cost of these calls; click to go to %s", p.fn_name(callee).c_str());
 }
 
 } // namespace vgprof::viewer

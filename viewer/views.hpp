@@ -185,7 +185,10 @@ private:
     GraphLayout layout_;
     std::vector<std::string> labels_;                 // the boxes' names, cut to fit
     std::vector<std::string> edge_labels_;            // "5,000x"
-    std::vector<std::optional<Point>> label_at_;      // where each edge's label goes
+    std::vector<std::string> notes_;                  // "+3 callees", one per box ("" for none)
+    PlacedLabels placed_;                             // where the edge labels and notes go
+    std::vector<size_t> note_of_;                     // each box's note in placed_.notes, SIZE_MAX: none
+    Point low_, high_;                                // the corners of the layout with its notes
     std::string error_;
     uint64_t seen_version_ = ~uint64_t(0);
     uint64_t own_version_ = ~uint64_t(0);  // a selection made by clicking here
@@ -257,7 +260,18 @@ private:
     // base's calls from the line to the same function (or none).
     void draw_call_row(ViewContext& ctx, const LineCall& call, const LineCall* base,
                        const std::vector<size_t>& events, int64_t max_delta);
+    // The cells of a call row, one per event shown: the calls' inclusive
+    // cost, or its change (`delta`, per event, non-empty in diff mode).
+    static void call_cost_cells(const std::vector<size_t>& events, const std::vector<uint64_t>& inclusive,
+                                const std::vector<int64_t>& delta, int64_t max_delta);
+    // "-> 5 calls to helper (3.2% of Ir)", a link to the callee.
+    static void call_link(ViewContext& ctx, FnId callee, uint64_t count, uint64_t inclusive);
     void draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events);
+    // The listing of `fn` and, in diff mode, its change from the base's;
+    // nullopt while an object is being disassembled.
+    std::optional<AsmListing> machine_code_of(ViewContext& ctx, FnId fn);
+    // Diff mode: the change of the bytes allocated from line number `line`.
+    int64_t allocated_change(uint32_t line) const;
 
     // Where source files are looked for, as `vgprof annotate` looks: empty,
     // the paths as the profile records them (relative ones from the
@@ -272,7 +286,8 @@ private:
     };
     std::optional<Key> built_;
     std::optional<SourceFile> file_;
-    std::vector<uint64_t> allocated_;  // bytes per line number, when the profile has heap data
+    std::vector<uint64_t> allocated_;       // bytes per line number, when the profile has heap data
+    std::vector<uint64_t> base_allocated_;  // the same in the base profile (diff mode)
     FileCalls calls_, base_calls_;     // the calls made from the file's lines (base: diff mode)
     // The table's rows: a source line (call < 0) or a call made on it.
     struct Row {
@@ -288,6 +303,7 @@ private:
     ObjectCodeCache objects_;
     std::optional<AsmListing> listing_;
     std::optional<Key> listing_built_;
+    std::vector<Row> asm_rows_;  // an instruction (call < 0) or the calls it made
 };
 
 enum class HeapPanel { sites, flamegraph, summary };

@@ -32,6 +32,20 @@ const GraphEdge* edge_of(const Neighbourhood& g, FnId from, FnId to)
     return nullptr;
 }
 
+using Polyline = std::vector<Point>;
+
+// The point of a piecewise cubic Bézier curve at fraction `t` of its pieces
+// (as the layout gives them: a start point then three points a piece).
+Point on_spline(const std::vector<Point>& s, float t)
+{
+    const size_t pieces = (s.size() - 1) / 3;
+    const size_t piece = std::min(pieces - 1, size_t(t * float(pieces)));
+    const float u = t * float(pieces) - float(piece), v = 1 - u;
+    const Point* p = &s[3 * piece];
+    return {v * v * v * p[0].x + 3 * v * v * u * p[1].x + 3 * v * u * u * p[2].x + u * u * u * p[3].x,
+            v * v * v * p[0].y + 3 * v * v * u * p[1].y + 3 * v * u * u * p[2].y + u * u * u * p[3].y};
+}
+
 TEST(CallNeighbourhood, OneLevelOfHelperIsItsTwoCallers)
 {
     const auto doc = document_of(app_profile());
@@ -247,7 +261,7 @@ TEST(GraphLabels, LabelsOverlapNoBoxAndNoOtherLabel)
     std::vector<uint64_t> priority;
     for (const GraphEdge& e : g.edges)
         priority.push_back(e.from == 0 ? 10 : 1);
-    const auto at = place_labels(layout, sizes, priority);
+    const auto at = place_labels(layout, sizes, priority).edges;
     std::vector<LabelBox> placed;
     for (size_t i = 0; i < at.size(); ++i) {
         if (!at[i])
@@ -264,6 +278,72 @@ TEST(GraphLabels, LabelsOverlapNoBoxAndNoOtherLabel)
     for (size_t i = 0; i < g.edges.size(); ++i)
         if (g.edges[i].from == 0)
             EXPECT_TRUE(at[i]) << "call " << i;
+}
+
+TEST(GraphLabels, BoxNotesGoNearTheirBoxClearOfLinesBoxesAndLabels)
+{
+    const auto doc = document_of(fan_profile());
+    // Two functions a level: main, a and b have callees left out, whose
+    // notes would go below them, where their calls leave.
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(0), 0, 2, 2, 100);
+    LayoutInput in;
+    in.node_sizes.assign(g.nodes.size(), Point{100, 40});
+    const GraphLayout layout = layout_graph(g, in);
+    std::vector<Polyline> lines;
+    for (const EdgeRoute& r : layout.edges) {
+        lines.emplace_back();
+        for (int k = 0; r.spline.size() >= 4 && k <= 64; ++k)
+            lines.back().push_back(on_spline(r.spline, float(k) / 64));
+    }
+    const auto on_a_line = [&](const LabelBox& b) {
+        return std::any_of(lines.begin(), lines.end(), [&](const Polyline& l) { return covers_line(b, l); });
+    };
+    std::vector<BoxNote> notes;
+    size_t under_calls = 0;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        if (g.nodes[i].hidden == 0)
+            continue;
+        const int side = g.nodes[i].level < 0 ? -1 : g.nodes[i].level > 0 ? 1 : 0;
+        notes.push_back({i, Point{70, 15}, side});
+        // Where the note used to go: right under (over) the box's middle.
+        const Box& b = layout.nodes[i];
+        under_calls += side != 0 && on_a_line({{b.centre.x, b.centre.y + float(side) * (b.height / 2 + 10)}, {70, 15}});
+    }
+    ASSERT_GE(notes.size(), 3u);
+    EXPECT_GE(under_calls, 1u) << "no note's first place is on a line: the layout tests nothing";
+    const std::vector<Point> sizes(g.edges.size(), Point{45, 15});
+    const std::vector<uint64_t> priority(g.edges.size(), 1);
+    const PlacedLabels placed = place_labels(layout, sizes, priority, notes);
+    ASSERT_EQ(placed.notes.size(), notes.size());
+    std::vector<LabelBox> others;
+    for (size_t e = 0; e < placed.edges.size(); ++e)
+        if (placed.edges[e])
+            others.push_back({*placed.edges[e], sizes[e]});
+    for (size_t n = 0; n < notes.size(); ++n) {
+        const LabelBox note{placed.notes[n], notes[n].size};
+        EXPECT_FALSE(on_a_line(note)) << "note " << n;
+        for (const Box& b : layout.nodes)
+            EXPECT_FALSE(note.overlaps({b.centre, {b.width, b.height}})) << "note " << n;
+        for (const LabelBox& o : others)
+            EXPECT_FALSE(note.overlaps(o)) << "note " << n;
+        others.push_back(note);
+        // Next to its box: within a note's size of it.
+        const Box& own = layout.nodes[notes[n].node];
+        EXPECT_LE(std::abs(note.centre.x - own.centre.x), own.width / 2 + 70 + 10) << "note " << n;
+        EXPECT_LE(std::abs(note.centre.y - own.centre.y), own.height / 2 + 2 * 15 + 10) << "note " << n;
+    }
+}
+
+TEST(GraphLabels, ALineCoversALabelOnlyWhereItCrossesIt)
+{
+    const LabelBox label{{50, 50}, {20, 10}};
+    EXPECT_TRUE(covers_line(label, {{0, 0}, {100, 100}}));    // through it
+    EXPECT_TRUE(covers_line(label, {{50, 0}, {50, 100}}));    // straight down through it
+    EXPECT_TRUE(covers_line(label, {{45, 48}, {46, 49}}));    // wholly inside
+    EXPECT_FALSE(covers_line(label, {{0, 0}, {100, 0}}));     // above it
+    EXPECT_FALSE(covers_line(label, {{61, 0}, {61, 100}}));   // just right of it
+    EXPECT_FALSE(covers_line(label, {{0, 30}, {30, 60}}));    // past its corner
+    EXPECT_FALSE(covers_line(label, {{50, 0}}));              // a single point is no piece
 }
 
 } // namespace

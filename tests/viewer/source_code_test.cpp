@@ -2,14 +2,17 @@
 // The Source view's calls per line and its machine code: the "app"
 // fixture's call sites (main calls parse at app.c:11 and compute at
 // app.c:12; parse calls helper twice at app.c:21, compute five times at
-// app.c:31), and a listing of helper laid over a disassembly given as
-// objdump prints it.
+// app.c:31), and listings of helper, compute and parse laid over a
+// disassembly given as objdump prints it, alone and in diff mode.
+#include "diff_link.hpp"
 #include "function_code.hpp"
 #include "source_calls.hpp"
 
 #include "viewer_fixture.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 namespace vgprof::viewer {
 namespace {
@@ -126,6 +129,162 @@ TEST(FunctionCode, WhatCannotBeListedSaysWhy)
     missing.problem = "/usr/bin/app is not on this machine, so its code cannot be shown.";
     EXPECT_EQ(function_listing(doc->profile(), FnId(kMain), missing, 0, "app.json").problem, missing.problem);
     EXPECT_FALSE(read_object_code("/no/such/object").problem.empty());
+}
+
+// compute's code: at app.c:31 a move then the call of helper (100 and 300
+// Ir), at app.c:32 its own work (600 Ir).
+const char* const kComputeCode = "0000000000002000 <compute>:\n"
+                                 "    2000:\tmov    %edi,%ebx\n"
+                                 "    2002:\tcall   1000 <helper>\n"
+                                 "    2007:\tadd    $0x1,%eax\n"
+                                 "    200a:\tret\n"
+                                 "0000000000002010 <next>:\n"
+                                 "    2010:\tret\n";
+
+TEST(FunctionCode, ACallInstructionCarriesTheInclusiveCostOfItsCalls)
+{
+    // compute also calls main once from app.c:31, as the first call
+    // through a PLT entry calls the dynamic linker's resolver.
+    const auto doc = document_of(
+        app_profile()
+            .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,3,1,21,2,200],[2,3,1,31,5,500],[2,0,1,31,1,7]]")
+            .set("instrs", "[[8192,2,1,31,100],[8194,2,1,31,300],[8199,2,1,32,600]]"));
+    const AsmListing l = function_listing(doc->profile(), FnId(kCompute), fixed_object(kComputeCode), 0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 4u);
+    // compute's 5 calls of helper from app.c:31, 500 Ir with everything
+    // helper ran: under the call, not under the move of the same line;
+    // the call of main, the line's only call, under it too.
+    ASSERT_EQ(l.lines[1].calls.size(), 2u);
+    EXPECT_EQ(l.lines[1].calls[1].callee, FnId(kMain));
+    EXPECT_EQ(l.lines[1].calls[1].inclusive[0], 7u);
+    EXPECT_EQ(l.lines[1].calls[0].callee, FnId(kHelper));
+    EXPECT_EQ(l.lines[1].calls[0].count, 5u);
+    EXPECT_EQ(l.lines[1].calls[0].inclusive[0], 500u);
+    EXPECT_EQ(l.lines[1].cost[0], 300u);  // the call's own cost stays its own
+    for (size_t i : {0u, 2u, 3u})
+        EXPECT_TRUE(l.lines[i].calls.empty()) << "line " << i;
+    EXPECT_TRUE(l.notes.empty());
+}
+
+// parse's code: at app.c:21 a call of helper and an indirect call, at
+// app.c:22 a call of helper that never ran.
+const char* const kParseCode = "0000000000003000 <parse>:\n"
+                               "    3000:\tcall   1000 <helper>\n"
+                               "    3005:\tcall   *%rax\n"
+                               "    3007:\tcall   1000 <helper>\n"
+                               "    300c:\tret\n";
+
+TEST(FunctionCode, CallsOfOneLineGoToTheInstructionNamingTheCalleeOrTheOneLeft)
+{
+    // parse also calls compute once from app.c:21, through the register.
+    const auto doc = document_of(
+        app_profile()
+            .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,2,1,21,1,50],[1,3,1,21,2,200],[2,3,1,31,5,500]]")
+            .set("instrs", "[[12288,1,1,21,10],[12293,1,1,21,10],[12300,1,1,23,10]]"));
+    const AsmListing l = function_listing(doc->profile(), FnId(kParse), fixed_object(kParseCode), 0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 4u);
+    ASSERT_EQ(l.lines[0].calls.size(), 1u);
+    EXPECT_EQ(l.lines[0].calls[0].callee, FnId(kHelper));
+    EXPECT_EQ(l.lines[0].calls[0].inclusive[0], 200u);
+    ASSERT_EQ(l.lines[1].calls.size(), 1u);
+    EXPECT_EQ(l.lines[1].calls[0].callee, FnId(kCompute));
+    EXPECT_EQ(l.lines[1].calls[0].count, 1u);
+    EXPECT_TRUE(l.lines[2].calls.empty());  // not run
+    EXPECT_TRUE(l.notes.empty());
+}
+
+TEST(FunctionCode, CallsThatFitNoSingleInstructionAreSaid)
+{
+    // Both calls of helper ran at app.c:21: which made which is unknown.
+    const auto doc = document_of(app_profile().set("instrs", "[[12288,1,1,21,10],[12295,1,1,21,10]]"));
+    const AsmListing l = function_listing(doc->profile(), FnId(kParse), fixed_object(kParseCode), 0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    for (const AsmLine& line : l.lines)
+        EXPECT_TRUE(line.calls.empty()) << std::hex << line.addr;
+    ASSERT_EQ(l.notes.size(), 1u);
+    EXPECT_NE(l.notes[0].find("2 calls not shown"), std::string::npos) << l.notes[0];
+}
+
+TEST(FunctionCode, WithoutLinesTheCallThatRanAsOftenAsTheCallsMadeThem)
+{
+    // Stripped code: parse's two calls into unnamed code, run 3 and 2
+    // times (1 Ir each time), no source line; the profile's one row of
+    // parse's calls to compute there, 2 calls.
+    const auto doc = document_of(
+        app_profile()
+            .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,2,0,0,2,50],[2,3,1,31,5,500]]")
+            .set("instrs", "[[12288,1,0,0,3],[12293,1,0,0,2]]"));
+    const AsmListing l = function_listing(doc->profile(), FnId(kParse),
+                                          fixed_object("0000000000003000 <parse>:\n"
+                                                       "    3000:\tcall   5010 <other+0x10>\n"
+                                                       "    3005:\tcall   5020 <other+0x20>\n"
+                                                       "000000000000300a <next>:\n"
+                                                       "    300a:\tret\n"),
+                                          0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 2u);
+    EXPECT_TRUE(l.lines[0].calls.empty());
+    ASSERT_EQ(l.lines[1].calls.size(), 1u);
+    EXPECT_EQ(l.lines[1].calls[0].callee, FnId(kCompute));
+    EXPECT_EQ(l.lines[1].calls[0].inclusive[0], 50u);
+    EXPECT_TRUE(l.notes.empty());
+}
+
+TEST(FunctionCode, DiffModeGivesEachInstructionsAndCallsChange)
+{
+    // The new run: compute's call ran 7 times for 700 Ir (helper's work
+    // with them) and its own work at 0x2007 cost 900 instead of 600.
+    const char* base_instrs = "[[8192,2,1,31,100],[8194,2,1,31,300],[8199,2,1,32,600]]";
+    const auto base = document_of(app_profile().set("instrs", base_instrs), "base.json");
+    const auto now = document_of(
+        app_profile_slower()
+            .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,2000],[1,3,1,21,2,200],[2,3,1,31,7,700]]")
+            .set("instrs", "[[8192,2,1,31,100],[8194,2,1,31,300],[8199,2,1,32,900]]"),
+        "now.json");
+    const DiffLink diff(*base, *now);
+    const ObjectCode code = fixed_object(kComputeCode);
+    AsmListing l = function_listing(now->profile(), FnId(kCompute), code, 0, "now.json");
+    subtract_base(l, function_listing(base->profile(), FnId(kCompute), code, 0, "base.json"), diff);
+    ASSERT_TRUE(l.diff);
+    EXPECT_EQ(l.lines[0].delta[0], 0);
+    EXPECT_EQ(l.lines[2].delta[0], 900 - 600);
+    EXPECT_EQ(l.lines[3].delta[0], 0);  // never ran in either
+    ASSERT_EQ(l.lines[1].calls.size(), 1u);
+    EXPECT_EQ(l.lines[1].calls[0].delta[0], 700 - 500);
+    EXPECT_TRUE(l.notes.empty());
+
+    // A base recorded without instruction costs has no change to give.
+    AsmListing alone = function_listing(now->profile(), FnId(kCompute), code, 0, "now.json");
+    subtract_base(alone, function_listing(document_of(app_profile())->profile(), FnId(kCompute), code, 0, "b.json"),
+                  diff);
+    EXPECT_FALSE(alone.diff);
+    ASSERT_EQ(alone.notes.size(), 1u);
+    EXPECT_NE(alone.notes[0].find("--dump-instr=yes"), std::string::npos);
+}
+
+TEST(SourceAllocations, DiffModeGivesTheChangeOfEachLinesBytes)
+{
+    // helper's allocation at app.c:41 made both sites' blocks: 4000 + 500
+    // bytes in the base; 4000 + 800 when the second site allocates more.
+    const ProfileText base_text = app_profile_with_heap();
+    std::string now_text = base_text.str();
+    for (const auto& [from, to] : {std::pair{"[[0,2],500,", "[[0,2],800,"}, {"{\"bytes\":4500,", "{\"bytes\":4800,"}}) {
+        ASSERT_NE(now_text.find(from), std::string::npos) << from;
+        now_text.replace(now_text.find(from), std::strlen(from), to);
+    }
+    const auto base = document_of(base_text, "base.json");
+    const auto now = document_of(now_text.c_str(), "now.json");
+    EXPECT_EQ(now->allocated_in_file(FileId(1)).at(41), 4800u);
+    const DiffLink diff(*base, *now);
+    const std::vector<uint64_t> before = diff.base_allocated_in_file(FileId(1));
+    ASSERT_EQ(before.size(), 42u);
+    EXPECT_EQ(before[41], 4500u);
+    EXPECT_EQ(before[31], 0u);
+    // No heap data in the base: nothing before.
+    const auto no_heap = document_of(app_profile(), "plain.json");
+    EXPECT_TRUE(DiffLink(*no_heap, *now).base_allocated_in_file(FileId(1)).empty());
 }
 
 } // namespace

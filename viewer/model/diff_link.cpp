@@ -168,4 +168,14 @@ std::vector<std::vector<uint64_t>> DiffLink::base_line_costs(FileId file) const
     return by_line;
 }
 
+std::vector<uint64_t> DiffLink::base_allocated_in_file(FileId file) const
+{
+    const Profile& b = base_->profile();
+    const std::string& path = now_->profile().file_path(file);
+    for (size_t f = 0; f < b.files().size(); ++f)
+        if (b.file_path(FileId(uint32_t(f))) == path)
+            return base_->allocated_in_file(FileId(uint32_t(f)));
+    return {};
+}
+
 } // namespace vgprof::viewer

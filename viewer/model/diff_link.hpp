@@ -53,6 +53,10 @@ public:
     // The base's self costs per line of the file with the same path as the
     // new profile's `file`, summed over functions; index = line number.
     std::vector<std::vector<uint64_t>> base_line_costs(FileId file) const;
+    // The base's bytes allocated from each line of that file (as
+    // Document::allocated_in_file); empty when the base has no heap data
+    // or no such file.
+    std::vector<uint64_t> base_allocated_in_file(FileId file) const;
 
     // Functions of the base that no function of the new profile matches.
     size_t functions_only_in_base() const { return only_in_base_; }

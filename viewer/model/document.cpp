@@ -42,6 +42,18 @@ uint64_t Document::inclusive(FnId fn, size_t event) const
     return c.inclusive.empty() ? c.self[event] : c.inclusive[event];
 }
 
+std::vector<uint64_t> Document::allocated_in_file(FileId file) const
+{
+    std::vector<uint64_t> by_line;
+    for (auto it = allocated_by_line_.lower_bound({file, 0}); it != allocated_by_line_.end() && it->first.first == file;
+         ++it) {
+        if (by_line.size() <= it->first.second)
+            by_line.resize(it->first.second + 1, 0);
+        by_line[it->first.second] += it->second;
+    }
+    return by_line;
+}
+
 std::string Document::command() const
 {
     std::string text;

@@ -85,6 +85,8 @@ public:
     {
         return allocated_by_line_;
     }
+    // The same for one file, by line number (empty without heap data).
+    std::vector<uint64_t> allocated_in_file(FileId file) const;
 
     // The command line of the profiled program, joined by spaces.
     std::string command() const;

@@ -4,10 +4,13 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/source.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 
 namespace vgprof::viewer {
 
@@ -57,6 +60,129 @@ const Disassembly::Symbol* symbol_of(const Disassembly& code, const std::string&
     const auto it = std::find_if(code.symbols.begin(), code.symbols.end(),
                                  [&](const Disassembly::Symbol& s) { return s.names(name); });
     return it == code.symbols.end() ? nullptr : &*it;
+}
+
+// Where a call or jump instruction goes, as objdump's text says.
+struct Transfer {
+    bool call = false;     // a call, not a jump
+    bool indirect = false; // through a register or memory ("call   *%rax")
+    std::string target;    // a direct one's symbol: "helper" for "<helper>", "strlen" for "<strlen@plt>"
+};
+
+std::optional<Transfer> transfer_of(const std::string& text)
+{
+    Transfer t;
+    t.call = text.rfind("call", 0) == 0;
+    if (!t.call && text.rfind("jmp", 0) != 0)
+        return std::nullopt;
+    const size_t operand = text.find_first_of(" \t");
+    t.indirect = operand != std::string::npos && text.find('*', operand) != std::string::npos;
+    const size_t open = text.find('<'), close = text.rfind('>');
+    if (!t.indirect && open != std::string::npos && close != std::string::npos && close > open) {
+        t.target = text.substr(open + 1, close - open - 1);
+        if (t.target.size() > 4 && t.target.compare(t.target.size() - 4, 4, "@plt") == 0)
+            t.target.resize(t.target.size() - 4);
+    }
+    return t;
+}
+
+// Whether a direct call or jump to `t` enters the function named `name`
+// (a jump to a place inside a function, "helper+0x10", does not).
+bool enters(const Transfer& t, const std::string& name)
+{
+    return !t.indirect && Disassembly::Symbol{0, t.target}.names(name);
+}
+
+// Ties `fn`'s calls rows to its executed call instructions in `out` (see
+// function_listing); `offset` takes the profile's addresses to the file's.
+void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, size_t event)
+{
+    using Site = std::pair<uint32_t, uint32_t>;  // file index, line
+    std::map<uint64_t, Site> site_of;            // by object-file address
+    for (const InstrCost& i : p.instrs())
+        if (i.fn == fn)
+            site_of[i.addr - offset] = {i.file.index(), i.line};
+    // The executed calls and jumps of each source line.
+    std::map<Site, std::vector<std::pair<size_t, Transfer>>> at_site;
+    for (size_t i = 0; i < out.lines.size(); ++i) {
+        const auto site = site_of.find(out.lines[i].addr);
+        if (site == site_of.end())
+            continue;
+        if (auto t = transfer_of(out.lines[i].text))
+            at_site[site->second].push_back({i, std::move(*t)});
+    }
+    // The calls rows of fn, merged over nothing but what tells them apart here.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, AsmCall> rows;
+    const size_t events = p.num_events();
+    for (size_t r = 0; r < p.calls().size(); ++r) {
+        const CallEdge& c = p.calls()[r];
+        if (c.caller != fn)
+            continue;
+        AsmCall& call = rows[{c.file.index(), c.line, c.callee.index()}];
+        call.callee = c.callee;
+        call.count += c.count;
+        call.inclusive.resize(events, 0);
+        for (size_t e = 0; e < events; ++e)
+            call.inclusive[e] += p.call_cost(r)[e];
+    }
+    // How many times an instruction ran, when the profile counts
+    // instructions: a call instruction that ran N times made N calls.
+    const std::optional<size_t> ir = p.event_index("Ir");
+    std::vector<bool> taken_by_count(out.lines.size(), false);
+    uint64_t unplaced = 0, unplaced_by_line = 0;
+    for (auto& [key, call] : rows) {
+        const auto& here = at_site[{std::get<0>(key), std::get<1>(key)}];
+        const std::string& name = p.fn_name(call.callee);
+        // The instructions of the line that `fit`.
+        const auto all = [&](auto fits) {
+            std::vector<size_t> found;
+            for (const auto& [line, t] : here)
+                if (fits(t))
+                    found.push_back(line);
+            return found;
+        };
+        std::vector<size_t> lines = all([&](const Transfer& t) { return enters(t, name); });
+        // Else the calls there that no other row's callee names (a call
+        // through the PLT of a function resolved to another name, an
+        // indirect call, a call into unnamed code).
+        if (lines.empty())
+            lines = all([&](const Transfer& t) {
+                return t.call && std::none_of(rows.begin(), rows.end(), [&](const auto& other) {
+                           return std::get<0>(other.first) == std::get<0>(key) &&
+                                  std::get<1>(other.first) == std::get<1>(key) &&
+                                  enters(t, p.fn_name(other.second.callee));
+                       });
+            });
+        // Else the line's calls, whatever they name: the first call through
+        // a PLT entry also calls the dynamic linker's resolver.
+        if (lines.empty())
+            lines = all([](const Transfer& t) { return t.call; });
+        // Of several, the one that ran as many times as there were calls.
+        if (lines.size() > 1 && ir) {
+            std::vector<size_t> by_count;
+            for (size_t l : lines)
+                if (!taken_by_count[l] && out.lines[l].cost[*ir] == call.count)
+                    by_count.push_back(l);
+            lines = by_count;
+            if (lines.size() == 1)
+                taken_by_count[lines.front()] = true;
+        }
+        if (lines.size() != 1) {
+            unplaced += call.count;
+            unplaced_by_line += std::get<1>(key) != 0 ? call.count : 0;
+            continue;
+        }
+        out.lines[lines.front()].calls.push_back(std::move(call));
+    }
+    for (AsmLine& l : out.lines)
+        std::stable_sort(l.calls.begin(), l.calls.end(),
+                         [event](const AsmCall& a, const AsmCall& b) { return a.inclusive[event] > b.inclusive[event]; });
+    if (unplaced > 0)
+        out.notes.push_back(count_text(unplaced, "call", "calls") + " not shown: the profile records calls by " +
+                            (unplaced_by_line == unplaced ? "source line, and several call instructions of the line "
+                                                            "could have made them (the Source view lists them)."
+                                                          : "source line, and several call instructions without a "
+                                                            "line could have made them."));
 }
 
 } // namespace
@@ -149,7 +275,7 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
     uint64_t best = 0;
     for (size_t i = code.first_at_or_after(span.start); i < code.first_at_or_after(span.end); ++i) {
         const Disassembly::Instruction& instr = code.instructions[i];
-        AsmLine line{instr.addr, instr.text, {}};
+        AsmLine line{instr.addr, instr.text, {}, {}, {}};
         if (const auto row = instrs.row_of(instr.addr + offset)) {
             line.cost.assign(instrs.cost(*row), instrs.cost(*row) + p.num_events());
             for (size_t e = 0; e < line.cost.size(); ++e)
@@ -161,6 +287,8 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
         }
         out.lines.push_back(std::move(line));
     }
+    if (out.costs)
+        place_calls(out, p, fn, offset, event);
     size_t off = 0;
     for (uint64_t addr : instrs.positions)
         off += !code.instruction_at(addr - offset);
@@ -168,6 +296,53 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
         out.notes.push_back(std::to_string(off) + " executed addresses are no instruction of the "
                             "disassembly: the object file may not be the one that ran.");
     return out;
+}
+
+void subtract_base(AsmListing& now, const AsmListing& base, const DiffLink& diff)
+{
+    if (!base.problem.empty()) {
+        now.notes.push_back("The base profile's code of this function cannot be listed (" + base.problem +
+                            "): the costs are the new profile's.");
+        return;
+    }
+    if (!base.costs) {
+        now.notes.push_back("The base profile has no cost per instruction (recorded without "
+                            "--dump-instr=yes): the costs are the new profile's.");
+        return;
+    }
+    std::map<uint64_t, const AsmLine*> ran_in_base;
+    for (const AsmLine& l : base.lines)
+        if (!l.cost.empty())
+            ran_in_base[l.addr] = &l;
+    const size_t events = now.max_cost.size();
+    // The base's cost of event e (of the new profile) in `cost`, 0 for none.
+    const auto before = [&](const std::vector<uint64_t>& cost, size_t e) -> uint64_t {
+        const auto be = diff.base_event(e);
+        return be && !cost.empty() ? cost[*be] : 0;
+    };
+    for (AsmLine& l : now.lines) {
+        const auto found = ran_in_base.find(l.addr);
+        const AsmLine* b = found == ran_in_base.end() ? nullptr : found->second;
+        if (b)
+            ran_in_base.erase(found);
+        l.delta.assign(events, 0);
+        for (size_t e = 0; e < events; ++e)
+            l.delta[e] = signed_delta(l.cost.empty() ? 0 : l.cost[e], b ? before(b->cost, e) : 0);
+        for (AsmCall& c : l.calls) {
+            const AsmCall* bc = nullptr;
+            for (size_t k = 0; b && k < b->calls.size() && !bc; ++k)
+                if (diff.base_fn(c.callee) == b->calls[k].callee)
+                    bc = &b->calls[k];
+            c.delta.assign(events, 0);
+            for (size_t e = 0; e < events; ++e)
+                c.delta[e] = signed_delta(c.inclusive[e], bc ? before(bc->inclusive, e) : 0);
+        }
+    }
+    if (!ran_in_base.empty())
+        now.notes.push_back(count_text(ran_in_base.size(), "instruction", "instructions") +
+                            " that ran in the base profile are not in this listing: the function's code "
+                            "changed between the two, and the changes per instruction mean little.");
+    now.diff = true;
 }
 
 } // namespace vgprof::viewer

@@ -5,9 +5,12 @@
 // function ran from (lib/disasm), read on a thread of its own once per
 // object since a large library takes a second or more, and the
 // per-instruction costs a profile recorded with --dump-instr=yes laid over
-// it.
+// it, with under each call instruction the calls it made and their
+// inclusive cost (as the Source view shows them under a line).
 #ifndef VGPROF_VIEWER_FUNCTION_CODE_HPP
 #define VGPROF_VIEWER_FUNCTION_CODE_HPP
+
+#include "diff_link.hpp"
 
 #include "vgprof/disasm.hpp"
 #include "vgprof/object_code.hpp"
@@ -45,10 +48,20 @@ private:
 std::optional<uint64_t> offset_from_instructions(const std::vector<uint64_t>& executed,
                                                  const Disassembly& code);
 
+// The calls one instruction made to one function.
+struct AsmCall {
+    FnId callee;
+    uint64_t count = 0;
+    std::vector<uint64_t> inclusive;  // one per event
+    std::vector<int64_t> delta;       // diff mode: the change of `inclusive` from the base's
+};
+
 struct AsmLine {
-    uint64_t addr = 0;          // in the object file
-    std::string text;           // "add    $0x1,%eax"
-    std::vector<uint64_t> cost; // one per event; empty: nothing recorded there
+    uint64_t addr = 0;           // in the object file
+    std::string text;            // "add    $0x1,%eax"
+    std::vector<uint64_t> cost;  // one per event; empty: nothing recorded there
+    std::vector<AsmCall> calls;  // a call instruction's calls, the costliest of the event first
+    std::vector<int64_t> delta;  // diff mode: the change of `cost` from the base's, per event
 };
 
 struct AsmListing {
@@ -58,6 +71,7 @@ struct AsmListing {
     bool costs = false;                 // the profile has per-instruction costs of the function
     std::vector<std::string> notes;     // what to know about the listing
     std::string problem;                // non-empty: why there is no listing
+    bool diff = false;                  // the lines carry their change from a base listing
 };
 
 // The instructions of `fn`: from the symbol that names it to the next
@@ -65,8 +79,21 @@ struct AsmListing {
 // costs of `profile`'s instrs rows (placed by the offset the object was
 // loaded at). `profile_path` is the profile's file, to notice an object
 // file changed since.
+// The calls of `fn` (its `calls` rows) are tied to its call instructions
+// by call site: a row goes to the one executed call (or tail-call jump) of
+// its source line naming the callee, else to the line's one executed
+// call naming no other callee of the line, else to its one executed call;
+// of several, to the one that ran as many times as the row's calls (with
+// Ir counted); rows that fit no single instruction are counted in a note.
 AsmListing function_listing(const Profile& profile, FnId fn, const ObjectCode& object, size_t event,
                             const std::string& profile_path);
+
+// Diff mode: sets the change of each of `now`'s instructions and calls from
+// `base`, the same function's listing in the base profile over the same
+// object code, matched by address (calls by callee); the base counts 0
+// where it has nothing. Without a usable base listing, says why in a note
+// and leaves `now` as it is.
+void subtract_base(AsmListing& now, const AsmListing& base, const DiffLink& diff);
 
 } // namespace vgprof::viewer
 
