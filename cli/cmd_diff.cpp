@@ -6,6 +6,7 @@
 // registration. The comparison itself is libvgprof's (vgprof/diff.hpp).
 #include "baseline.hpp"
 #include "commands.hpp"
+#include "diff_data.hpp"
 #include "option_checks.hpp"
 
 #include "vgprof/diff.hpp"
@@ -70,6 +71,8 @@ const char* status_of(const Comparison& c)
     return !c.failed.empty() ? "fail" : !c.warned.empty() ? "warn" : "ok";
 }
 
+} // namespace
+
 // "+114,053", "-1,200", "0".
 std::string signed_count(int64_t n)
 {
@@ -88,6 +91,8 @@ std::string relative_text(const CostDelta& c)
         return fmt::format("{:+.2f}%", *r * 100);
     return c.now == 0 ? "0.00%" : "new";
 }
+
+namespace {
 
 // FunctionDelta keeps no line: functions match whatever line they start at.
 std::string function_text(const FunctionDelta& f)
@@ -225,7 +230,7 @@ void write_breaches(std::ostream& out, const Comparison& c, const char* prefix)
 }
 
 void write_text(std::ostream& out, const Profile& now, const DiffOptions& options,
-                const Comparison& c)
+                const Comparison& c, const std::optional<DataComparison>& data)
 {
     out << rule() << '\n';
     out << "Base:             " << options.base << '\n';
@@ -250,12 +255,17 @@ void write_text(std::ostream& out, const Profile& now, const DiffOptions& option
                        c.changed, c.shown.size());
     if (!c.shown.empty())
         functions_table(c, false).write_text(out);
+    if (data) {
+        out << rule() << '\n';
+        write_data_text(out, *data);
+    }
     out << rule() << '\n';
     write_breaches(out, c, "");
     out << "Result: " << status_of(c) << '\n';
 }
 
-void write_markdown(std::ostream& out, const DiffOptions& options, const Comparison& c)
+void write_markdown(std::ostream& out, const DiffOptions& options, const Comparison& c,
+                    const std::optional<DataComparison>& data)
 {
     static const char* const kIcon[] = {":x:", ":warning:", ":white_check_mark:"};
     const std::string status = status_of(c);
@@ -277,7 +287,11 @@ void write_markdown(std::ostream& out, const DiffOptions& options, const Compari
         out << "No function's cost changed.\n";
     else
         functions_table(c, true).write_markdown(out);
+    if (data)
+        write_data_markdown(out, *data);
 }
+
+} // namespace
 
 boost::json::object delta_json(const CostDelta& c)
 {
@@ -288,6 +302,8 @@ boost::json::object delta_json(const CostDelta& c)
         o["relative"] = nullptr;
     return o;
 }
+
+namespace {
 
 boost::json::object deltas_json(const DiffResult& diff, const std::vector<CostDelta>& costs)
 {
@@ -322,7 +338,8 @@ boost::json::array breaches_json(const DiffResult& diff, const std::vector<Breac
     return a;
 }
 
-void write_json(std::ostream& out, const DiffOptions& options, const Comparison& c)
+void write_json(std::ostream& out, const DiffOptions& options, const Comparison& c,
+                const std::optional<DataComparison>& data)
 {
     boost::json::array events, warnings, functions;
     for (const std::string& e : c.diff.events)
@@ -342,6 +359,7 @@ void write_json(std::ostream& out, const DiffOptions& options, const Comparison&
     o["functions"] = std::move(functions);
     o["failed"] = breaches_json(c.diff, c.failed);
     o["warned"] = breaches_json(c.diff, c.warned);
+    o["data"] = data ? boost::json::value(data_json(*data)) : boost::json::value(nullptr);
     out << boost::json::serialize(o) << '\n';
 }
 
@@ -412,12 +430,13 @@ int write_diff(std::ostream& out, const Profile& base, const Profile& now,
                const DiffOptions& options)
 {
     const Comparison c = compare(base, now, options);
+    const std::optional<DataComparison> data = compare_data(base, now, options);
     if (options.format == "json")
-        write_json(out, options, c);
+        write_json(out, options, c, data);
     else if (options.format == "markdown")
-        write_markdown(out, options, c);
+        write_markdown(out, options, c, data);
     else
-        write_text(out, now, options, c);
+        write_text(out, now, options, c, data);
     return c.failed.empty() ? kExitOk : kExitThresholdExceeded;
 }
 
@@ -451,6 +470,14 @@ Command add_diff_command(CLI::App& app)
         cmd->add_option("--warn-above", options.warn_above,
                         "report, keeping exit status 0, an increase above one of SPEC")
             ->type_name("SPEC");
+    CLI::Option* data_event =
+        cmd->add_option("--data-event", options.data_event,
+                        "rank the data objects by EVENT (Dr D1mr DLmr Dw D1mw DLmw), when the "
+                        "profiles say which data was accessed")
+            ->type_name("EVENT")
+            ->check(CLI::IsMember(std::vector<std::string>(std::begin(kDataEventNames),
+                                                           std::end(kDataEventNames))))
+            ->capture_default_str();
     CLI::Option* per_function = cmd->add_flag(
         "--per-function", options.per_function,
         "apply the thresholds to each function's self cost as well as to the totals");
@@ -466,7 +493,7 @@ Command add_diff_command(CLI::App& app)
                     "store the one profile given as baseline NAME (letters, digits, '.', '_', "
                     "'-'), replacing any of that name, and compare nothing")
         ->type_name("NAME")
-        ->excludes(baseline, format, top, fail, warn, per_function);
+        ->excludes(baseline, format, top, fail, warn, per_function, data_event);
     return Command{cmd, [command] { return run_diff(*command); }};
 }
 

@@ -100,6 +100,7 @@ struct DiffOptions {
     std::string fail_above;     // threshold SPECs (vgprof/diff.hpp); empty: none
     std::string warn_above;
     bool per_function = false;  // also check each function's self cost
+    std::string data_event = "D1mr";  // ranks the data objects (vgprof/data.hpp)
 };
 
 // Writes, in options.format, how `now` differs from `base` and which
