@@ -18,6 +18,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
 
 #include <zlib.h>
@@ -252,12 +253,12 @@ private:
     }
 
     void write_function(uint64_t id, const std::string& name, const std::string& file,
-                        uint32_t line)
+                        uint32_t line, const std::string& system_name = "")
     {
         ProtoMessage f;
         f.varint(field::function_id_, id)
             .varint(field::name, str(name))
-            .varint(field::system_name, str(name))
+            .varint(field::system_name, str(system_name.empty() ? name : system_name))
             .varint(field::filename, str(is_unknown(file) ? "" : file))
             .varint(field::start_line, line);
         message_.message(field::function, f);
@@ -272,8 +273,29 @@ private:
         write_function(truncated_id_, kTruncatedFrame, "", 0);
         if (data_)
             for (size_t i = 0; i < data_->objects.size(); ++i)
-                write_function(data_function_id_ + i, data_object_label(p_, DataObjId(uint32_t(i))),
-                               "", 0);
+                write_data_function(DataObjId(uint32_t(i)));
+    }
+
+    // Named short, without parentheses, which pprof would take for an
+    // argument list and cut: "heap site 3", "global table", "stack"; the
+    // system name is the whole label. A heap site is at its allocating
+    // call's line.
+    void write_data_function(DataObjId id)
+    {
+        const DataObject& o = data_->object(id);
+        const std::string name = (o.kind == DataKind::global ? "global " : "") +
+                                 data_object_short_label(p_, id);
+        std::string file;
+        uint32_t line = 0;
+        if (o.kind == DataKind::heap) {
+            if (const std::optional<FrameId> at = allocating_frame(p_, heap_->site(*o.site))) {
+                const HeapFrame& call = heap_->frame(*at);
+                file = p_.file_path(call.file);
+                line = call.line;
+            }
+        }
+        write_function(data_function_id_ + id.index(), name, file, line,
+                       data_object_label(p_, id));
     }
 
     void write_location(uint64_t id, std::optional<FnId> fn, uint64_t address, uint32_t line)

@@ -22,8 +22,9 @@ namespace vgprof {
 //    call outwards (caller_frames), each with its address and line;
 //  - with a data section, data_Dr, data_D1mr, data_DLmr, data_Dw, data_D1mw
 //    and data_DLmw, unit "count": per data object, a sample of its accesses
-//    (Dr, Dw) whose one location is the object (a function named by its
-//    label), and per function that missed on it a sample of the function's
+//    (Dr, Dw) whose one location is the object (a function named "heap site
+//    3", "global table", "stack"..., its system name the whole label), and
+//    per function that missed on it a sample of the function's
 //    misses, the function the object's caller; each labelled data_kind
 //    (heap, global, unnamed, stack, allocator, other).
 // A sample's values for the types of the other kinds are 0,

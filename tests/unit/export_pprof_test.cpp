@@ -221,7 +221,13 @@ TEST(ExportPprof, DataObjectsAreLeafLocationsUnderTheFunctionsThatMissed)
     ASSERT_EQ(functions.size(), 6u);
     const Fields table = read_message(functions[4]);
     EXPECT_EQ(table.varint(1), 5u);
-    EXPECT_EQ(p.str(table.varint(2)), "global table (64 bytes) [/usr/bin/app]");
+    EXPECT_EQ(p.str(table.varint(2)), "global table");
+    EXPECT_EQ(p.str(table.varint(3)), "global table (64 bytes) [/usr/bin/app]");
+    // Heap site 0 is at its allocating call, main's call at app.c:20.
+    const Fields site = read_message(functions[3]);
+    EXPECT_EQ(p.str(site.varint(2)), "heap site 0");
+    EXPECT_EQ(p.str(site.varint(4)), "/src/app.c");
+    EXPECT_EQ(site.varint(5), 20u);
     ASSERT_EQ(locations.size(), 9u);
     const Fields at = read_message(locations[7]);
     EXPECT_EQ(at.varint(1), 8u);
