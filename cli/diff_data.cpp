@@ -4,13 +4,16 @@
 // both profiles, since a count that moved with the accesses is no worse.
 #include "diff_data.hpp"
 
-#include "commands.hpp"
+#include "diff_model.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/profile.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
 
 namespace vgprof::cli {
 

@@ -38,10 +38,7 @@ void write_data_text(std::ostream& out, const DataComparison& data);
 void write_data_markdown(std::ostream& out, const DataComparison& data);
 boost::json::object data_json(const DataComparison& data);
 
-// Shared with cmd_diff.cpp: "+1,200" / "-3" / "0"; "+4.59%" or "new";
-// a CostDelta as {base, new, delta, relative}.
-std::string signed_count(int64_t n);
-std::string relative_text(const CostDelta& c);
+// A CostDelta as {base, new, delta, relative} (diff_json.cpp).
 boost::json::object delta_json(const CostDelta& c);
 
 } // namespace vgprof::cli

@@ -49,8 +49,6 @@ std::string diff_output(const ProfileText& base, const ProfileText& now,
                         const std::string& format, const std::string& event = "D1mr")
 {
     cli::DiffOptions o;
-    o.base = "base.json";
-    o.now = "new.json";
     o.format = format;
     o.data_event = event;
     std::ostringstream out;
@@ -137,7 +135,8 @@ TEST(DataDiffOutput, JsonGivesEveryEventsChangeAndTheMissRates)
 {
     const boost::json::object o =
         boost::json::parse(diff_output(with_data(), changed_profile(), "json")).as_object();
-    const boost::json::object& data = o.at("data").as_object();
+    const boost::json::object& data =
+        o.at("benchmarks").at(0).at("data").as_object();
     EXPECT_EQ(data.at("event"), "D1mr");
     EXPECT_EQ(data.at("changed_objects"), 2);
     const boost::json::array& objects = data.at("objects").as_array();
@@ -158,7 +157,7 @@ TEST(DataDiffOutput, OneProfileWithoutDataIsSaidNotCompared)
         << text;
     const boost::json::object o = boost::json::parse(diff_output(
         with_data().drop("data"), with_data().drop("data"), "json")).as_object();
-    EXPECT_TRUE(o.at("data").is_null());
+    EXPECT_TRUE(o.at("benchmarks").at(0).at("data").is_null());
 }
 
 } // namespace
