@@ -335,6 +335,13 @@ Command add_diff_command(CLI::App& app)
     cmd->add_option("--function-warn-above", options.function_warn_above,
                     "report a function's self cost above one of SPEC")
         ->type_name("SPEC");
+    cmd->add_option("--data-event", options.data_event,
+                    "rank the data objects by EVENT (Dr D1mr DLmr Dw D1mw DLmw), when the "
+                    "profiles say which data was accessed")
+        ->type_name("EVENT")
+        ->check(CLI::IsMember(
+            std::vector<std::string>(std::begin(kDataEventNames), std::end(kDataEventNames))))
+        ->capture_default_str();
     cmd->add_flag("--per-function", options.per_function,
                   "apply --fail-above and --warn-above to each function's self cost as well");
     cmd->add_option("--gate-function", options.gate_functions,

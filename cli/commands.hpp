@@ -135,6 +135,7 @@ struct DiffOptions {
     bool derived = false;         // add every derived event both profiles can have
     std::vector<std::string> derive;  // --derive NAME=FORMULA definitions
     std::vector<std::string> command; // vgprof's own command line, for the JSON output
+    std::string data_event = "D1mr";  // ranks the data objects (vgprof/data.hpp)
 };
 
 // Writes, in options.format, how `now` differs from `base` (one benchmark,

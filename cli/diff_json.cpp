@@ -26,6 +26,8 @@ json::array strings(const std::vector<std::string>& items)
     return a;
 }
 
+} // namespace
+
 json::object delta_json(const CostDelta& c)
 {
     json::object o = {{"base", c.base}, {"new", c.now}, {"delta", c.delta()}};
@@ -35,6 +37,8 @@ json::object delta_json(const CostDelta& c)
         o["relative"] = nullptr;
     return o;
 }
+
+namespace {
 
 json::object deltas_json(const DiffResult& diff, const std::vector<CostDelta>& costs)
 {
@@ -139,6 +143,7 @@ json::object benchmark_json(const BenchmarkDiff& b, const DiffOptions& options)
     o["shifted_functions"] = b.shifted;
     o["failed"] = breaches_json(b, b.failed, options);
     o["warned"] = breaches_json(b, b.warned, options);
+    o["data"] = b.data ? json::value(data_json(*b.data)) : json::value(nullptr);
     return o;
 }
 

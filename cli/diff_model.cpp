@@ -250,6 +250,7 @@ std::unique_ptr<BenchmarkDiff> compare_profiles(const BenchmarkPair& pair, Profi
     b->sort = sort_metric(b->diff, options);
     sort_functions(b->diff, b->sort);
     settle(*b, base, now, options, limits);
+    b->data = compare_data(base, now, options);
     return b;
 }
 

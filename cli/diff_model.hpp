@@ -7,11 +7,13 @@
 #define VGPROF_CLI_DIFF_MODEL_HPP
 
 #include "commands.hpp"
+#include "diff_data.hpp"
 
 #include "vgprof/diff.hpp"
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +57,8 @@ struct BenchmarkDiff {
     // most, most first; those of the project's files (under a
     // --strip-prefix) when there are any.
     std::map<size_t, std::vector<const FunctionDelta*>> risers;
+    // The data objects (nullopt when neither profile has a data section).
+    std::optional<DataComparison> data;
 
     // The lines computed for f and metric (empty when none were).
     const std::vector<LineDelta>& lines_of(const FunctionDelta* f, size_t metric) const;

@@ -263,6 +263,10 @@ void write_benchmark_text(std::ostream& out, const BenchmarkDiff& b, const DiffO
         t.write_text(out);
     }
     write_moved_text(out, b, options);
+    if (b.data) {
+        out << rule() << '\n';
+        write_data_text(out, *b.data);
+    }
     out << rule() << '\n';
     write_breaches_text(out, b, options);
     out << "Result: " << verdict_name(b.verdict) << '\n';
@@ -386,6 +390,8 @@ void write_benchmark_markdown(std::ostream& out, const BenchmarkDiff& b,
     }
     if (b.shifted > 0)
         out << '\n' << shifted_text(b) << ".\n";
+    if (b.data)
+        write_data_markdown(out, *b.data);
     out << '\n';
 }
 

@@ -9,12 +9,16 @@
 // and location. Heap frames, which know their address and line, are the
 // locations after those. pprof takes the first mapping for the program's
 // own: the object of `main` is mapping 1, the others follow in order.
+// Data objects come last: object i is both the function and the location
+// after the heap frames' (a function of its own, named by its label).
 #include "vgprof/export_pprof.hpp"
 
 #include "protobuf.hpp"
+#include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
 
 #include <zlib.h>
@@ -40,7 +44,8 @@ enum Profile : uint32_t {
     period_type = 11, period = 12, comment = 13, default_sample_type = 14
 };
 enum ValueType : uint32_t { type = 1, unit = 2 };
-enum Sample : uint32_t { location_id = 1, value = 2 };
+enum Sample : uint32_t { location_id = 1, value = 2, label = 3 };
+enum Label : uint32_t { key = 1, str = 2 };
 enum Mapping : uint32_t {
     mapping_id = 1, mapping_filename = 5, has_functions = 7, has_filenames = 8,
     has_line_numbers = 9
@@ -68,8 +73,11 @@ const HeapType kHeapTypes[] = {
 class PprofWriter {
 public:
     explicit PprofWriter(const Profile& p)
-        : p_(p), cpu_(has_call_path_tree(p)), heap_(p.heap()),
-          truncated_id_(p.functions().size() + 1), program_(program_object(p))
+        : p_(p), cpu_(has_call_path_tree(p)), heap_(p.heap()), data_(p.data()),
+          truncated_id_(p.functions().size() + 1),
+          data_function_id_(truncated_id_ + 1),
+          data_location_id_(truncated_id_ + 1 + (heap_ ? heap_->frames.size() : 0)),
+          program_(program_object(p))
     {
         strings_.emplace("", 0);
         message_.bytes(field::string_table, "");
@@ -82,6 +90,8 @@ public:
             write_cpu_samples();
         if (heap_)
             write_heap_samples();
+        if (data_)
+            write_data_samples();
         write_mappings();
         write_functions();
         write_locations();
@@ -91,6 +101,11 @@ public:
 
 private:
     size_t num_values() const
+    {
+        return first_data_value() + (data_ ? kDataEvents : 0);
+    }
+
+    size_t first_data_value() const
     {
         return (cpu_ ? p_.num_events() : 0) + (heap_ ? std::size(kHeapTypes) : 0);
     }
@@ -120,6 +135,9 @@ private:
         if (heap_)
             for (const HeapType& t : kHeapTypes)
                 types.push_back(value_type(t.type, t.unit));
+        if (data_)
+            for (const char* event : kDataEventNames)
+                types.push_back(value_type(std::string("data_") + event, "count"));
         for (const ProtoMessage& t : types)
             message_.message(field::sample_type, t);
         // Costs are counted, not sampled: one event a sample.
@@ -127,10 +145,17 @@ private:
         message_.varint(field::default_sample_type, str(cpu_ ? "Ir" : "inuse_space"));
     }
 
-    void write_sample(const std::vector<uint64_t>& locations, const std::vector<uint64_t>& values)
+    // `labels`: (key, value) string labels, for pprof's -tagfocus.
+    void write_sample(const std::vector<uint64_t>& locations, const std::vector<uint64_t>& values,
+                      const std::vector<std::pair<std::string, std::string>>& labels = {})
     {
         ProtoMessage s;
         s.packed(field::location_id, locations).packed(field::value, values);
+        for (const auto& [key, value] : labels) {
+            ProtoMessage l;
+            l.varint(field::key, str(key)).varint(field::str, str(value));
+            s.message(field::label, l);
+        }
         message_.message(field::sample, s);
     }
 
@@ -167,6 +192,34 @@ private:
         }
     }
 
+    // Per data object: its accesses (Dr, Dw: not counted per function) as
+    // a sample of the object alone, then each function's misses on it with
+    // the function as the object's caller, so that the misses of every
+    // data type add up to the object's and the program's.
+    void write_data_samples()
+    {
+        const size_t first = first_data_value();
+        for (size_t i = 0; i < data_->objects.size(); ++i) {
+            const DataObjId id{uint32_t(i)};
+            const DataObject& o = data_->object(id);
+            const std::vector<std::pair<std::string, std::string>> labels = {
+                {"data_kind", data_kind_name(o.kind)}};
+            std::vector<uint64_t> values(num_values(), 0);
+            values[first + 0] = o.cost[0];
+            values[first + 3] = o.cost[3];
+            if (o.cost[0] != 0 || o.cost[3] != 0)
+                write_sample({data_location_id_ + i}, values, labels);
+            const auto [row, last] = data_->fns_of(id);
+            for (size_t r = row; r < last; ++r) {
+                const DataFunction& f = data_->fns[r];
+                std::fill(values.begin(), values.end(), 0);
+                for (size_t e : kDataMissEvents)
+                    values[first + e] = f.cost[e];
+                write_sample({data_location_id_ + i, f.fn.index() + 1}, values, labels);
+            }
+        }
+    }
+
     static size_t program_object(const Profile& p)
     {
         for (const Function& f : p.functions())
@@ -200,12 +253,12 @@ private:
     }
 
     void write_function(uint64_t id, const std::string& name, const std::string& file,
-                        uint32_t line)
+                        uint32_t line, const std::string& system_name = "")
     {
         ProtoMessage f;
         f.varint(field::function_id_, id)
             .varint(field::name, str(name))
-            .varint(field::system_name, str(name))
+            .varint(field::system_name, str(system_name.empty() ? name : system_name))
             .varint(field::filename, str(is_unknown(file) ? "" : file))
             .varint(field::start_line, line);
         message_.message(field::function, f);
@@ -218,18 +271,60 @@ private:
             write_function(fn + 1, p_.str(f.name), p_.file_path(f.file), f.line);
         }
         write_function(truncated_id_, kTruncatedFrame, "", 0);
+        if (data_)
+            for (size_t i = 0; i < data_->objects.size(); ++i)
+                write_data_function(DataObjId(uint32_t(i)));
+    }
+
+    // Named short, without parentheses, which pprof would take for an
+    // argument list and cut: "heap site 3", "global table", "stack"; the
+    // system name is the whole label. A heap site is at its allocating
+    // call's line.
+    void write_data_function(DataObjId id)
+    {
+        const DataObject& o = data_->object(id);
+        const std::string name = (o.kind == DataKind::global ? "global " : "") +
+                                 data_object_short_label(p_, id);
+        std::string file;
+        uint32_t line = 0;
+        if (o.kind == DataKind::heap) {
+            if (const std::optional<FrameId> at = allocating_frame(p_, heap_->site(*o.site))) {
+                const HeapFrame& call = heap_->frame(*at);
+                file = p_.file_path(call.file);
+                line = call.line;
+            }
+        }
+        write_function(data_function_id_ + id.index(), name, file, line,
+                       data_object_label(p_, id));
     }
 
     void write_location(uint64_t id, std::optional<FnId> fn, uint64_t address, uint32_t line)
     {
+        write_location_of(id, fn ? fn->index() + 1 : truncated_id_,
+                          fn ? mapping_id(p_.function(*fn).obj) : 0, address, line);
+    }
+
+    void write_location_of(uint64_t id, uint64_t function, uint64_t mapping, uint64_t address,
+                           uint32_t line)
+    {
         ProtoMessage l, at;
-        at.varint(field::function_id, fn ? fn->index() + 1 : truncated_id_)
-            .varint(field::line_number, line);
+        at.varint(field::function_id, function).varint(field::line_number, line);
         l.varint(field::location_id_, id)
-            .varint(field::location_mapping, fn ? mapping_id(p_.function(*fn).obj) : 0)
+            .varint(field::location_mapping, mapping)
             .varint(field::address, address)
             .message(field::line, at);
         message_.message(field::location, l);
+    }
+
+    // A global's or an object's data is in that object's mapping, at the
+    // symbol's address.
+    void write_data_locations()
+    {
+        for (size_t i = 0; i < data_->objects.size(); ++i) {
+            const DataObject& o = data_->objects[i];
+            write_location_of(data_location_id_ + i, data_function_id_ + i,
+                              o.obj ? mapping_id(*o.obj) : 0, o.addr.value_or(0), 0);
+        }
     }
 
     void write_locations()
@@ -242,6 +337,8 @@ private:
                 const HeapFrame& frame = heap_->frames[f];
                 write_location(truncated_id_ + 1 + f, frame.fn, frame.addr, frame.line);
             }
+        if (data_)
+            write_data_locations();
     }
 
     void write_comments()
@@ -255,12 +352,20 @@ private:
                                 "; leaked_*: still live at the end (t-end), instruction " +
                                 std::to_string(t.end_time)));
         }
+        if (data_)
+            message_.varint(field::comment,
+                            str("data_*: every data access and cache miss booked to the data "
+                                "object it touched (the leaf) and, for misses, to the function "
+                                "that missed (its caller); accesses have no function"));
     }
 
     const Profile& p_;
     const bool cpu_;
     const Heap* heap_;
+    const DataProfile* data_;
     const uint64_t truncated_id_;
+    const uint64_t data_function_id_;  // of data object 0
+    const uint64_t data_location_id_;  // of data object 0
     const size_t program_;  // the object pprof names the profile after
     std::unordered_map<std::string, uint64_t> strings_;
     ProtoMessage message_;

@@ -84,6 +84,7 @@ private:
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
         threads_{"per-thread call graphs"};
     std::string first_with_heap_;  // the first profile with heap data, if any
+    std::string first_with_data_;  // the first profile with a data section, if any
     ProfileBuilder sum_{""};
 };
 
@@ -162,6 +163,8 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
         sum_.drop_instrs();
     if (p.heap() && first_with_heap_.empty())
         first_with_heap_ = name;
+    if (p.data() && first_with_data_.empty())
+        first_with_data_ = name;
     if (threads_.lost_by(p.has_thread_graphs(), name) || !call_graph_.kept) {
         threads_.kept = false;
         sum_.drop_thread_graphs();
@@ -181,6 +184,10 @@ std::vector<std::string> Merger::notes() const
         notes.push_back(first_with_heap_ + " has heap data, which is not merged (a heap's peak, "
                                            "times and timeline are one run's): the merged "
                                            "profile has none");
+    if (!first_with_data_.empty())
+        notes.push_back(first_with_data_ + " says which data was accessed, which is not merged "
+                                           "(its heap objects are the heap's allocation sites): "
+                                           "the merged profile has no data objects");
     return notes;
 }
 

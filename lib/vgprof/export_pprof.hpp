@@ -19,8 +19,15 @@ namespace vgprof {
 //    inuse_objects and inuse_space (live at the peak, t-gmax) and
 //    leaked_objects and leaked_space (live at the end, t-end): a sample per
 //    allocation site, its locations the site's frames from the allocating
-//    call outwards (caller_frames), each with its address and line.
-// A CPU sample's values for the heap types are 0 and the other way round,
+//    call outwards (caller_frames), each with its address and line;
+//  - with a data section, data_Dr, data_D1mr, data_DLmr, data_Dw, data_D1mw
+//    and data_DLmw, unit "count": per data object, a sample of its accesses
+//    (Dr, Dw) whose one location is the object (a function named "heap site
+//    3", "global table", "stack"..., its system name the whole label), and
+//    per function that missed on it a sample of the function's
+//    misses, the function the object's caller; each labelled data_kind
+//    (heap, global, unnamed, stack, allocator, other).
+// A sample's values for the types of the other kinds are 0,
 // so each type's samples add up to the profile's own total. Functions carry
 // their name, source file and first line; mappings are the objects. The
 // default sample type is Ir (inuse_space without a call-path tree).

@@ -38,7 +38,8 @@ public:
     // naming the first profile without it, and the heap data, which it
     // always leaves out (DHAT's figures of one run, its peak, the times and
     // the timeline, do not add up across runs), naming the first profile
-    // with it; one sentence each.
+    // with it, and the data objects (the `data` section, whose heap objects
+    // are the heap's sites), likewise; one sentence each.
     std::vector<std::string> notes() const;
 
     // The sum of the profiles added (at least one), a format version 4

@@ -4,6 +4,7 @@
 // gunzipped and its protobuf fields read back by a reader of the wire
 // format written here for the test, then compared with profile.proto's
 // field numbers and the fixture's figures, worked out by hand.
+#include "data_fixture.hpp"
 #include "error_of.hpp"
 #include "heap_fixture.hpp"
 
@@ -193,6 +194,49 @@ TEST(ExportPprof, WithoutACallGraphHasTheHeapOnlyWithInuseSpaceTheDefault)
     EXPECT_EQ(p.sample_types().size(), 6u);
     EXPECT_EQ(p.str(p.top.varint(14)), "inuse_space");
     EXPECT_EQ(p.samples().size(), 2u);
+}
+
+// The data fixture has no call graph: the heap's six types, then the six
+// data types. Functions 1 and 2 are main and work, 3 [truncated]; locations
+// 4 to 6 the heap's frames, 7 to 9 the data objects (heap site 0, the
+// global table, the stack), named by functions 4 to 6.
+TEST(ExportPprof, DataObjectsAreLeafLocationsUnderTheFunctionsThatMissed)
+{
+    const Pprof p = pprof(test::with_data());
+    const std::vector<std::string> types = p.sample_types();
+    ASSERT_EQ(types.size(), 12u);
+    EXPECT_EQ(std::vector<std::string>(types.begin() + 6, types.end()),
+              (std::vector<std::string>{"data_Dr/count", "data_D1mr/count", "data_DLmr/count",
+                                        "data_Dw/count", "data_D1mw/count", "data_DLmw/count"}));
+    const std::vector<std::string> samples = p.samples();
+    ASSERT_EQ(samples.size(), 9u);
+    const std::string heap = "0 0 0 0 0 0 ";
+    EXPECT_EQ(std::vector<std::string>(samples.begin() + 2, samples.end()),
+              (std::vector<std::string>{
+                  "7 : " + heap + "800 0 0 100 0 0", "7 2 : " + heap + "0 400 40 0 10 1",
+                  "8 : " + heap + "300 0 0 0 0 0", "8 1 : " + heap + "0 100 10 0 0 0",
+                  "9 : " + heap + "200 0 0 200 0 0", "9 1 : " + heap + "0 0 0 0 10 1",
+                  "9 2 : " + heap + "0 40 4 0 10 1"}));
+    const std::vector<std::string> functions = p.top.all(5), locations = p.top.all(4);
+    ASSERT_EQ(functions.size(), 6u);
+    const Fields table = read_message(functions[4]);
+    EXPECT_EQ(table.varint(1), 5u);
+    EXPECT_EQ(p.str(table.varint(2)), "global table");
+    EXPECT_EQ(p.str(table.varint(3)), "global table (64 bytes) [/usr/bin/app]");
+    // Heap site 0 is at its allocating call, main's call at app.c:20.
+    const Fields site = read_message(functions[3]);
+    EXPECT_EQ(p.str(site.varint(2)), "heap site 0");
+    EXPECT_EQ(p.str(site.varint(4)), "/src/app.c");
+    EXPECT_EQ(site.varint(5), 20u);
+    ASSERT_EQ(locations.size(), 9u);
+    const Fields at = read_message(locations[7]);
+    EXPECT_EQ(at.varint(1), 8u);
+    EXPECT_EQ(at.varint(2), 1u);        // the mapping of /usr/bin/app
+    EXPECT_EQ(at.varint(3), 4210688u);  // the symbol's address
+    const Fields sample = read_message(p.top.all(2)[4]);
+    const Fields label = read_message(sample.all(3).at(0));
+    EXPECT_EQ(p.str(label.varint(1)), "data_kind");
+    EXPECT_EQ(p.str(label.varint(2)), "global");
 }
 
 TEST(ExportPprof, RefusesAProfileWithNeitherCallGraphNorHeap)

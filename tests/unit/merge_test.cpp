@@ -3,6 +3,7 @@
 // profile's meta.merged (format version 4), on the call-graph fixtures of
 // report_fixture.hpp and on run_b() below, a second run of the same program
 // numbered differently. Every expected number is worked out beside it.
+#include "data_fixture.hpp"
 #include "error_of.hpp"
 #include "heap_fixture.hpp"
 #include "profile_compare.hpp"
@@ -289,6 +290,20 @@ TEST(MergeProfiles, LeavesOutTheHeap)
     EXPECT_EQ(notes, std::vector<std::string>{
                          "b.json has heap data, which is not merged (a heap's peak, times and "
                          "timeline are one run's): the merged profile has none"});
+}
+
+// The data objects go with the heap: a heap object is one of its sites.
+TEST(MergeProfiles, LeavesOutTheDataObjectsWithTheHeap)
+{
+    std::vector<std::string> notes;
+    const Profile sum = merge({{"a.json", test::with_data()}, {"b.json", test::with_data()}},
+                              &notes);
+    EXPECT_EQ(sum.data(), nullptr);
+    EXPECT_EQ(sum.meta().totals[4], 2 * 540u);  // D1mr
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_EQ(notes[1], "a.json says which data was accessed, which is not merged (its heap "
+                        "objects are the heap's allocation sites): the merged profile has no "
+                        "data objects");
 }
 
 // Without per-thread graphs, the roots of one function are one root: tid

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Specification of the data objects in `vgprof diff`: diff_data
+// (vgprof/data_diff.hpp) and the data part of write_diff's outputs, on the
+// data fixture (data_fixture.hpp) against a variant whose changes, worked
+// out by hand, are:
+//   heap site 0:  D1mr 400 -> 100 (Dr 800 unchanged: a miss rate of 50%
+//                 becomes 12.5%), its offsets 300 -> 75 and 100 -> 25,
+//                 all work's; work's line D1mr 440 -> 140.
+//   table:        D1mr 100 -> 150 (Dr 300: 33.33% becomes 50%), main's;
+//                 main's line D1mr 100 -> 150.
+//   stack:        unchanged.
+//   total D1mr:   540 -> 290.
+#include "data_fixture.hpp"
+
+#include "cli/commands.hpp"
+#include "vgprof/data_diff.hpp"
+#include "vgprof/error.hpp"
+#include "vgprof/load.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace vgprof {
+namespace {
+
+using test::data_json;
+using test::ProfileText;
+using test::with_data;
+
+Profile load(const ProfileText& text) { return parse_profile(text.str(), "p.json"); }
+
+ProfileText changed_profile()
+{
+    ProfileText p = with_data(data_json(
+        R"([["heap",0,null,null,null,100,8,800,100,40,100,10,1])"
+        R"(,["global",null,5,0,4210688,64,8,300,150,10,0,0,0])"
+        R"(,["stack",null,null,null,null,0,0,200,40,4,200,20,2]])",
+        "[[0,0,600,75,30,50,5,1],[0,8,200,25,10,50,5,0],[1,0,300,150,10,0,0,0]]",
+        "[[0,1,100,40,10,1],[1,0,150,10,0,0],[2,0,0,0,10,1],[2,1,40,4,10,1]]"));
+    p.set("lines", "[[0,1,11,1200,10,10,300,150,10,100,10,1],"
+                   "[1,1,4,2484747,0,0,1000,140,44,200,20,2]]")
+        .set_meta("totals", "[2485947,10,10,1300,290,54,300,30,3]");
+    return p;
+}
+
+std::string diff_output(const ProfileText& base, const ProfileText& now,
+                        const std::string& format, const std::string& event = "D1mr")
+{
+    cli::DiffOptions o;
+    o.format = format;
+    o.data_event = event;
+    std::ostringstream out;
+    cli::write_diff(out, load(base), load(now), o);
+    return out.str();
+}
+
+TEST(DataDiff, ObjectsMatchAcrossProfilesAndRankByTheEventsChange)
+{
+    const Profile base = load(with_data()), now = load(changed_profile());
+    const std::vector<DataObjectDelta> d = diff_data(base, now, 1 /* D1mr */);
+    ASSERT_EQ(d.size(), 3u);
+    EXPECT_EQ(d[0].kind, "heap");
+    EXPECT_TRUE(d[0].in_base && d[0].in_now);
+    EXPECT_EQ(d[0].cost[1].base, 400u);
+    EXPECT_EQ(d[0].cost[1].now, 100u);
+    EXPECT_EQ(d[0].cost[0].base, 800u);
+    EXPECT_EQ(d[0].cost[0].now, 800u);
+    EXPECT_DOUBLE_EQ(*d[0].base_rate(1), 0.5);
+    EXPECT_DOUBLE_EQ(*d[0].now_rate(1), 0.125);
+    EXPECT_EQ(d[1].key, "global|/usr/bin/app|table");
+    EXPECT_EQ(d[1].cost[1].delta(), 50);
+    EXPECT_EQ(d[2].kind, "stack");
+    EXPECT_EQ(d[2].cost[1].delta(), 0);
+    EXPECT_FALSE(d[0].base_rate(0));  // Dr has no rate
+}
+
+TEST(DataDiff, NoDataSectionInOneProfileComparesNoObject)
+{
+    EXPECT_TRUE(diff_data(load(with_data().drop("data")), load(changed_profile()), 1).empty());
+}
+
+TEST(DataDiffOutput, TextListsTheChangedObjectsWithTheirMissRates)
+{
+    const std::string text = diff_output(with_data(), changed_profile(), "text");
+    EXPECT_NE(text.find("Changed data objects by D1mr: 2 (showing 2)"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("D1mr base  D1mr new  change  change %  D1mr/Dr base  D1mr/Dr new  "
+                        "data object"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("      400       100    -300   -75.00%        50.00%       12.50%  "
+                        "heap site 0"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("      100       150     +50   +50.00%        33.33%       50.00%  "
+                        "global table (64 bytes) [/usr/bin/app]"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("stack\n"), std::string::npos) << text;
+}
+
+TEST(DataDiffOutput, TheChosenEventRanksTheObjects)
+{
+    // No object's Dr changed: the two objects whose misses changed tie, in
+    // the order of their keys ("global|..." before "heap|..."), and Dr has
+    // no miss rate.
+    const std::string text = diff_output(with_data(), changed_profile(), "text", "Dr");
+    EXPECT_NE(text.find("Changed data objects by Dr: 2 (showing 2)\n"
+                        "Dr base  Dr new  change  change %  data object\n"
+                        "    300     300       0     0.00%  global table (64 bytes) [/usr/bin/app]\n"
+                        "    800     800       0     0.00%  heap site 0"),
+              std::string::npos)
+        << text;
+    cli::DiffOptions o;
+    o.data_event = "Ir";
+    std::ostringstream out;
+    EXPECT_THROW(cli::write_diff(out, load(with_data()), load(changed_profile()), o), Error);
+}
+
+TEST(DataDiffOutput, MarkdownHasATableOfTheChangedObjects)
+{
+    const std::string md = diff_output(with_data(), changed_profile(), "markdown");
+    EXPECT_NE(md.find("**Top changed data objects** by D1mr (2 of 2 changed):"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| `global table (64 bytes) [/usr/bin/app]` | global | 100 | 150 | +50 | "
+                      "+50.00% | 33.33% | 50.00% |"),
+              std::string::npos)
+        << md;
+}
+
+TEST(DataDiffOutput, JsonGivesEveryEventsChangeAndTheMissRates)
+{
+    const boost::json::object o =
+        boost::json::parse(diff_output(with_data(), changed_profile(), "json")).as_object();
+    const boost::json::object& data =
+        o.at("benchmarks").at(0).at("data").as_object();
+    EXPECT_EQ(data.at("event"), "D1mr");
+    EXPECT_EQ(data.at("changed_objects"), 2);
+    const boost::json::array& objects = data.at("objects").as_array();
+    ASSERT_EQ(objects.size(), 2u);
+    const boost::json::object& heap = objects[0].as_object();
+    EXPECT_EQ(heap.at("kind"), "heap");
+    EXPECT_EQ(heap.at("costs").at("D1mr").at("delta"), -300);
+    EXPECT_EQ(heap.at("costs").at("Dr").at("delta"), 0);
+    EXPECT_DOUBLE_EQ(heap.at("miss_rates").at("D1mr").at("base").as_double(), 0.5);
+    EXPECT_DOUBLE_EQ(heap.at("miss_rates").at("D1mr").at("new").as_double(), 0.125);
+    EXPECT_FALSE(heap.at("miss_rates").as_object().contains("Dr"));
+}
+
+TEST(DataDiffOutput, OneProfileWithoutDataIsSaidNotCompared)
+{
+    const std::string text = diff_output(with_data().drop("data"), changed_profile(), "text");
+    EXPECT_NE(text.find("only the new profile says which data was accessed"), std::string::npos)
+        << text;
+    const boost::json::object o = boost::json::parse(diff_output(
+        with_data().drop("data"), with_data().drop("data"), "json")).as_object();
+    EXPECT_TRUE(o.at("benchmarks").at(0).at("data").is_null());
+}
+
+} // namespace
+} // namespace vgprof
