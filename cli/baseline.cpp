@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Named baselines (see baseline.hpp).
 #include "baseline.hpp"
+#include "commands.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/file_io.hpp"
@@ -8,12 +9,16 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
+#include <vector>
 
 namespace vgprof::cli {
 
@@ -84,6 +89,94 @@ std::string save_baseline(const std::string& dir, const std::string& name,
         throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
     }
     return path;
+}
+
+std::map<std::string, std::string> suite_profiles(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::map<std::string, std::string> profiles;
+    std::error_code error;
+    fs::directory_iterator it(dir, error);
+    if (error)
+        throw Error(fmt::format("{}: cannot read the directory: {}", dir, error.message()));
+    for (const fs::directory_entry& entry : it) {
+        const std::string file = entry.path().filename().string();
+        const std::string name = benchmark_name(file);
+        if (file[0] == '.' || name == file || !entry.is_regular_file(error))
+            continue;
+        profiles[name] = entry.path().string();
+    }
+    return profiles;
+}
+
+std::string existing_suite_baseline(const std::string& dir, const std::string& name)
+{
+    check_name(name);
+    const std::string path = (dir.empty() || dir.back() == '/' ? dir : dir + "/") + name;
+    struct stat st;
+    const bool found = ::stat(path.c_str(), &st) == 0;
+    if (!found || !S_ISDIR(st.st_mode))
+        throw Error(fmt::format("no suite baseline \"{}\" in {} ({}: {}); store one with "
+                                "--save-baseline {} DIR",
+                                name, dir, path, found ? "not a directory" : std::strerror(errno),
+                                name));
+    return path;
+}
+
+std::string save_suite_baseline(const std::string& dir, const std::string& name,
+                                const std::string& profiles)
+{
+    namespace fs = std::filesystem;
+    check_name(name);
+    const std::map<std::string, std::string> found = suite_profiles(profiles);
+    if (found.empty())
+        throw Error(fmt::format("{}: no profiles (files ending in .json, .json.gz or .json.zst) "
+                                "to store as baseline \"{}\"",
+                                profiles, name));
+    std::vector<std::pair<std::string, std::string>> texts;  // file name, contents
+    for (const auto& [benchmark, path] : found) {
+        std::string text = read_file(path);
+        parse_profile(text, path);  // a baseline that diff cannot read is no baseline
+        texts.emplace_back(fs::path(path).filename().string(), std::move(text));
+    }
+    make_directories(dir);
+    const std::string target = (dir.back() == '/' ? dir : dir + "/") + name;
+    std::string temp_name = (dir.back() == '/' ? dir : dir + "/") + "." + name + ".XXXXXX";
+    std::vector<char> temp(temp_name.begin(), temp_name.end());
+    temp.push_back('\0');
+    if (::mkdtemp(temp.data()) == nullptr)
+        throw Error(fmt::format("cannot save baseline \"{}\" to {}: cannot create a temporary "
+                                "directory: {}",
+                                name, target, std::strerror(errno)));
+    const std::string staging = temp.data();
+    std::error_code ignored;
+    try {
+        for (const auto& [file, text] : texts) {
+            try {
+                write_file_atomically(staging + "/" + file,
+                                      [&](std::ostream& out) { out << text; },
+                                      Durability::synced);
+            } catch (const Error& e) {
+                throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
+            }
+        }
+        ::chmod(staging.c_str(), 0755);
+        // Swapped in one step when there is a baseline to replace, so that a
+        // reader never finds none.
+        const bool exists = fs::is_directory(target, ignored);
+        const int moved = exists ? ::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD,
+                                               target.c_str(), RENAME_EXCHANGE)
+                                 : ::rename(staging.c_str(), target.c_str());
+        if (moved != 0)
+            throw Error(fmt::format("cannot save baseline \"{}\" to {}: cannot rename the "
+                                    "temporary directory: {}",
+                                    name, target, std::strerror(errno)));
+    } catch (...) {
+        fs::remove_all(staging, ignored);
+        throw;
+    }
+    fs::remove_all(staging, ignored);  // the old baseline, after a swap
+    return target;
 }
 
 } // namespace vgprof::cli

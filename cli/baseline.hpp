@@ -6,6 +6,7 @@
 #ifndef VGPROF_CLI_BASELINE_HPP
 #define VGPROF_CLI_BASELINE_HPP
 
+#include <map>
 #include <string>
 
 namespace vgprof::cli {
@@ -27,6 +28,27 @@ std::string existing_baseline(const std::string& dir, const std::string& name);
 // profile, or a directory or file that cannot be written.
 std::string save_baseline(const std::string& dir, const std::string& name,
                           const std::string& profile);
+
+// A suite's baseline: the profiles of a directory kept as dir/name/.
+
+// The profiles of a suite's directory: its files whose names end in .json,
+// .json.gz or .json.zst (not hidden), by benchmark name (benchmark_name()).
+// Throws vgprof::Error for a directory that cannot be read.
+std::map<std::string, std::string> suite_profiles(const std::string& dir);
+
+// The directory stored as suite baseline `name` in `dir`. Throws
+// vgprof::Error for a bad name and when there is no such baseline.
+std::string existing_suite_baseline(const std::string& dir, const std::string& name);
+
+// Stores the profiles of the directory `profiles` (those
+// pair_directories() pairs) as suite baseline `name` in `dir`, replacing
+// the one of that name, and returns its path. Every profile is checked
+// first; the copies are written to a temporary directory in `dir` that is
+// renamed into place, so a reader finds the old baseline or the new one,
+// never a mixture. Throws vgprof::Error as save_baseline does, and for a
+// directory without profiles.
+std::string save_suite_baseline(const std::string& dir, const std::string& name,
+                                const std::string& profiles);
 
 } // namespace vgprof::cli
 

@@ -1,355 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// `vgprof diff BASE NEW`: how the costs of a program changed between two
-// profiles, as a text report, a Markdown comment for a pull request or JSON,
-// and whether the change exceeds the CI thresholds given (--fail-above,
-// --warn-above), which decides the exit status; and the command's
-// registration. The comparison itself is libvgprof's (vgprof/diff.hpp).
+// `vgprof diff`: what it compares (two profiles, two directories of a
+// suite's profiles, a list of pairs, or the named baseline), storing a
+// baseline after comparing, and the command's registration. What is shown
+// is settled in diff_model.cpp and written by diff_text.cpp,
+// diff_json.cpp and diff_github.cpp.
 #include "baseline.hpp"
 #include "commands.hpp"
+#include "diff_model.hpp"
 #include "option_checks.hpp"
 
-#include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
-#include "vgprof/format.hpp"
-#include "vgprof/identity.hpp"
-#include "vgprof/load.hpp"
-#include "vgprof/query.hpp"
 
 #include <CLI/CLI.hpp>
-#include <boost/json.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace vgprof::cli {
 
 namespace {
 
-// Everything the three writers show, settled before any is written.
-struct Comparison {
-    DiffResult diff;
-    std::vector<Threshold> fail, warn;
-    std::vector<Breach> failed, warned;
-    std::vector<const FunctionDelta*> shown;  // the top changed functions
-    size_t changed = 0;                       // functions with any change
-};
-
-bool changed(const FunctionDelta& f)
+bool is_directory(const std::string& path)
 {
-    const auto moved = [](const CostDelta& c) { return c.base != c.now; };
-    return std::any_of(f.self.begin(), f.self.end(), moved) ||
-           std::any_of(f.inclusive.begin(), f.inclusive.end(), moved);
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-Comparison compare(const Profile& base, const Profile& now, const DiffOptions& options)
+void write_suite(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)
 {
-    Comparison c;
-    if (!options.fail_above.empty())
-        c.fail = parse_thresholds(options.fail_above, "--fail-above");
-    if (!options.warn_above.empty())
-        c.warn = parse_thresholds(options.warn_above, "--warn-above");
-    c.diff = diff_profiles(base, now);
-    c.failed = exceeded_thresholds(c.diff, c.fail, options.per_function);
-    c.warned = exceeded_thresholds(c.diff, c.warn, options.per_function);
-    for (const FunctionDelta& f : c.diff.functions) {
-        if (!changed(f))
-            continue;
-        ++c.changed;
-        if (options.top == 0 || c.shown.size() < options.top)
-            c.shown.push_back(&f);
-    }
-    return c;
-}
-
-const char* status_of(const Comparison& c)
-{
-    return !c.failed.empty() ? "fail" : !c.warned.empty() ? "warn" : "ok";
-}
-
-// "+114,053", "-1,200", "0".
-std::string signed_count(int64_t n)
-{
-    if (n == 0)
-        return "0";
-    const uint64_t magnitude = n < 0 ? uint64_t(0) - static_cast<uint64_t>(n) : uint64_t(n);
-    return (n < 0 ? "-" : "+") + format_thousands(magnitude);
-}
-
-// "+4.59%"; "new" for a cost that was 0 and is not.
-std::string relative_text(const CostDelta& c)
-{
-    if (c.base == c.now)
-        return "0.00%";
-    if (const auto r = c.relative())
-        return fmt::format("{:+.2f}%", *r * 100);
-    return c.now == 0 ? "0.00%" : "new";
-}
-
-// FunctionDelta keeps no line: functions match whatever line they start at.
-std::string function_text(const FunctionDelta& f)
-{
-    return function_label(f.name, f.file, 0, f.object);
-}
-
-std::string breach_text(const Breach& b, const std::string& event)
-{
-    const std::string what = b.function ? event + " self of " + function_text(*b.function)
-                                        : event + " total";
-    return fmt::format("{} {} ({}, {} -> {}) exceeds {}", what, signed_count(b.cost.delta()),
-                       relative_text(b.cost), format_thousands(b.cost.base),
-                       format_thousands(b.cost.now), b.threshold->text);
-}
-
-// A table of cells; the first `left` columns are left-aligned, the rest
-// right-aligned, as numbers are, except a `last_left` last column (the
-// function's name in text).
-struct Table {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-    size_t left = 1;
-    bool last_left = false;
-
-    void write_text(std::ostream& out) const
-    {
-        std::vector<size_t> width(header.size());
-        for (size_t i = 0; i < header.size(); ++i) {
-            width[i] = header[i].size();
-            for (const auto& row : rows)
-                width[i] = std::max(width[i], row[i].size());
-        }
-        const auto line = [&](const std::vector<std::string>& cells) {
-            std::string text;
-            for (size_t i = 0; i < cells.size(); ++i) {
-                const bool last = i + 1 == cells.size();
-                text += i == 0 ? "" : "  ";
-                if (i < left || (last && last_left))
-                    text += last ? cells[i] : fmt::format("{:<{}}", cells[i], width[i]);
-                else
-                    text += fmt::format("{:>{}}", cells[i], width[i]);
-            }
-            out << text << '\n';
-        };
-        line(header);
-        for (const auto& row : rows)
-            line(row);
-    }
-
-    void write_markdown(std::ostream& out) const
-    {
-        const auto line = [&](const std::vector<std::string>& cells) {
-            out << '|';
-            for (const std::string& cell : cells)
-                out << ' ' << cell << " |";
-            out << '\n';
-        };
-        line(header);
-        out << '|';
-        for (size_t i = 0; i < header.size(); ++i)
-            out << (i < left ? " --- |" : " ---: |");
-        out << '\n';
-        for (const auto& row : rows)
-            line(row);
-    }
-};
-
-Table totals_table(const DiffResult& diff)
-{
-    Table t{{"event", "base", "new", "change", "change %"}, {}, 1};
-    for (size_t i = 0; i < diff.events.size(); ++i) {
-        const CostDelta& c = diff.totals[i];
-        t.rows.push_back({diff.events[i], format_thousands(c.base), format_thousands(c.now),
-                          signed_count(c.delta()), relative_text(c)});
-    }
-    return t;
-}
-
-// The first event's self (and inclusive) cost of the top changed functions.
-Table functions_table(const Comparison& c, bool markdown)
-{
-    const std::string& event = c.diff.events[0];
-    Table t{{event + " self base", event + " self new", "change", "change %"}, {}, 0};
-    if (c.diff.inclusive) {
-        t.header.push_back(event + " incl change");
-        t.header.push_back("incl change %");
-    }
-    if (markdown) {
-        t.header.insert(t.header.begin(), {"function", "file", "object"});
-        t.left = 3;
-    } else {
-        t.header.push_back("function (file)  [object]");
-        t.last_left = true;
-    }
-    for (const FunctionDelta* f : c.shown) {
-        std::vector<std::string> row;
-        if (markdown)
-            row = {"`" + f->name + "`", f->file, f->object};
-        const CostDelta& self = f->self[0];
-        for (std::string cell : {format_thousands(self.base), format_thousands(self.now),
-                                 signed_count(self.delta()), relative_text(self)})
-            row.push_back(cell);
-        if (c.diff.inclusive) {
-            row.push_back(signed_count(f->inclusive[0].delta()));
-            row.push_back(relative_text(f->inclusive[0]));
-        }
-        if (!markdown)
-            row.push_back(function_text(*f));
-        t.rows.push_back(std::move(row));
-    }
-    return t;
-}
-
-std::string command_text(const Profile& profile)
-{
-    std::string text;
-    for (const std::string& arg : profile.meta().argv)
-        text += (text.empty() ? "" : " ") + arg;
-    return text;
-}
-
-const std::string& rule()
-{
-    static const std::string line(80, '-');
-    return line;
-}
-
-void write_breaches(std::ostream& out, const Comparison& c, const char* prefix)
-{
-    for (const Breach& b : c.failed)
-        out << prefix << "FAIL: " << breach_text(b, b.threshold->event) << '\n';
-    for (const Breach& b : c.warned)
-        out << prefix << "WARN: " << breach_text(b, b.threshold->event) << '\n';
-}
-
-void write_text(std::ostream& out, const Profile& now, const DiffOptions& options,
-                const Comparison& c)
-{
-    out << rule() << '\n';
-    out << "Base:             " << options.base << '\n';
-    out << "New:              " << options.now << '\n';
-    out << "Command:          " << command_text(now) << '\n';
-    std::string events;
-    for (const std::string& e : c.diff.events)
-        events += (events.empty() ? "" : " ") + e;
-    out << "Events compared:  " << events << '\n';
-    if (!options.fail_above.empty())
-        out << "Fail above:       " << options.fail_above << '\n';
-    if (!options.warn_above.empty())
-        out << "Warn above:       " << options.warn_above << '\n';
-    if (options.per_function)
-        out << "Thresholds apply to each function's self cost too\n";
-    for (const std::string& w : c.diff.warnings)
-        out << "warning: " << w << '\n';
-    out << rule() << '\n';
-    totals_table(c.diff).write_text(out);
-    out << rule() << '\n';
-    out << fmt::format("Changed functions by {} self: {} (showing {})\n", c.diff.events[0],
-                       c.changed, c.shown.size());
-    if (!c.shown.empty())
-        functions_table(c, false).write_text(out);
-    out << rule() << '\n';
-    write_breaches(out, c, "");
-    out << "Result: " << status_of(c) << '\n';
-}
-
-void write_markdown(std::ostream& out, const DiffOptions& options, const Comparison& c)
-{
-    static const char* const kIcon[] = {":x:", ":warning:", ":white_check_mark:"};
-    const std::string status = status_of(c);
-    const char* icon = status == "fail" ? kIcon[0] : status == "warn" ? kIcon[1] : kIcon[2];
-    out << "### vgprof diff: " << icon << ' ' << status << "\n\n";
-    out << "Base `" << options.base << "`, new `" << options.now << "`.\n\n";
-    for (const std::string& w : c.diff.warnings)
-        out << "> :warning: " << w << "\n";
-    if (!c.diff.warnings.empty())
-        out << '\n';
-    if (!c.failed.empty() || !c.warned.empty()) {
-        write_breaches(out, c, "- ");
-        out << '\n';
-    }
-    totals_table(c.diff).write_markdown(out);
-    out << fmt::format("\n**Top changed functions** by {} self ({} of {} changed):\n\n",
-                       c.diff.events[0], c.shown.size(), c.changed);
-    if (c.shown.empty())
-        out << "No function's cost changed.\n";
+    if (options.format == "json")
+        write_json(out, suite, options);
+    else if (options.format == "markdown")
+        write_markdown(out, suite, options);
+    else if (options.format == "github")
+        write_github(out, suite, options);
     else
-        functions_table(c, true).write_markdown(out);
-}
-
-boost::json::object delta_json(const CostDelta& c)
-{
-    boost::json::object o = {{"base", c.base}, {"new", c.now}, {"delta", c.delta()}};
-    if (const auto r = c.relative())
-        o["relative"] = *r;
-    else
-        o["relative"] = nullptr;
-    return o;
-}
-
-boost::json::object deltas_json(const DiffResult& diff, const std::vector<CostDelta>& costs)
-{
-    boost::json::object o;
-    for (size_t i = 0; i < diff.events.size(); ++i)
-        o[diff.events[i]] = delta_json(costs[i]);
-    return o;
-}
-
-boost::json::object function_json(const DiffResult& diff, const FunctionDelta& f)
-{
-    boost::json::object o = {{"name", f.name}, {"file", f.file}, {"object", f.object},
-                             {"in_base", f.in_base}, {"in_new", f.in_now}};
-    o["self"] = deltas_json(diff, f.self);
-    if (diff.inclusive)
-        o["inclusive"] = deltas_json(diff, f.inclusive);
-    return o;
-}
-
-boost::json::array breaches_json(const DiffResult& diff, const std::vector<Breach>& breaches)
-{
-    boost::json::array a;
-    for (const Breach& b : breaches) {
-        boost::json::object o = {{"threshold", b.threshold->text}, {"event", b.threshold->event}};
-        if (b.function)
-            o["function"] = function_json(diff, *b.function);
-        else
-            o["function"] = nullptr;
-        o["cost"] = delta_json(b.cost);
-        a.push_back(std::move(o));
-    }
-    return a;
-}
-
-void write_json(std::ostream& out, const DiffOptions& options, const Comparison& c)
-{
-    boost::json::array events, warnings, functions;
-    for (const std::string& e : c.diff.events)
-        events.push_back(boost::json::string(e));
-    for (const std::string& w : c.diff.warnings)
-        warnings.push_back(boost::json::string(w));
-    for (const FunctionDelta* f : c.shown)
-        functions.push_back(function_json(c.diff, *f));
-    boost::json::object o;
-    o["base"] = options.base;
-    o["new"] = options.now;
-    o["events"] = std::move(events);
-    o["status"] = status_of(c);
-    o["warnings"] = std::move(warnings);
-    o["totals"] = deltas_json(c.diff, c.diff.totals);
-    o["changed_functions"] = c.changed;
-    o["functions"] = std::move(functions);
-    o["failed"] = breaches_json(c.diff, c.failed);
-    o["warned"] = breaches_json(c.diff, c.warned);
-    out << boost::json::serialize(o) << '\n';
+        write_text(out, suite, options);
 }
 
 // The command line, before the baselines it names are paths.
 struct DiffCommand {
     DiffOptions diff;
-    // BASE NEW; with --baseline, NEW; with --save-baseline, the profile to store.
+    // BASE NEW, BASEDIR NEWDIR or BASE1 NEW1 BASE2 NEW2...; with --baseline,
+    // NEW (or NEWDIR) only; with --save-baseline alone, the profile (or
+    // directory) to compare with the baseline of that name and store.
     std::vector<std::string> profiles;
+    std::string pairs_file;     // --pairs FILE
     std::string baseline_dir;   // --baseline-dir, or VGPROF_BASELINE_DIR
     std::string baseline;       // --baseline NAME
     std::string save_baseline;  // --save-baseline NAME
@@ -364,61 +68,226 @@ const std::string& baseline_dir_of(const DiffCommand& command, const char* optio
     return command.baseline_dir;
 }
 
-int store_baseline(const DiffCommand& command)
+// What to compare: the pairs, and the benchmarks without one.
+struct Plan {
+    std::vector<BenchmarkPair> pairs;
+    std::vector<std::string> only_base, only_new;
+    bool suite = false;
+    std::string stored;  // with --save-baseline: the profile or directory to store
+};
+
+} // namespace
+
+std::vector<BenchmarkPair> read_pairs_file(const std::string& path)
 {
+    std::ifstream in(path);
+    if (!in)
+        throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    std::vector<BenchmarkPair> pairs;
+    std::string line;
+    for (size_t number = 1; std::getline(in, line); ++number) {
+        if (const size_t hash = line.find('#'); hash != std::string::npos)
+            line.erase(hash);
+        std::istringstream words(line);
+        std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+        if (w.empty())
+            continue;
+        if (w.size() == 2)
+            pairs.push_back({benchmark_name(w[1]), w[0], w[1]});
+        else if (w.size() == 3)
+            pairs.push_back({w[0], w[1], w[2]});
+        else
+            throw Error(fmt::format("{}:{}: expected BASE NEW or NAME BASE NEW, got {} words",
+                                    path, number, w.size()));
+    }
+    if (pairs.empty())
+        throw Error(fmt::format("{}: no pairs of profiles", path));
+    return pairs;
+}
+
+namespace {
+
+// BASE NEW (files or directories) or several pairs of files.
+Plan plan_of_paths(const std::vector<std::string>& paths)
+{
+    Plan plan;
+    if (paths.size() == 2 && (is_directory(paths[0]) || is_directory(paths[1]))) {
+        if (!is_directory(paths[0]) || !is_directory(paths[1]))
+            throw Error(fmt::format("{} and {}: compare two directories or two profiles, not "
+                                    "one of each",
+                                    paths[0], paths[1]));
+        plan.pairs = pair_directories(paths[0], paths[1], plan.only_base, plan.only_new);
+        plan.suite = true;
+        return plan;
+    }
+    if (paths.empty() || paths.size() % 2 != 0)
+        throw Error("diff needs pairs of profiles: BASE NEW, BASEDIR NEWDIR, BASE1 NEW1 BASE2 "
+                    "NEW2..., or --baseline NAME NEW");
+    for (size_t i = 0; i < paths.size(); i += 2)
+        plan.pairs.push_back({benchmark_name(paths[i + 1]), paths[i], paths[i + 1]});
+    plan.suite = plan.pairs.size() > 1;
+    return plan;
+}
+
+Plan plan_of(const DiffCommand& command)
+{
+    if (!command.pairs_file.empty()) {
+        if (!command.profiles.empty() || !command.baseline.empty())
+            throw Error("--pairs FILE takes no other profiles and no --baseline");
+        Plan plan;
+        plan.pairs = read_pairs_file(command.pairs_file);
+        plan.suite = true;
+        return plan;
+    }
+    // Compared with a named baseline: --baseline NAME, or --save-baseline
+    // NAME alone (against the baseline it replaces).
+    std::string against = command.baseline;
+    if (against.empty() && !command.save_baseline.empty() && command.profiles.size() == 1)
+        against = command.save_baseline;
+    if (against.empty()) {
+        Plan plan = plan_of_paths(command.profiles);
+        if (!command.save_baseline.empty()) {
+            if (command.profiles.size() != 2)
+                throw Error("--save-baseline NAME stores one profile or directory: give BASE "
+                            "NEW, or --baseline NAME NEW, or NEW alone");
+            plan.stored = command.profiles[1];
+        }
+        return plan;
+    }
     if (command.profiles.size() != 1)
-        throw Error("--save-baseline NAME takes one PROFILE, the profile to store");
-    const std::string path = save_baseline(baseline_dir_of(command, "--save-baseline"),
-                                           command.save_baseline, command.profiles[0]);
-    std::cout << fmt::format("vgprof: {} saved as baseline \"{}\" ({})\n", command.profiles[0],
+        throw Error("--baseline NAME takes one profile or directory, NEW, to compare with the "
+                    "baseline");
+    const std::string& now = command.profiles[0];
+    const std::string& dir = baseline_dir_of(
+        command, command.baseline.empty() ? "--save-baseline" : "--baseline");
+    Plan plan;
+    plan.stored = command.save_baseline.empty() ? "" : now;
+    const bool suite = is_directory(now);
+    // --save-baseline alone and no baseline of that name yet: nothing to
+    // compare, only something to store.
+    if (command.baseline.empty()) {
+        struct stat st;
+        const std::string existing = suite ? dir + "/" + against : baseline_path(dir, against);
+        if (::stat(existing.c_str(), &st) != 0)
+            return plan;
+    }
+    if (suite) {
+        Plan compared = plan_of_paths({existing_suite_baseline(dir, against), now});
+        compared.stored = plan.stored;
+        return compared;
+    }
+    plan.pairs.push_back({benchmark_name(now), existing_baseline(dir, against), now});
+    return plan;
+}
+
+void store(const DiffCommand& command, const std::string& what)
+{
+    const std::string& dir = baseline_dir_of(command, "--save-baseline");
+    const std::string path = is_directory(what)
+                                 ? save_suite_baseline(dir, command.save_baseline, what)
+                                 : save_baseline(dir, command.save_baseline, what);
+    std::cerr << fmt::format("vgprof: {} saved as baseline \"{}\" ({})\n", what,
                              command.save_baseline, path);
-    std::cout.flush();
-    return kExitOk;
 }
 
 int run_diff(const DiffCommand& command)
 {
-    if (!command.save_baseline.empty())
-        return store_baseline(command);
-    DiffOptions options = command.diff;
     // A bad SPEC is reported before the profiles are read.
-    if (!options.fail_above.empty())
-        parse_thresholds(options.fail_above, "--fail-above");
-    if (!options.warn_above.empty())
-        parse_thresholds(options.warn_above, "--warn-above");
-    if (!command.baseline.empty()) {
-        if (command.profiles.size() != 1)
-            throw Error("--baseline NAME takes one profile, NEW, to compare with the baseline");
-        options.base = existing_baseline(baseline_dir_of(command, "--baseline"), command.baseline);
-        options.now = command.profiles[0];
-    } else {
-        if (command.profiles.size() != 2)
-            throw Error("diff needs two profiles, BASE and NEW (or --baseline NAME and NEW)");
-        options.base = command.profiles[0];
-        options.now = command.profiles[1];
+    parse_limits(command.diff);
+    Plan plan = plan_of(command);
+    int status = kExitOk;
+    if (!plan.pairs.empty()) {
+        if (plan.suite)
+            status = write_suite_diff(std::cout, std::cerr, plan.pairs, plan.only_base,
+                                      plan.only_new, command.diff);
+        else
+            status = write_suite_diff(std::cout, std::cerr, plan.pairs, {}, {}, command.diff);
+    } else if (!plan.stored.empty()) {
+        std::cerr << fmt::format("vgprof: no baseline \"{}\" yet, nothing to compare\n",
+                                 command.save_baseline);
     }
-    const Profile base = load_profile(options.base);
-    const Profile now = load_profile(options.now);
-    const int status = write_diff(std::cout, base, now, options);
     std::cout.flush();
     if (!std::cout)
         throw Error(fmt::format("cannot write the comparison: {}", std::strerror(errno)));
+    if (!plan.stored.empty())
+        store(command, plan.stored);
     return status;
 }
 
 } // namespace
 
-int write_diff(std::ostream& out, const Profile& base, const Profile& now,
-               const DiffOptions& options)
+std::string benchmark_name(const std::string& path)
 {
-    const Comparison c = compare(base, now, options);
-    if (options.format == "json")
-        write_json(out, options, c);
-    else if (options.format == "markdown")
-        write_markdown(out, options, c);
-    else
-        write_text(out, now, options, c);
-    return c.failed.empty() ? kExitOk : kExitThresholdExceeded;
+    std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    for (const char* ending : {".json.gz", ".json.zst", ".json"}) {
+        const size_t n = std::strlen(ending);
+        if (name.size() > n && name.compare(name.size() - n, n, ending) == 0)
+            return name.substr(0, name.size() - n);
+    }
+    return name;
+}
+
+std::vector<BenchmarkPair> pair_directories(const std::string& base_dir, const std::string& new_dir,
+                                            std::vector<std::string>& only_base,
+                                            std::vector<std::string>& only_new)
+{
+    const auto base = suite_profiles(base_dir), now = suite_profiles(new_dir);
+    std::vector<BenchmarkPair> pairs;
+    for (const auto& [name, path] : base) {
+        const auto it = now.find(name);
+        if (it == now.end())
+            only_base.push_back(name);
+        else
+            pairs.push_back({name, path, it->second});
+    }
+    for (const auto& [name, path] : now)
+        if (base.count(name) == 0)
+            only_new.push_back(name);
+    if (pairs.empty())
+        throw Error(fmt::format("{} and {}: no profile of the same name in both (profiles are "
+                                "files ending in .json, .json.gz or .json.zst)",
+                                base_dir, new_dir));
+    return pairs;
+}
+
+int write_diff(std::ostream& out, Profile base, Profile now, const DiffOptions& options,
+               const BenchmarkPair& pair)
+{
+    const Limits limits = parse_limits(options);
+    SuiteDiff suite;
+    suite.benchmarks.push_back(
+        compare_profiles(pair, std::move(base), std::move(now), options, limits));
+    write_suite(out, suite, options);
+    return suite.exit_status();
+}
+
+int write_suite_diff(std::ostream& out, std::ostream& errors,
+                     const std::vector<BenchmarkPair>& pairs,
+                     const std::vector<std::string>& only_base,
+                     const std::vector<std::string>& only_new, const DiffOptions& options)
+{
+    const Limits limits = parse_limits(options);
+    SuiteDiff suite;
+    suite.suite = pairs.size() > 1 || !only_base.empty() || !only_new.empty();
+    suite.only_base = only_base;
+    suite.only_new = only_new;
+    for (const BenchmarkPair& pair : pairs) {
+        try {
+            suite.benchmarks.push_back(compare_benchmark(pair, options, limits));
+        } catch (const Error& e) {
+            // One benchmark alone fails as any command does: one line, status 2.
+            if (!suite.suite)
+                throw;
+            errors << "vgprof: " << pair.name << ": " << e.what() << '\n';
+            auto failed = std::make_unique<BenchmarkDiff>();
+            failed->pair = pair;
+            failed->verdict = Verdict::error;
+            failed->error = e.what();
+            suite.benchmarks.push_back(std::move(failed));
+        }
+    }
+    write_suite(out, suite, options);
+    return suite.exit_status();
 }
 
 Command add_diff_command(CLI::App& app)
@@ -427,47 +296,87 @@ Command add_diff_command(CLI::App& app)
     DiffOptions& options = command->diff;
     CLI::App* cmd = app.add_subcommand(
         "diff",
-        "Compare the costs of two profiles of one program (totals and functions) and check "
-        "them against CI thresholds: exit 1 when a --fail-above threshold is exceeded. "
-        "BASE may be a baseline stored by name with --save-baseline.");
+        "Compare profiles of a program (totals, functions, lines, heap) or of a suite of "
+        "benchmarks, and check them against CI thresholds: exit 1 when a fail threshold is "
+        "exceeded, 2 when profiles cannot be read or do not compare. BASE may be a baseline "
+        "stored by name.");
     cmd->add_option("PROFILES", command->profiles,
-                    "BASE NEW: the profile to compare against and the one to compare; with "
-                    "--baseline, NEW only; with --save-baseline, the profile to store")
-        ->required()
-        ->expected(1, 2);
-    CLI::Option* format =
-        cmd->add_option("--format", options.format, "output format: text, markdown or json")
-            ->check(CLI::IsMember({"text", "markdown", "json"}))
-            ->capture_default_str();
-    CLI::Option* top = cmd->add_option("--top", options.top, "show at most N changed functions (0: all)")
-                           ->type_name("N")
-                           ->check(not_negative())
-                           ->capture_default_str();
-    CLI::Option* fail =
-        cmd->add_option("--fail-above", options.fail_above,
-                        "exit 1 when an increase exceeds one of SPEC, e.g. Ir=+1%,D1mr=+5%,Ir=+100000")
-            ->type_name("SPEC");
-    CLI::Option* warn =
-        cmd->add_option("--warn-above", options.warn_above,
-                        "report, keeping exit status 0, an increase above one of SPEC")
-            ->type_name("SPEC");
-    CLI::Option* per_function = cmd->add_flag(
-        "--per-function", options.per_function,
-        "apply the thresholds to each function's self cost as well as to the totals");
+                    "BASE NEW (two profiles), BASEDIR NEWDIR (a suite's profiles, paired by "
+                    "name) or BASE1 NEW1 BASE2 NEW2...; with --baseline, NEW only")
+        ->expected(0, -1);
+    cmd->add_option("--pairs", command->pairs_file,
+                    "read the pairs from FILE, one \"BASE NEW\" or \"NAME BASE NEW\" a line")
+        ->type_name("FILE");
+    cmd->add_option("--format", options.format, "output format: text, markdown, json or github")
+        ->check(CLI::IsMember({"text", "markdown", "json", "github"}))
+        ->capture_default_str();
+    cmd->add_option("--top", options.top, "show at most N changed functions (0: all)")
+        ->type_name("N")
+        ->check(not_negative())
+        ->capture_default_str();
+    cmd->add_option("--lines", options.lines,
+                    "show the N lines whose cost changed most in each function")
+        ->type_name("N")
+        ->check(not_negative())
+        ->capture_default_str();
+    cmd->add_option("--sort", options.sort,
+                    "rank functions by the change of this metric (default: the first event)")
+        ->type_name("METRIC");
+    cmd->add_option("--fail-above", options.fail_above,
+                    "exit 1 when a total exceeds one of SPEC, e.g. Ir=+1%,HeapBlocks=+10%,"
+                    "Ir=+1%&+5000,Ir<=8000000")
+        ->type_name("SPEC");
+    cmd->add_option("--warn-above", options.warn_above,
+                    "report, keeping exit status 0, a total above one of SPEC")
+        ->type_name("SPEC");
+    cmd->add_option("--function-fail-above", options.function_fail_above,
+                    "exit 1 when a function's self cost exceeds one of SPEC")
+        ->type_name("SPEC");
+    cmd->add_option("--function-warn-above", options.function_warn_above,
+                    "report a function's self cost above one of SPEC")
+        ->type_name("SPEC");
+    cmd->add_flag("--per-function", options.per_function,
+                  "apply --fail-above and --warn-above to each function's self cost as well");
+    cmd->add_option("--gate-function", options.gate_functions,
+                    "apply per-function thresholds only to functions named like GLOB "
+                    "(repeatable)")
+        ->type_name("GLOB")
+        ->allow_extra_args(false);
+    cmd->add_option("--gate-object", options.gate_objects,
+                    "apply per-function thresholds only to functions of an object whose path or "
+                    "file name matches GLOB (repeatable)")
+        ->type_name("GLOB")
+        ->allow_extra_args(false);
+    cmd->add_flag("--force", options.force,
+                  "compare profiles that do not compare (another command, environment, "
+                  "cache, options), with a warning");
+    cmd->add_option("--strip-prefix", options.strip_prefixes,
+                    "show source paths without PREFIX (repeatable), e.g. the checkout's path")
+        ->type_name("PREFIX")
+        ->allow_extra_args(false);
+    cmd->add_flag("--derived", options.derived,
+                  "also compare every derived event (estimated cycles, cache hits...)");
+    cmd->add_option("--derive", options.derive,
+                    "define or redefine a derived event, e.g. CEst=Ir+10*L1m+100*LLm")
+        ->type_name("NAME=FORMULA")
+        ->allow_extra_args(false);
     cmd->add_option("--baseline-dir", command->baseline_dir,
                     "where named baselines are stored (default: $VGPROF_BASELINE_DIR)")
         ->type_name("DIR")
         ->envname("VGPROF_BASELINE_DIR");
-    CLI::Option* baseline =
-        cmd->add_option("--baseline", command->baseline,
-                        "compare NEW against the baseline stored as NAME")
-            ->type_name("NAME");
+    cmd->add_option("--baseline", command->baseline,
+                    "compare NEW (a profile or a suite's directory) against the baseline "
+                    "stored as NAME")
+        ->type_name("NAME");
     cmd->add_option("--save-baseline", command->save_baseline,
-                    "store the one profile given as baseline NAME (letters, digits, '.', '_', "
-                    "'-'), replacing any of that name, and compare nothing")
-        ->type_name("NAME")
-        ->excludes(baseline, format, top, fail, warn, per_function);
-    return Command{cmd, [command] { return run_diff(*command); }};
+                    "after comparing, store NEW as baseline NAME (letters, digits, '.', '_', "
+                    "'-'), replacing any of that name; NEW alone is first compared with the "
+                    "baseline it replaces")
+        ->type_name("NAME");
+    return Command{cmd, [command] {
+                       command->diff.command = command_line();
+                       return run_diff(*command);
+                   }};
 }
 
 } // namespace vgprof::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `vgprof record [options] -- PROGRAM [ARGS...]`: runs the program under
-// `valgrind --tool=vgprof`, passes its exit status on, and says where the
+// `valgrind --tool=vgprof` in a clean environment (or the caller's) and
+// the directory asked for, passes its exit status on, and says where the
 // profile went with a short summary of it; and the command's registration.
 #include "commands.hpp"
 #include "report_layout.hpp"
@@ -47,15 +48,21 @@ bool is_executable_file(const std::string& path)
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
-// Runs argv and waits for it. SIGINT and SIGQUIT from the terminal reach the
-// program; vgprof waits for it to end, as system() does, so it can still
-// report the profile written at the program's end.
-int run_and_wait(const std::vector<std::string>& argv, pid_t& child)
+// Runs argv with the environment `env` in the directory `cwd` (vgprof's
+// own when empty) and waits for it. SIGINT and SIGQUIT from the terminal
+// reach the program; vgprof waits for it to end, as system() does, so it
+// can still report the profile written at the program's end.
+int run_and_wait(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                 const std::string& cwd, pid_t& child)
 {
-    std::vector<char*> args;
-    for (const std::string& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
+    const auto pointers = [](const std::vector<std::string>& strings) {
+        std::vector<char*> out;
+        for (const std::string& s : strings)
+            out.push_back(const_cast<char*>(s.c_str()));
+        out.push_back(nullptr);
+        return out;
+    };
+    std::vector<char*> args = pointers(argv), envp = pointers(env);
     struct sigaction ignore {}, old_int {}, old_quit {};
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ignore, &old_int);
@@ -66,7 +73,11 @@ int run_and_wait(const std::vector<std::string>& argv, pid_t& child)
     if (child == 0) {
         sigaction(SIGINT, &old_int, nullptr);
         sigaction(SIGQUIT, &old_quit, nullptr);
-        execv(args[0], args.data());
+        if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
+            std::fprintf(stderr, "vgprof: cannot enter %s: %s\n", cwd.c_str(), std::strerror(errno));
+            _exit(127);
+        }
+        execve(args[0], args.data(), envp.data());
         std::fprintf(stderr, "vgprof: cannot run %s: %s\n", args[0], std::strerror(errno));
         _exit(127);
     }
@@ -84,11 +95,32 @@ int run_and_wait(const std::vector<std::string>& argv, pid_t& child)
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-int run_record(const RecordOptions& options)
+// With --cwd, a relative output path still names a file where vgprof was
+// started, as the user wrote it.
+void settle_directory(RecordOptions& options)
 {
+    if (options.cwd.empty())
+        return;
+    struct stat st;
+    if (stat(options.cwd.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw Error(fmt::format("--cwd {}: no such directory", options.cwd));
+    if (options.output.empty())
+        options.output = kDefaultOutFile;
+    if (options.output[0] != '/') {
+        std::vector<char> here(4096);
+        if (getcwd(here.data(), here.size()) == nullptr)
+            throw Error(fmt::format("cannot tell the current directory: {}", std::strerror(errno)));
+        options.output = std::string(here.data()) + "/" + options.output;
+    }
+}
+
+int run_record(RecordOptions options)
+{
+    settle_directory(options);
     const std::vector<std::string> argv = valgrind_command(options, find_valgrind());
     pid_t pid = 0;
-    const int status = run_and_wait(argv, pid);
+    const int status =
+        run_and_wait(argv, record_environment(options, ::environ), options.cwd, pid);
     const std::string path = profile_path(options, pid);
     if (access(path.c_str(), F_OK) != 0) {
         std::cerr << fmt::format("vgprof: no profile at {} (see valgrind's messages above)\n",
@@ -127,6 +159,47 @@ RecordOptions split_record_arguments(const std::vector<std::string>& arguments)
     if (options.command.empty())
         throw Error("record: no program to run (vgprof record [OPTIONS] -- PROGRAM [ARGS...])");
     return options;
+}
+
+std::vector<std::string> record_environment(const RecordOptions& options,
+                                            const char* const* inherited)
+{
+    const auto name_of = [](const std::string& variable) {
+        return variable.substr(0, variable.find('='));
+    };
+    const auto lookup = [&](const std::string& name) -> const char* {
+        for (const char* const* e = inherited; e != nullptr && *e != nullptr; ++e)
+            if (name_of(*e) == name)
+                return *e;
+        return nullptr;
+    };
+    std::vector<std::string> env;
+    const auto set = [&](const std::string& variable) {
+        const std::string name = name_of(variable);
+        env.erase(std::remove_if(env.begin(), env.end(),
+                                 [&](const std::string& v) { return name_of(v) == name; }),
+                  env.end());
+        env.push_back(variable);
+    };
+    if (options.keep_env) {
+        for (const char* const* e = inherited; e != nullptr && *e != nullptr; ++e)
+            env.emplace_back(*e);
+    } else {
+        for (const char* variable : kCleanEnvironment)
+            set(variable);
+        for (const char* name : kKeptForValgrind)
+            if (const char* variable = lookup(name))
+                set(variable);
+    }
+    for (const std::string& e : options.env) {
+        if (name_of(e).empty())
+            throw Error(fmt::format("--env {}: expected NAME=VALUE or NAME", e));
+        if (e.find('=') != std::string::npos)
+            set(e);
+        else if (const char* variable = lookup(e))
+            set(variable);
+    }
+    return env;
 }
 
 std::string find_valgrind(const char* path)
@@ -227,6 +300,15 @@ Command add_record_command(CLI::App& app)
     cmd->add_option("-o,--output", options->output,
                     "where the profile goes (--vgprof-out-file; default vgprof.out.%p.json)")
         ->type_name("FILE");
+    cmd->add_flag("--keep-env", options->keep_env,
+                  "run the program in vgprof's own environment instead of a clean one (PATH="
+                  "/usr/local/bin:/usr/bin:/bin, and VALGRIND_LIB when set)");
+    cmd->add_option("--env", options->env,
+                    "set NAME to VALUE in the program's environment, or with NAME alone copy it "
+                    "from vgprof's (repeatable)")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false);
+    cmd->add_option("--cwd", options->cwd, "run the program in DIR")->type_name("DIR");
     // Everything from the first unknown argument on is the program and the
     // options valgrind gets, split by split_record_arguments(). The
     // positional only names the program in the help, and makes CLI11 keep
@@ -239,6 +321,9 @@ Command add_record_command(CLI::App& app)
                        RecordOptions split = split_record_arguments(cmd->remaining());
                        if (!options->output.empty())
                            split.output = options->output;
+                       split.keep_env = options->keep_env;
+                       split.env = options->env;
+                       split.cwd = options->cwd;
                        return run_record(split);
                    }};
 }

@@ -8,6 +8,7 @@
 #include "option_checks.hpp"
 #include "report_layout.hpp"
 
+#include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
@@ -141,7 +142,8 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
 
 int run_report(const ReportOptions& options)
 {
-    const Profile profile = load_profile(options.profile);
+    Profile profile = load_profile(options.profile);
+    add_report_derived_events(profile, options);
     write_report(std::cout, profile, options);
     std::cout.flush();
     if (!std::cout)
@@ -158,6 +160,26 @@ void write_summary(std::ostream& out, const Profile& profile, const ReportOption
         write_json(out, profile, options, summary);
     else
         write_text(out, profile, options, summary);
+}
+
+void add_report_derived_events(Profile& profile, const ReportOptions& options)
+{
+    std::vector<DerivedEvent> definitions;
+    for (const std::string& d : options.derive)
+        definitions.push_back(parse_derived_event(d, "--derive"));
+    const std::vector<DerivedEvent> available = available_derived_events(profile, definitions);
+    std::vector<std::string> names;
+    if (options.derived)
+        for (const DerivedEvent& d : available)
+            names.push_back(d.name);
+    // A name neither recorded nor derivable is left for the report to
+    // refuse, naming the events recorded.
+    std::vector<std::string> asked = options.events;
+    asked.push_back(options.sort);
+    for (const std::string& name : asked)
+        if (is_derived(available, name))
+            names.push_back(name);
+    add_derived_events(profile, names, definitions);
 }
 
 void write_report(std::ostream& out, const Profile& profile, const ReportOptions& options)
@@ -224,6 +246,14 @@ Command add_report_command(CLI::App& app)
                     "recorded with --separate-threads=yes)")
         ->type_name("TID")
         ->check(not_negative());
+    cmd->add_flag("--derived", options->derived,
+                  "add every derived event the profile can have (cache hits, estimated "
+                  "cycles...) to the events shown");
+    cmd->add_option("--derive", options->derive,
+                    "define or redefine a derived event, e.g. CEst=Ir+10*L1m+100*LLm "
+                    "(repeatable)")
+        ->type_name("NAME=FORMULA")
+        ->allow_extra_args(false);
     CLI::Option* heap = cmd->add_flag(
         "--heap", options->heap,
         "show the heap: DHAT's summary and the allocation sites (with --function NAME, those "

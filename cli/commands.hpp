@@ -30,6 +30,11 @@ struct Command {
     std::function<int()> run;
 };
 
+// The command line vgprof was started with, as main() records it (the
+// JSON outputs name the command that made them).
+void set_command_line(int argc, const char* const* argv);
+const std::vector<std::string>& command_line();
+
 // Runs `write` on the file `output` through a temporary file renamed into
 // place (vgprof/file_io.hpp), or on standard output when `output` is
 // "-". Throws vgprof::Error naming the file when it cannot be written.
@@ -66,7 +71,16 @@ struct ReportOptions {
     // The data report instead: the data objects by a data event (sort,
     // D1mr by default), with options.function those it touched.
     bool data = false;
+    // Derived events (vgprof/derived.hpp): with `derived` every one the
+    // profile can have, and those `events` or `sort` name; `derive` holds
+    // --derive NAME=FORMULA definitions.
+    bool derived = false;
+    std::vector<std::string> derive;
 };
+
+// Adds to `profile` the derived events `options` asks for, after the
+// recorded ones. Throws vgprof::Error for a malformed --derive.
+void add_report_derived_events(Profile& profile, const ReportOptions& options);
 
 // Writes, in options.format ("text" or "json"), the function summary of
 // `profile`, or with options.function the call-graph view of that function.
@@ -93,22 +107,73 @@ Command add_report_command(CLI::App& app);
 
 // --- vgprof diff ---------------------------------------------------------
 
-struct DiffOptions {
-    std::string base, now;      // paths, also shown in the output
-    std::string format = "text";  // text, markdown or json
-    size_t top = 10;            // changed functions shown; 0: all
-    std::string fail_above;     // threshold SPECs (vgprof/diff.hpp); empty: none
-    std::string warn_above;
-    bool per_function = false;  // also check each function's self cost
+// Two profiles of one benchmark: in a suite, paired by name.
+struct BenchmarkPair {
+    std::string name;       // the file name without .json (.gz, .zst)
+    std::string base, now;  // paths, also shown in the output
 };
 
-// Writes, in options.format, how `now` differs from `base` and which
-// thresholds it exceeds; returns kExitThresholdExceeded when a --fail-above
-// threshold is exceeded, else kExitOk. Throws vgprof::Error for a malformed
-// threshold SPEC, a threshold naming an event not in both profiles, and
-// profiles without a common event.
-int write_diff(std::ostream& out, const Profile& base, const Profile& now,
-               const DiffOptions& options);
+struct DiffOptions {
+    std::string format = "text";  // text, markdown, json or github
+    size_t top = 10;              // changed functions shown per benchmark; 0: all
+    // Threshold SPECs (vgprof/diff.hpp); empty: none. fail_above and
+    // warn_above apply to the totals (and with per_function to each
+    // function's self cost too), the function_ ones to each function's
+    // self cost only.
+    std::string fail_above, warn_above;
+    std::string function_fail_above, function_warn_above;
+    bool per_function = false;
+    // Shell patterns limiting the functions per-function thresholds apply
+    // to, by name and by object (FunctionFilter); empty: all.
+    std::vector<std::string> gate_functions, gate_objects;
+    std::string sort;             // the metric functions are ranked by; empty: the first
+    bool force = false;           // compare profiles that do not compare, warning
+    std::vector<std::string> strip_prefixes;  // taken off the start of source paths shown
+    size_t lines = 3;             // lines shown per changed function
+    bool derived = false;         // add every derived event both profiles can have
+    std::vector<std::string> derive;  // --derive NAME=FORMULA definitions
+    std::vector<std::string> command; // vgprof's own command line, for the JSON output
+};
+
+// Writes, in options.format, how `now` differs from `base` (one benchmark,
+// named after pair.now) and which thresholds it exceeds; returns
+// kExitThresholdExceeded when a fail threshold is exceeded, else kExitOk.
+// Throws vgprof::Error for a malformed threshold SPEC (before writing
+// anything), a threshold or --sort naming a metric not in both profiles,
+// profiles without a common event, and profiles that do not compare
+// (unless options.force).
+int write_diff(std::ostream& out, Profile base, Profile now, const DiffOptions& options,
+               const BenchmarkPair& pair = {"", "base.json", "new.json"});
+
+// Loads and compares every pair, then writes them as one suite: one table
+// of the benchmarks, a closing "N without regressions; M regressed" line.
+// A pair that cannot be compared is reported on `errors` (one line each)
+// and in the output, and makes the status kExitBadInput; else a failed
+// benchmark makes it kExitThresholdExceeded. `only_base` and `only_new`
+// name benchmarks that have no pair. Throws vgprof::Error for a malformed
+// threshold SPEC.
+int write_suite_diff(std::ostream& out, std::ostream& errors,
+                     const std::vector<BenchmarkPair>& pairs,
+                     const std::vector<std::string>& only_base,
+                     const std::vector<std::string>& only_new, const DiffOptions& options);
+
+// The pairs listed in the file `path`: "BASE NEW" or "NAME BASE NEW" a
+// line (a pair without a name is named after NEW); blank lines and what
+// follows a '#' are skipped. Throws vgprof::Error for a file that cannot
+// be read, a line of another shape, and a file without pairs.
+std::vector<BenchmarkPair> read_pairs_file(const std::string& path);
+
+// The name a profile's benchmark goes by: its file name without the
+// directory and the .json, .json.gz or .json.zst ending.
+std::string benchmark_name(const std::string& path);
+
+// The profiles of two directories (files ending in .json, .json.gz or
+// .json.zst) paired by benchmark name, in name order; the names found in
+// one directory only go to only_base and only_new. Throws vgprof::Error
+// for a directory that cannot be read or holds no profile.
+std::vector<BenchmarkPair> pair_directories(const std::string& base_dir, const std::string& new_dir,
+                                            std::vector<std::string>& only_base,
+                                            std::vector<std::string>& only_new);
 
 Command add_diff_command(CLI::App& app);
 
@@ -195,7 +260,30 @@ struct RecordOptions {
     std::string output;  // -o: --vgprof-out-file's FILE; empty: the tool's default
     std::vector<std::string> tool_options;  // for valgrind, as given
     std::vector<std::string> command;       // the program and its arguments
+    // The program's environment: the clean one (kCleanEnvironment) unless
+    // keep_env, then each --env NAME=VALUE (or NAME, copied from vgprof's
+    // own environment) in order.
+    bool keep_env = false;
+    std::vector<std::string> env;
+    std::string cwd;  // --cwd: the directory it runs in; empty: vgprof's own
 };
+
+// What a cleaned environment holds: a fixed PATH, so that a program that
+// runs others by name finds them, and nothing that varies from one
+// machine, user or CI job to the next.
+inline constexpr const char* kCleanEnvironment[] = {"PATH=/usr/local/bin:/usr/bin:/bin"};
+
+// The variables of vgprof's own environment the cleaned one keeps because
+// valgrind needs them: VALGRIND_LIB, where an uninstalled tool is.
+inline constexpr const char* kKeptForValgrind[] = {"VALGRIND_LIB"};
+
+// The environment valgrind and the program get ("NAME=value" strings):
+// options.keep_env ? `inherited` : the clean one plus kKeptForValgrind
+// from `inherited`, then options.env applied in order (a later NAME
+// replaces an earlier one; NAME alone copies it from `inherited`). Throws
+// vgprof::Error for an --env with an empty name.
+std::vector<std::string> record_environment(const RecordOptions& options,
+                                            const char* const* inherited);
 
 // Splits record's arguments, as the command line gives them after its own
 // options: options (which go to valgrind; --vgprof-out-file=FILE is taken

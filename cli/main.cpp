@@ -19,6 +19,7 @@
 int main(int argc, char** argv)
 {
     using namespace vgprof::cli;
+    set_command_line(argc, argv);
     CLI::App app{"Records profiles with valgrind --tool=vgprof and reads them (and callgrind's "
                  "and cachegrind's files).",
                  "vgprof"};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Where the commands that write files (export, merge) put what they write.
+// Where the commands that write files (export, merge) put what they write,
+// and the command line they were started with.
 #include "commands.hpp"
 
 #include "vgprof/error.hpp"
@@ -12,6 +13,23 @@
 #include <iostream>
 
 namespace vgprof::cli {
+
+namespace {
+
+std::vector<std::string>& recorded_command_line()
+{
+    static std::vector<std::string> args;
+    return args;
+}
+
+} // namespace
+
+void set_command_line(int argc, const char* const* argv)
+{
+    recorded_command_line().assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& command_line() { return recorded_command_line(); }
 
 void write_output(const std::string& output, const std::function<void(std::ostream&)>& write)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The loader's `meta` section: tool, events, the simulated caches, totals,
-// exit, dump, the merged runs and the facts of the run (see loader.hpp).
+// exit, dump, the merged runs, the fingerprint and the facts of the run
+// (see loader.hpp).
 #include "loader.hpp"
 
 namespace vgprof::detail {
@@ -58,6 +59,13 @@ void Loader::load_meta(const json::value& v, const Where& at)
             fail(allocators, cat("not part of format version ", m.version,
                                  " (the allocators seen are version 5)"));
         m.allocators = strings_at(*a, allocators);
+    }
+    if (const json::value* f = o.if_contains("fingerprint")) {
+        const Where fingerprint = at.member("fingerprint");
+        if (m.version < 7)
+            fail(fingerprint, cat("not part of format version ", m.version,
+                                  " (the fingerprint is version 7)"));
+        load_fingerprint(*f, fingerprint);
     }
     load_run(required(o, "run", at), run);
 }
@@ -227,6 +235,28 @@ void Loader::load_run(const json::value& v, const Where& at)
         m.ppid = int_at(*x, ppid);
     if (const json::value* x = o.if_contains("elapsed_ms"))
         m.elapsed_ms = int_at(*x, elapsed);
+}
+
+// meta.fingerprint: {"cwd":…,"env_bytes":N,"env":[[name,hash],…],
+// "valgrind_options":[…]}.
+void Loader::load_fingerprint(const json::value& v, const Where& at)
+{
+    const json::object& o = object_at(v, at);
+    Fingerprint& f = p_.meta.fingerprint.emplace();
+    f.cwd = string_at(required(o, "cwd", at), at.member("cwd"));
+    f.env_bytes = uint_at(required(o, "env_bytes", at), at.member("env_bytes"));
+    const Where env = at.member("env");
+    const json::array& vars = array_at(required(o, "env", at), env);
+    for (size_t i = 0; i < vars.size(); ++i) {
+        const Where item = env.element(i);
+        const json::array& pair = array_at(vars[i], item);
+        if (pair.size() != 2)
+            fail(item, cat("expected [name, hash], got ", pair.size(), " entries"));
+        f.env.push_back({std::string(string_at(pair[0], item.element(0))),
+                         std::string(string_at(pair[1], item.element(1)))});
+    }
+    f.valgrind_options =
+        strings_at(required(o, "valgrind_options", at), at.member("valgrind_options"));
 }
 
 } // namespace vgprof::detail

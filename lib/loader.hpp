@@ -288,6 +288,7 @@ private:
                    std::string& label) const;
     void load_merged(const json::value& v, const Where& at);
     void load_run(const json::value& v, const Where& at);
+    void load_fingerprint(const json::value& v, const Where& at);
     void load_strs(const json::value& v, const Where& at);
     void load_str_table(const json::value& v, const Where& at, std::vector<StrId>& out);
     void load_fns(const json::value& v, const Where& at);

@@ -17,6 +17,18 @@ Profile::Profile(ProfileTables tables, const detail::Checked& checked)
     t_.threads.clear();
 }
 
+ProfileTables Profile::take_tables() &&
+{
+    ProfileTables t = std::move(t_);
+    t.graph = std::move(graph_).take_tables();
+    t.threads.reserve(threads_.size());
+    for (ThreadGraph& thread : threads_)
+        t.threads.push_back(
+            ThreadTables{thread.tid, std::move(thread.roots), std::move(thread).take_tables()});
+    *this = Profile();
+    return t;
+}
+
 std::optional<size_t> Profile::event_index(std::string_view event) const
 {
     const auto& events = t_.meta.events;

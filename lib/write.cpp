@@ -211,6 +211,21 @@ void write_run(JsonOut& j, const Meta& m)
     j.raw("}");
 }
 
+void write_fingerprint(JsonOut& j, const Fingerprint& f)
+{
+    write_key(j, "\n ,", "fingerprint").raw("{");
+    write_key(j, "", "cwd").string(f.cwd);
+    write_key(j, ",", "env_bytes").number(f.env_bytes);
+    write_key(j, ",", "env").raw("[");
+    for (size_t i = 0; i < f.env.size(); ++i) {
+        j.raw(i ? ",[" : "[").string(f.env[i].name).raw(",").string(f.env[i].hash).raw("]");
+    }
+    j.raw("]");
+    write_key(j, ",", "valgrind_options");
+    write_strings(j, f.valgrind_options);
+    j.raw("}");
+}
+
 void write_meta(JsonOut& j, const Meta& m)
 {
     write_key(j, "\n,", "meta").raw("{");
@@ -232,6 +247,8 @@ void write_meta(JsonOut& j, const Meta& m)
         write_key(j, separator, "allocators");
         write_strings(j, *m.allocators);
     }
+    if (m.fingerprint)
+        write_fingerprint(j, *m.fingerprint);
     if (!m.merged.empty())
         write_merged(j, m.merged);
     write_run(j, m);
@@ -499,7 +516,7 @@ int written_version(const Profile& profile)
     if (profile.meta().signal ||
         std::any_of(profile.meta().merged.begin(), profile.meta().merged.end(), names_a_signal))
         version = std::max(version, 6);
-    if (profile.data())
+    if (profile.data() || profile.meta().fingerprint)
         version = std::max(version, 7);
     return version;
 }

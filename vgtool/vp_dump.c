@@ -332,6 +332,7 @@ static void write_meta(VP_Out* o, const VP_Dump* d)
       }
       VP_(out_s)(o, "]");
    }
+   VP_(fingerprint_write)(o);
    /* Everything that differs between identical runs, and nothing else. */
    VP_(out_s)(o, "\n ,\"run\":{\"pid\":");
    VP_(out_u64)(o, (ULong)VG_(getpid)());

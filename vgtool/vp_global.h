@@ -258,6 +258,16 @@ Bool         VP_(out_close)(VP_Out* o);
 const HChar* VP_(errno_text)(Int err);
 
 /*------------------------------------------------------------*/
+/*--- from vp_fingerprint.c                                ---*/
+/*------------------------------------------------------------*/
+
+/* Captures the client's environment, working directory and Valgrind's own
+   options; once, before the client runs (later calls do nothing). */
+void VP_(fingerprint_capture)(void);
+/* Writes the ,"fingerprint":{...} member of meta. */
+void VP_(fingerprint_write)(VP_Out* o);
+
+/*------------------------------------------------------------*/
 /*--- from vp_dump.c                                       ---*/
 /*------------------------------------------------------------*/
 

@@ -36,6 +36,9 @@ static void post_deliver_signal(ThreadId tid, Int sig)
 static void vp_post_clo_init(void)
 {
    VP_(check_clo)();
+   /* The client's stack, its environment included, is laid out by now,
+      and none of its code has run. */
+   VP_(fingerprint_capture)();
    if (VP_(clo).cache_sim || VP_(clo).branch_sim) {
       VP_CacheConfig I1, D1, LL;
       VP_(configure_caches)(&VP_(clo).cache, &I1, &D1, &LL);

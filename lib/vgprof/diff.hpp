@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Comparing two profiles of one program: the change of each event's total
-// and of each function's self and inclusive cost, what makes the figures
-// hard to compare (different caches, programs or events), and the CI
-// thresholds (`Ir=+1%`, `Ir=+100000`) those changes are checked against.
+// and of each function's self and inclusive cost, the heap's figures, the
+// lines whose cost changed most, what makes two profiles not compare
+// (another program, environment, cache or tool options) and the CI
+// thresholds (`Ir=+1%`, `Ir=+1%&+5000`, `Ir<=8000000`) the changes are
+// checked against.
 #ifndef VGPROF_DIFF_HPP
 #define VGPROF_DIFF_HPP
 
+#include "vgprof/function_match.hpp"
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
@@ -29,75 +32,155 @@ struct CostDelta {
     std::optional<double> relative() const;
 };
 
-// A function of either profile. Function ids differ between profiles, so a
-// function is matched by its function_match_key (vgprof/identity.hpp).
+// A function of either profile, matched across the two (function_match.hpp).
 struct FunctionDelta {
-    std::string name;
-    std::string file;    // source path; "???" when unknown
-    std::string object;  // object path, the new profile's when in both
+    // The new profile's name, source file (or "???"), entry line and object
+    // path; the base profile's for a removed function.
+    std::string name, file, object;
+    uint32_t line = 0;
+    FunctionChange change = FunctionChange::same;
+    // The base profile's name, file and entry line (those above unless the
+    // function was moved or renamed).
+    std::string base_name, base_file;
+    uint32_t base_line = 0;
+    // The function's ids in each profile (empty on the side it is not in).
+    std::vector<FnId> base_fns, now_fns;
     bool in_base = false, in_now = false;
-    // One entry per DiffResult::events.
+    // One entry per DiffResult::metrics.
     std::vector<CostDelta> self;
-    // One entry per DiffResult::events when both profiles have a call graph
+    // One entry per DiffResult::metrics when both profiles have a call graph
     // (DiffResult::inclusive), empty otherwise.
     std::vector<CostDelta> inclusive;
 };
 
+// The heap's figures a diff compares, after the events, when both profiles
+// have heap data: bytes and blocks allocated, bytes live at the peak
+// (t-gmax) and bytes never freed (t-end). A function's self figure is what
+// the allocations it made itself (it called the allocator) came to; its
+// inclusive figure, what the allocations made under it came to.
+inline constexpr const char* kHeapMetrics[] = {"HeapBytes", "HeapBlocks", "HeapPeak",
+                                               "HeapLeaked"};
+
 struct DiffResult {
-    // The events both profiles recorded, in the new profile's order; every
-    // cost vector below has one entry per event here.
-    std::vector<std::string> events;
+    // What is compared: the events both profiles recorded, in the new
+    // profile's order, then the heap metrics when both have heap data.
+    // Every cost vector below has one entry per metric here.
+    std::vector<std::string> metrics;
+    size_t num_events = 0;  // metrics[0, num_events) are events, the rest heap metrics
     std::vector<CostDelta> totals;
     // Whether both profiles have a call graph, so inclusive costs compare.
     bool inclusive = false;
     // Every function with a cost in either profile, the largest change of
-    // the first event's self cost (by magnitude) first; ties by name, file
-    // and object, so the order depends on nothing but the figures.
+    // the first event's self cost (by magnitude) first; ties by name, object
+    // basename and file, so the order depends on nothing but the figures.
     std::vector<FunctionDelta> functions;
-    // Why the figures may not compare: different meta.cache, different
-    // meta.argv[0], different events, a call graph in only one profile.
+    // What keeps the profiles from comparing: another program or
+    // arguments, other events, caches, tool, heap or translation options,
+    // environment or working directory. `vgprof diff` refuses such profiles
+    // unless forced; each entry is one short clause ("the environments
+    // differ: HOME has another value").
+    std::vector<std::string> differences;
+    // What may make figures differ without keeping them from comparing: a
+    // call graph in one profile only, profiles without a fingerprint.
     std::vector<std::string> warnings;
+
+    // The index of `metric` in metrics, or nullopt.
+    std::optional<size_t> metric_index(std::string_view metric) const;
 };
 
 // Compares `now` against `base`. Throws vgprof::Error when the profiles
 // have no event in common.
 DiffResult diff_profiles(const Profile& base, const Profile& now);
 
+// Orders diff.functions by the change of metrics[metric]'s self cost, by
+// magnitude, largest first (ties as diff_profiles orders them).
+void sort_functions(DiffResult& diff, size_t metric);
+
+// A source line of a function whose cost changed.
+struct LineDelta {
+    std::string file;  // the new profile's path ("???" when unknown)
+    uint32_t line = 0;
+    CostDelta cost;
+};
+
+// The lines of `f` whose cost of diff.metrics[metric] changed, the largest
+// change (by magnitude) first, at most `limit`. A line is named as in the
+// new profile; a moved function's base lines are shifted by as much as its
+// entry line moved (and its file renamed) before they are paired. For an
+// event the lines are those of the function's own code; for a heap metric,
+// those of its calls into the allocator.
+std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
+                                     const DiffResult& diff, const FunctionDelta& f,
+                                     size_t metric, size_t limit);
+
 // --- thresholds ----------------------------------------------------------------
 
-// One item of a threshold SPEC: an increase of `event` above which the
-// threshold is exceeded, relative (`Ir=+1%`) or absolute (`Ir=+100000`).
-struct Threshold {
-    std::string text;   // the item as given, "Ir=+1%"
-    std::string event;
-    bool relative = false;
-    double percent = 0;     // relative: exceeded when the increase is above this
-    uint64_t absolute = 0;  // absolute: exceeded when the increase is above this
+// One condition of a threshold on a cost going from base to now.
+struct Condition {
+    enum class Kind {
+        relative,  // "+1%", "-5%": the change exceeds that fraction of base
+        absolute,  // "+5000", "-100": the change exceeds that count
+        ceiling,   // "<=8000000": the new cost exceeds that count
+    };
+    Kind kind = Kind::relative;
+    double percent = 0;    // relative
+    int64_t amount = 0;    // absolute
+    uint64_t ceiling = 0;  // ceiling
 
-    // Whether going from cost.base to cost.now exceeds the threshold. A rise
-    // from 0 exceeds every relative threshold; a decrease exceeds none.
+    // Whether the cost breaks this condition. A relative condition is
+    // broken by any cost that rose from 0, and by a cost that stays 0 when
+    // it asks for a decrease.
+    bool broken_by(const CostDelta& cost) const;
+};
+
+// One item of a threshold SPEC: a metric and conditions that must all be
+// broken for the threshold to be exceeded (`Ir=+1%&+5000`: more than 1%
+// and more than 5,000 more). A negative limit states an expected
+// improvement (`Ir=-5%`: exceeded unless Ir fell by at least 5%); a
+// ceiling, a highest allowed cost (`Ir<=8000000`).
+struct Threshold {
+    std::string text;  // the item as given, "Ir=+1%&+5000"
+    std::string event; // the metric
+    std::vector<Condition> conditions;
+
     bool exceeded_by(const CostDelta& cost) const;
 };
 
-// Parses SPEC, a comma-separated list of EVENT=+N% and EVENT=+N items (the
-// `+` may be left out). Throws vgprof::Error, the message starting with
-// `option` ("--fail-above"), for an empty list or item, a missing event or
-// `=`, a negative or malformed number.
+// Parses SPEC, a comma-separated list of items `METRIC=C[&C...]` or
+// `METRIC<=N[&C...]`, each C `+N%`, `-N%`, `+N`, `-N` (the `+` may be left
+// out) or `<=N`. Throws vgprof::Error, the message starting with `option`
+// ("--fail-above"), for an empty list or item, a missing metric or `=`, or
+// a malformed number.
 std::vector<Threshold> parse_thresholds(std::string_view spec, std::string_view option);
+
+// Which functions per-function thresholds apply to: those whose name
+// matches one of `functions` or whose object path (or its basename)
+// matches one of `objects` (shell patterns: *, ?, [...]); every function
+// when both lists are empty.
+struct FunctionFilter {
+    std::vector<std::string> functions, objects;
+
+    bool matches(const FunctionDelta& f) const;
+};
 
 // A threshold exceeded by a total or by one function's self cost.
 struct Breach {
     const Threshold* threshold;        // an element of the list checked
-    const FunctionDelta* function;     // nullptr: the event's total
+    const FunctionDelta* function;     // nullptr: the metric's total
     CostDelta cost;
 };
 
-// The thresholds `diff` exceeds: each total and, with `per_function`, each
-// function's self cost, in threshold order, totals before functions.
-// Throws vgprof::Error when a threshold names an event not in diff.events.
+// What a list of thresholds is checked against.
+enum class ThresholdScope { totals, functions };
+
+// The thresholds `diff` exceeds, in threshold order: with
+// ThresholdScope::totals, by the totals; with ThresholdScope::functions, by
+// the self cost of each function `filter` matches (in diff.functions'
+// order). Throws vgprof::Error when a threshold names a metric not in
+// diff.metrics.
 std::vector<Breach> exceeded_thresholds(const DiffResult& diff,
                                         const std::vector<Threshold>& thresholds,
-                                        bool per_function);
+                                        ThresholdScope scope, const FunctionFilter& filter = {});
 
 } // namespace vgprof
 

@@ -49,6 +49,27 @@ struct MergedRun {
     std::optional<int> signal;           // the signal that killed it, when known
 };
 
+// meta.fingerprint (format version 7): what besides the program, its
+// arguments and the tool's options moves the counts of a run.
+struct Fingerprint {
+    // One variable of the environment the program started with, in the
+    // order it saw them: the name and a hash of the value (FNV-1a, 64 bits,
+    // 16 hex digits); the value itself is not kept.
+    struct EnvVar {
+        std::string name, hash;
+        friend bool operator==(const EnvVar& a, const EnvVar& b)
+        {
+            return a.name == b.name && a.hash == b.hash;
+        }
+    };
+    std::string cwd;        // the working directory it started in
+    uint64_t env_bytes = 0; // the bytes of its "NAME=value" strings, terminators included
+    std::vector<EnvVar> env;
+    // Valgrind's own options (not the tool's, which are Meta::options), in
+    // the order given, those of ~/.valgrindrc and $VALGRIND_OPTS included.
+    std::vector<std::string> valgrind_options;
+};
+
 // The profile's `meta` section.
 struct Meta {
     // tool: "vgprof", or for a file read from another tool's output, that
@@ -69,6 +90,9 @@ struct Meta {
     // meta.allocators (format version 5, with the heap): the families of
     // allocator functions whose calls made or freed blocks.
     std::optional<std::vector<std::string>> allocators;
+    // meta.fingerprint (format version 7); none in older profiles and in
+    // callgrind's, cachegrind's and DHAT's files.
+    std::optional<Fingerprint> fingerprint;
     // meta.run: the facts that vary between identical runs.
     std::optional<int64_t> pid, ppid, elapsed_ms;
     int version = 0;                     // the top-level "vgprof" key
@@ -239,6 +263,9 @@ public:
         return &t_.inclusive_costs[row * t_.num_events];
     }
 
+    // The tables back, to be changed and checked again (ProfileBuilder).
+    CallGraphTables take_tables() && { return std::move(t_); }
+
 private:
     CallGraphTables t_;
 };
@@ -358,6 +385,11 @@ public:
 
     // nullptr when the profile does not say which data was accessed.
     const DataProfile* data() const { return t_.data ? &*t_.data : nullptr; }
+
+    // The tables back, as ProfileBuilder checked them, to be changed and
+    // checked again (ProfileBuilder::finish): how a profile grows derived
+    // events. The profile is left empty.
+    ProfileTables take_tables() &&;
 
 private:
     // Every table but the call graphs, which graph_ and threads_ hold (the

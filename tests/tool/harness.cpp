@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -56,9 +57,8 @@ TempDir::TempDir()
 TempDir::~TempDir()
 {
    if (std::getenv("VGPROF_TEST_KEEP")) return;
-   for (const auto& f : files_starting_with(""))
-      unlink((path_ + "/" + f).c_str());
-   rmdir(path_.c_str());
+   std::error_code ignored;
+   std::filesystem::remove_all(path_, ignored);
 }
 
 std::vector<std::string> TempDir::files_starting_with(const std::string& prefix) const

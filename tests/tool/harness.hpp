@@ -22,7 +22,8 @@ std::string valgrind_path(); // the valgrind launcher
 std::string callgrind_annotate_path();
 std::string cg_merge_path();
 
-// A fresh directory for one test, removed when the object goes.
+// A fresh directory for one test, removed with all it holds when the
+// object goes (unless VGPROF_TEST_KEEP is set).
 class TempDir {
 public:
    TempDir();

@@ -2,6 +2,8 @@
 // report_cli_test.cpp: `vgprof report` on real profiles and on bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <sstream>
 #include <string>
 
@@ -120,14 +122,21 @@ TEST_F(Report, UsageErrorExitsWithTwo)
 
 namespace {
 
-// Records a light and a heavy program once for the diff tests.
+// Records a light and a heavy build of one benchmark once for the diff
+// tests: two programs run as the same command, dir/bench, as a base and a
+// changed build of a benchmark are.
 class Diff : public ::testing::Test {
 protected:
    static void SetUpTestSuite()
    {
       dir_ = new TempDir;
-      auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, {progs_dir() + "/recursion"}, dir_->path());
-      auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, {progs_dir() + "/loops"}, dir_->path());
+      const auto build = [](const char* program) {
+         std::filesystem::copy_file(progs_dir() + "/" + program, *dir_ / "bench",
+                                    std::filesystem::copy_options::overwrite_existing);
+         return std::vector<std::string>{*dir_ / "bench"};
+      };
+      auto light = run_tool("vgprof", {"--vgprof-out-file=light.json"}, build("recursion"), dir_->path());
+      auto heavy = run_tool("vgprof", {"--vgprof-out-file=heavy.json"}, build("loops"), dir_->path());
       ASSERT_EQ(light.exit_code, 0) << light.err;
       ASSERT_EQ(heavy.exit_code, 0) << heavy.err;
    }
@@ -175,7 +184,7 @@ TEST_F(Diff, ComparesAgainstANamedBaseline)
    };
    auto worse = against("main", "heavy.json");
    EXPECT_EQ(worse.exit_code, 1) << worse.out << worse.err;
-   EXPECT_NE(worse.out.find("Base:             " + baselines + "/main.json"), std::string::npos) << worse.out;
+   EXPECT_NE(worse.out.find("Base:                 " + baselines + "/main.json"), std::string::npos) << worse.out;
    EXPECT_EQ(against("main", "light.json").exit_code, 0);
 
    auto missing = against("release-1.0", "heavy.json");

@@ -127,5 +127,45 @@ TEST(Baseline, AMissingBaselineSaysHowToStoreOne)
               "baseline name \"a/b\": only letters, digits, '.', '_' and '-' may be used, not '/'");
 }
 
+TEST(SuiteBaseline, StoresTheProfilesOfADirectoryAndReplacesThemWhole)
+{
+    ScratchDir dir;
+    const std::string first = test::ProfileText().str();
+    dir.write("run1/hash.json", first);
+    dir.write("run1/sort.json", first);
+    dir.write("run1/notes.txt", "not a profile");
+    const std::string path = cli::save_suite_baseline(dir / "baselines", "main", dir / "run1");
+    EXPECT_EQ(path, dir / "baselines/main");
+    EXPECT_EQ(entries(path), (std::vector<std::string>{"hash.json", "sort.json"}));
+    EXPECT_EQ(contents(path + "/hash.json"), first);
+    EXPECT_EQ(cli::existing_suite_baseline(dir / "baselines", "main"), path);
+
+    // A second run with other benchmarks replaces the whole set, and leaves
+    // no temporary directory behind.
+    const std::string second = test::ProfileText().set_meta("argv", R"(["./other"])").str();
+    dir.write("run2/parse.json", second);
+    cli::save_suite_baseline(dir / "baselines", "main", dir / "run2");
+    EXPECT_EQ(entries(path), std::vector<std::string>{"parse.json"});
+    EXPECT_EQ(contents(path + "/parse.json"), second);
+    EXPECT_EQ(entries(dir / "baselines"), std::vector<std::string>{"main"});
+}
+
+TEST(SuiteBaseline, NothingIsStoredFromADirectoryWithAnUnreadableOrNoProfile)
+{
+    ScratchDir dir;
+    dir.write("bad/hash.json", "{\"vgprof\":");
+    EXPECT_EQ(error_of([&] { cli::save_suite_baseline(dir / "b", "main", dir / "bad"); })
+                  .rfind(dir / "bad/hash.json: ", 0),
+              0u);
+    dir.write("empty/notes.txt", "");
+    EXPECT_EQ(error_of([&] { cli::save_suite_baseline(dir / "b", "main", dir / "empty"); }),
+              dir / "empty" + ": no profiles (files ending in .json, .json.gz or .json.zst) to "
+                              "store as baseline \"main\"");
+    EXPECT_FALSE(std::filesystem::exists(dir / "b"));
+    EXPECT_EQ(error_of([&] { cli::existing_suite_baseline(dir.path(), "main"); }),
+              "no suite baseline \"main\" in " + dir.path() + " (" + dir / "main" +
+                  ": No such file or directory); store one with --save-baseline main DIR");
+}
+
 } // namespace
 } // namespace vgprof

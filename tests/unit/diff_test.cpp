@@ -1,109 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Specification of `vgprof diff`: diff_profiles and the thresholds
-// (vgprof/diff.hpp), and write_diff's exit status and outputs, on the
-// two-event fixture (report_fixture.hpp) and variants of it whose changes
-// are stated beside each:
+// Specification of the comparison behind `vgprof diff` (vgprof/diff.hpp):
+// deltas of totals and functions, functions matched across moves and
+// renames, heap metrics, the lines that changed most, what keeps profiles
+// from comparing, and the thresholds; on the two-event fixture
+// (report_fixture.hpp) and variants of it whose changes are stated beside
+// each:
 //   function  Ir     Dr
 //   work      8000   1000
 //   memset    1500   3990
 //   helper     400      0
 //   main       100     10
 //   total    10000   5000
-#include "report_fixture.hpp"
+#include "diff_fixture.hpp"
+#include "error_of.hpp"
+#include "heap_fixture.hpp"
 
-#include "cli/commands.hpp"
 #include "vgprof/diff.hpp"
 #include "vgprof/error.hpp"
-#include "vgprof/load.hpp"
 
-#include <boost/json.hpp>
 #include <gtest/gtest.h>
-
-#include <sstream>
 
 namespace vgprof {
 namespace {
 
+using test::error_of;
+using test::load;
 using test::ProfileText;
-
-Profile load(const ProfileText& text, const std::string& name = "p.json")
-{
-    return parse_profile(text.str(), name);
-}
-
-// work's line 4 costs 5200 Ir instead of 5000: work 8200, total 10200 Ir
-// (+200, +2%); Dr unchanged.
-ProfileText heavier_profile()
-{
-    ProfileText p = test::two_event_profile();
-    p.set("lines", "[[0,1,0,1500,3990]"
-                   ",[1,0,21,300,0],[1,0,22,100,0]"
-                   ",[2,0,11,60,6],[2,0,12,40,4]"
-                   ",[3,0,4,5200,600],[3,0,5,3000,400]]");
-    p.set_meta("totals", "[10200,5000]");
-    return p;
-}
-
-// helper's line 21 costs 400 instead of 300 (helper 500: +100, +25%) and
-// work's line 5 2900 instead of 3000 (work 7900: -100): the total stays
-// 10000 Ir.
-ProfileText shifted_profile()
-{
-    ProfileText p = test::two_event_profile();
-    p.set("lines", "[[0,1,0,1500,3990]"
-                   ",[1,0,21,400,0],[1,0,22,100,0]"
-                   ",[2,0,11,60,6],[2,0,12,40,4]"
-                   ",[3,0,4,5000,600],[3,0,5,2900,400]]");
-    return p;
-}
-
-// A new function "aaa" (50 Ir) sorts before the others, so every function
-// of the app gets another id; libc is loaded from /usr/lib instead of /lib.
-ProfileText renumbered_profile()
-{
-    ProfileText p = test::two_event_profile();
-    p.set("strs", R"(["/src/app.c","/usr/bin/app","/usr/lib/libc.so.6","???",)"
-                  R"("aaa","helper","main","memset","work"])");
-    p.set("objs", "[1,2]");   // 0 app, 1 libc
-    p.set("files", "[0,3]");  // 0 /src/app.c, 1 ???
-    // 0 aaa, 1 helper, 2 main, 3 work (app), 4 memset (libc)
-    p.set("fns", "[[4,0,0,30],[5,0,0,20],[6,0,0,10],[8,0,0,3],[7,1,1,0]]");
-    p.set("lines", "[[0,0,31,50,0]"
-                   ",[1,0,21,300,0],[1,0,22,100,0]"
-                   ",[2,0,11,60,6],[2,0,12,40,4]"
-                   ",[3,0,4,5000,600],[3,0,5,3000,400]"
-                   ",[4,1,0,1500,3990]]");
-    p.set_meta("totals", "[10050,5000]");
-    return p;
-}
-
-cli::DiffOptions options(std::string fail = "", std::string warn = "", bool per_function = false)
-{
-    cli::DiffOptions o;
-    o.base = "base.json";
-    o.now = "new.json";
-    o.fail_above = std::move(fail);
-    o.warn_above = std::move(warn);
-    o.per_function = per_function;
-    return o;
-}
-
-struct Outcome {
-    int status;
-    std::string output;
-};
-
-Outcome run(const ProfileText& base, const ProfileText& now, const cli::DiffOptions& o)
-{
-    std::ostringstream out;
-    const int status = cli::write_diff(out, load(base), load(now), o);
-    return {status, out.str()};
-}
-
-int status_of(const ProfileText& base, const ProfileText& now, const cli::DiffOptions& o)
-{
-    return run(base, now, o).status;
-}
 
 const FunctionDelta& function_named(const DiffResult& diff, const std::string& name)
 {
@@ -115,42 +37,41 @@ const FunctionDelta& function_named(const DiffResult& diff, const std::string& n
 
 std::string parse_error(const std::string& spec)
 {
-    try {
-        parse_thresholds(spec, "--fail-above");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
+    return error_of([&] { parse_thresholds(spec, "--fail-above"); });
 }
 
-TEST(Diff, SameProfileHasZeroDeltasEverywhereAndExitsZero)
+bool exceeds(const std::string& spec, uint64_t base, uint64_t now)
+{
+    return parse_thresholds(spec, "x")[0].exceeded_by({base, now});
+}
+
+TEST(Diff, SameProfileHasZeroDeltasEverywhere)
 {
     const ProfileText p = test::two_event_call_graph_profile();
     const DiffResult diff = diff_profiles(load(p), load(p));
-    EXPECT_EQ(diff.events, (std::vector<std::string>{"Ir", "Dr"}));
+    EXPECT_EQ(diff.metrics, (std::vector<std::string>{"Ir", "Dr"}));
+    EXPECT_EQ(diff.num_events, 2u);
     ASSERT_EQ(diff.totals.size(), 2u);
     EXPECT_EQ(diff.totals[0].base, 10000u);
     EXPECT_EQ(diff.totals[0].delta(), 0);
     EXPECT_EQ(*diff.totals[0].relative(), 0.0);
-    EXPECT_EQ(diff.totals[1].delta(), 0);
     EXPECT_TRUE(diff.inclusive);
-    EXPECT_TRUE(diff.warnings.empty());
+    EXPECT_TRUE(diff.differences.empty());
     ASSERT_EQ(diff.functions.size(), 4u);
     for (const FunctionDelta& f : diff.functions) {
-        EXPECT_TRUE(f.in_base && f.in_now) << f.name;
+        EXPECT_EQ(f.change, FunctionChange::same) << f.name;
         for (const CostDelta& c : f.self)
             EXPECT_EQ(c.delta(), 0) << f.name;
-        ASSERT_EQ(f.inclusive.size(), 2u);
         for (const CostDelta& c : f.inclusive)
             EXPECT_EQ(c.delta(), 0) << f.name;
     }
     EXPECT_EQ(function_named(diff, "work").inclusive[0].now, 9000u);
-    EXPECT_EQ(status_of(p, p, options("Ir=+0%,Dr=+0")), cli::kExitOk);
 }
 
 TEST(Diff, HeavierProfileShowsTheIncreaseOfTotalAndFunction)
 {
-    const DiffResult diff = diff_profiles(load(test::two_event_profile()), load(heavier_profile()));
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::heavier_profile()));
     EXPECT_EQ(diff.totals[0].delta(), 200);
     EXPECT_DOUBLE_EQ(*diff.totals[0].relative(), 0.02);  // 200 / 10000
     EXPECT_EQ(diff.totals[1].delta(), 0);
@@ -163,150 +84,273 @@ TEST(Diff, HeavierProfileShowsTheIncreaseOfTotalAndFunction)
     EXPECT_TRUE(diff.functions[0].inclusive.empty());
 }
 
-TEST(Diff, HeavierProfileFailsARelativeThresholdItExceeds)
-{
-    EXPECT_EQ(status_of(test::two_event_profile(), heavier_profile(), options("Ir=+1%")),
-              cli::kExitThresholdExceeded);
-}
-
-TEST(Diff, HeavierProfilePassesALooserRelativeThresholdAndOneItOnlyReaches)
-{
-    EXPECT_EQ(status_of(test::two_event_profile(), heavier_profile(), options("Ir=+5%")),
-              cli::kExitOk);
-    EXPECT_EQ(status_of(test::two_event_profile(), heavier_profile(), options("Ir=+2%")),
-              cli::kExitOk);  // +2% is not above 2%
-}
-
-TEST(Diff, AbsoluteThresholdFailsOnlyAboveItsCount)
-{
-    EXPECT_EQ(status_of(test::two_event_profile(), heavier_profile(), options("Ir=+199")),
-              cli::kExitThresholdExceeded);
-    EXPECT_EQ(status_of(test::two_event_profile(), heavier_profile(), options("Ir=200")),
-              cli::kExitOk);
-}
-
-TEST(Diff, LighterProfileExceedsNoThreshold)
-{
-    const DiffResult diff = diff_profiles(load(heavier_profile()), load(test::two_event_profile()));
-    EXPECT_EQ(diff.totals[0].delta(), -200);
-    EXPECT_EQ(status_of(heavier_profile(), test::two_event_profile(), options("Ir=+0%,Ir=+0")),
-              cli::kExitOk);
-}
-
-TEST(Diff, WarnThresholdReportsTheIncreaseButExitsZero)
-{
-    const Outcome o = run(test::two_event_profile(), heavier_profile(), options("", "Ir=+1%"));
-    EXPECT_EQ(o.status, cli::kExitOk);
-    EXPECT_NE(o.output.find("WARN: Ir total +200 (+2.00%, 10,000 -> 10,200) exceeds Ir=+1%"),
-              std::string::npos)
-        << o.output;
-    EXPECT_NE(o.output.find("Result: warn"), std::string::npos);
-}
-
-TEST(Diff, PerFunctionThresholdsCheckEachFunctionsSelfCost)
-{
-    // The total is unchanged; helper's self cost rose by 25%, work's fell.
-    EXPECT_EQ(status_of(test::two_event_profile(), shifted_profile(), options("Ir=+10%")),
-              cli::kExitOk);
-    const Outcome o =
-        run(test::two_event_profile(), shifted_profile(), options("Ir=+10%", "", true));
-    EXPECT_EQ(o.status, cli::kExitThresholdExceeded);
-    EXPECT_NE(o.output.find("FAIL: Ir self of helper (/src/app.c)  [/usr/bin/app] +100 "
-                            "(+25.00%, 400 -> 500) exceeds Ir=+10%"),
-              std::string::npos)
-        << o.output;
-    EXPECT_EQ(status_of(test::two_event_profile(), shifted_profile(), options("Ir=+30%", "", true)),
-              cli::kExitOk);
-    EXPECT_EQ(status_of(test::two_event_profile(), shifted_profile(), options("Ir=+99", "", true)),
-              cli::kExitThresholdExceeded);
-}
-
 TEST(Diff, FunctionsMatchByNameObjectBasenameAndFileNotById)
 {
     const DiffResult diff =
-        diff_profiles(load(test::two_event_profile()), load(renumbered_profile()));
+        diff_profiles(load(test::two_event_profile()), load(test::renumbered_profile()));
     ASSERT_EQ(diff.functions.size(), 5u);
     EXPECT_EQ(diff.functions[0].name, "aaa");  // the only change
+    EXPECT_EQ(diff.functions[0].change, FunctionChange::added);
     EXPECT_FALSE(diff.functions[0].in_base);
-    EXPECT_EQ(diff.functions[0].self[0].now, 50u);
     EXPECT_FALSE(diff.functions[0].self[0].relative());  // from 0: no ratio
     const FunctionDelta& memset = function_named(diff, "memset");
-    EXPECT_TRUE(memset.in_base && memset.in_now);
+    EXPECT_EQ(memset.change, FunctionChange::same);
     EXPECT_EQ(memset.self[0].delta(), 0);
-    EXPECT_EQ(memset.self[1].now, 3990u);
     EXPECT_EQ(memset.object, "/usr/lib/libc.so.6");  // the new profile's
-    EXPECT_EQ(function_named(diff, "work").self[0].delta(), 0);
-    // A function that was not there exceeds any relative threshold.
-    EXPECT_EQ(status_of(test::two_event_profile(), renumbered_profile(),
-                        options("Ir=+1%", "", true)),
-              cli::kExitThresholdExceeded);
 }
 
-TEST(Diff, DifferentCacheConfigurationIsAWarningNotAFailure)
+TEST(Diff, AFunctionMovedToAnotherFileIsTheSameFunctionMoved)
+{
+    // helper moved from /src/app.c:20 to /src/util.c:40 with the same code.
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::moved_helper_profile()));
+    const FunctionDelta& helper = function_named(diff, "helper");
+    EXPECT_EQ(helper.change, FunctionChange::moved);
+    EXPECT_EQ(helper.file, "/src/util.c");
+    EXPECT_EQ(helper.line, 40u);
+    EXPECT_EQ(helper.base_file, "/src/app.c");
+    EXPECT_EQ(helper.base_line, 20u);
+    EXPECT_EQ(helper.self[0].base, 400u);
+    EXPECT_EQ(helper.self[0].now, 400u);
+    EXPECT_EQ(diff.functions.size(), 4u);  // not one removed and one added
+    // Nothing changed cost, so no per-function threshold fails on the move.
+    const auto t = parse_thresholds("Ir=+0%", "x");
+    EXPECT_TRUE(exceeded_thresholds(diff, t, ThresholdScope::functions).empty());
+}
+
+TEST(Diff, AFunctionWhoseEntryLineMovedIsMovedToo)
+{
+    test::TwoEventLines l;
+    l.helper_line = 26;
+    ProfileText p = test::with_lines(test::two_event_profile(), l);
+    p.set("fns", "[[6,1,0,0],[4,0,1,25],[5,0,1,10],[7,0,1,3]]");  // helper at line 25
+    const DiffResult diff = diff_profiles(load(test::two_event_profile()), load(p));
+    const FunctionDelta& helper = function_named(diff, "helper");
+    EXPECT_EQ(helper.change, FunctionChange::moved);
+    EXPECT_EQ(helper.base_line, 20u);
+    EXPECT_EQ(helper.line, 25u);
+    // Its lines moved with it: no line changed cost.
+    EXPECT_TRUE(changed_lines(load(test::two_event_profile()), load(p), diff, helper, 0, 3).empty());
+}
+
+TEST(Diff, ARenameWithIdenticalCodeIsMatchedAsARename)
+{
+    // helper is called assist in the new profile, its code and lines as
+    // they were.
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::renamed_helper_profile()));
+    const FunctionDelta& assist = function_named(diff, "assist");
+    EXPECT_EQ(assist.change, FunctionChange::renamed);
+    EXPECT_EQ(assist.base_name, "helper");
+    EXPECT_EQ(assist.self[0].delta(), 0);
+    EXPECT_EQ(diff.functions.size(), 4u);
+}
+
+TEST(Diff, ARenameWhoseCodeChangedIsARemovalAndAnAddition)
+{
+    test::TwoEventLines l;
+    l.helper_first = 301;  // one instruction more
+    const ProfileText p = test::with_lines(test::renamed_helper_profile(), l);
+    const DiffResult diff = diff_profiles(load(test::two_event_profile()), load(p));
+    EXPECT_EQ(function_named(diff, "assist").change, FunctionChange::added);
+    EXPECT_EQ(function_named(diff, "helper").change, FunctionChange::removed);
+}
+
+TEST(Diff, ChangedLinesAreTheFunctionsLinesWhoseCostChangedMost)
+{
+    // work: line 4 5000 -> 5200 (+200), line 5 3000 -> 2950 (-50).
+    test::TwoEventLines l;
+    l.work_first = 5200;
+    l.work_second = 2950;
+    const ProfileText p = test::with_lines(test::two_event_profile(), l);
+    const Profile base = load(test::two_event_profile()), now = load(p);
+    const DiffResult diff = diff_profiles(base, now);
+    const auto lines = changed_lines(base, now, diff, function_named(diff, "work"), 0, 3);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].file, "/src/app.c");
+    EXPECT_EQ(lines[0].line, 4u);
+    EXPECT_EQ(lines[0].cost.delta(), 200);
+    EXPECT_EQ(lines[1].line, 5u);
+    EXPECT_EQ(lines[1].cost.delta(), -50);
+    EXPECT_EQ(changed_lines(base, now, diff, function_named(diff, "work"), 0, 1).size(), 1u);
+    EXPECT_TRUE(changed_lines(base, now, diff, function_named(diff, "work"), 1, 3).empty());
+}
+
+TEST(Diff, HeapMetricsCompareTotalsAndWhatEachFunctionAllocated)
+{
+    // site 0, allocated from work at app.c:5, makes 15 blocks of 100 bytes
+    // instead of 10: 16 blocks and 3500 bytes in all instead of 11 and 3000.
+    const Profile base = load(test::with_heap()), now = load(test::more_blocks_profile());
+    const DiffResult diff = diff_profiles(base, now);
+    ASSERT_EQ(diff.metrics, (std::vector<std::string>{"Ir", "HeapBytes", "HeapBlocks",
+                                                      "HeapPeak", "HeapLeaked"}));
+    EXPECT_EQ(diff.num_events, 1u);
+    const size_t blocks = *diff.metric_index("HeapBlocks");
+    EXPECT_EQ(diff.totals[blocks].base, 11u);
+    EXPECT_EQ(diff.totals[blocks].now, 16u);
+    EXPECT_EQ(diff.totals[*diff.metric_index("HeapBytes")].delta(), 500);
+    EXPECT_EQ(diff.totals[*diff.metric_index("HeapPeak")].delta(), 0);
+    EXPECT_EQ(diff.totals[*diff.metric_index("HeapLeaked")].now, 100u);
+    const FunctionDelta& work = function_named(diff, "work");
+    EXPECT_EQ(work.self[blocks].base, 10u);
+    EXPECT_EQ(work.self[blocks].now, 15u);
+    const auto lines = changed_lines(base, now, diff, work, blocks, 3);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_EQ(lines[0].line, 5u);
+    EXPECT_EQ(lines[0].cost.delta(), 5);
+    const auto t = parse_thresholds("HeapBlocks=+10%", "x");
+    EXPECT_EQ(exceeded_thresholds(diff, t, ThresholdScope::totals).size(), 1u);
+}
+
+TEST(Diff, ProfilesOfAnotherCommandDoNotCompare)
+{
+    ProfileText other = test::two_event_profile();
+    other.set_meta("argv", R"(["./app","-n","4"])");
+    const DiffResult diff = diff_profiles(load(test::two_event_profile()), load(other));
+    EXPECT_EQ(diff.differences, std::vector<std::string>{
+                                    "the commands differ (base: ./app -n 3; new: ./app -n 4)"});
+}
+
+TEST(Diff, OtherCachesEventsAndCountingOptionsDoNotCompare)
 {
     ProfileText bigger_ll = test::cache_profile();
     bigger_ll.set_meta("cache", R"({"I1":[32768,8,64],"D1":[32768,8,64],"LL":[16777216,16,64],)"
                                 R"("branches":true})");
+    bigger_ll.set_meta("options", R"(["--heap=no","--vgprof-out-file=other.json"])");
     const DiffResult diff = diff_profiles(load(test::cache_profile()), load(bigger_ll));
-    ASSERT_EQ(diff.warnings.size(), 1u);
-    EXPECT_EQ(diff.warnings[0],
-              "the profiles simulated different caches (base: I1 32768,8,64 D1 32768,8,64 "
-              "LL 8388608,16,64 branches; new: I1 32768,8,64 D1 32768,8,64 LL 16777216,16,64 "
-              "branches); miss counts do not compare");
-    const Outcome o = run(test::cache_profile(), bigger_ll, options("Ir=+1%"));
-    EXPECT_EQ(o.status, cli::kExitOk);
-    EXPECT_NE(o.output.find("warning: the profiles simulated different caches"),
-              std::string::npos);
-}
+    EXPECT_EQ(diff.differences,
+              (std::vector<std::string>{
+                  "the simulated caches differ (base: I1 32768,8,64 D1 32768,8,64 LL "
+                  "8388608,16,64 branches; new: I1 32768,8,64 D1 32768,8,64 LL "
+                  "16777216,16,64 branches)",
+                  "the tool options differ: --heap (base: yes; new: no)"}));
 
-TEST(Diff, DifferentProgramAndEventsAreWarnedAndOnlyCommonEventsCompared)
-{
     ProfileText ir_only = test::two_event_profile();
-    ir_only.set_meta("events", R"(["Ir"])");
-    ir_only.set_meta("totals", "[10000]");
-    ir_only.set_meta("argv", R"(["./other"])");
+    ir_only.set_meta("events", R"(["Ir"])").set_meta("totals", "[10000]");
     ir_only.set("lines", "[[0,1,0,1500],[1,0,21,300],[1,0,22,100]"
                          ",[2,0,11,60],[2,0,12,40],[3,0,4,5000],[3,0,5,3000]]");
-    const DiffResult diff = diff_profiles(load(test::two_event_profile()), load(ir_only));
-    EXPECT_EQ(diff.events, std::vector<std::string>{"Ir"});
-    EXPECT_EQ(diff.totals.size(), 1u);
-    EXPECT_EQ(diff.warnings,
-              (std::vector<std::string>{
-                  "the profiles are of different programs (base: ./app; new: ./other)",
-                  "the profiles recorded different events (base: Ir Dr; new: Ir); only those "
-                  "in both are compared"}));
-    try {
-        run(test::two_event_profile(), ir_only, options("Dr=+1%"));
-        ADD_FAILURE() << "a threshold on Dr was accepted";
-    } catch (const Error& e) {
-        EXPECT_STREQ(e.what(), "threshold \"Dr=+1%\": no event \"Dr\" in both profiles "
-                               "(events compared: Ir)");
-    }
+    EXPECT_EQ(diff_profiles(load(test::two_event_profile()), load(ir_only)).differences,
+              std::vector<std::string>{"the events recorded differ (base: Ir Dr; new: Ir)"});
 }
 
-TEST(Diff, ACallGraphInOnlyOneProfileLeavesInclusiveCostsOut)
+TEST(Diff, TheOutFileAndOptionsGivenAtTheirDefaultsDoNotKeepProfilesApart)
+{
+    ProfileText p = test::two_event_profile();
+    p.set_meta("options", R"(["--vgprof-out-file=x.json","--heap=yes","--call-graph=yes"])");
+    EXPECT_TRUE(diff_profiles(load(test::two_event_profile()), load(p)).differences.empty());
+}
+
+TEST(Diff, FingerprintsNameTheEnvironmentDirectoryAndTranslationDifferences)
+{
+    const ProfileText base = test::fingerprinted(
+        test::two_event_profile(), "/work", R"([["HOME","11"],["LANG","22"],["TERM","33"]])",
+        R"(["-q"])");
+    const ProfileText now = test::fingerprinted(
+        test::two_event_profile(), "/tmp", R"([["HOME","12"],["TERM","33"],["CI","44"]])",
+        R"(["--vex-guest-chase=no"])");
+    EXPECT_EQ(diff_profiles(load(base), load(now)).differences,
+              (std::vector<std::string>{
+                  "Valgrind's translation options differ: --vex-guest-chase (base: (not "
+                  "given); new: no)",
+                  "the environments differ: HOME has another value, LANG only in base, CI "
+                  "only in new",
+                  "the working directories differ (base: /work; new: /tmp)"}));
+    // The same variables in another order move the counts too.
+    const ProfileText reordered = test::fingerprinted(
+        test::two_event_profile(), "/work", R"([["LANG","22"],["HOME","11"],["TERM","33"]])",
+        R"(["-q"])");
+    EXPECT_EQ(diff_profiles(load(base), load(reordered)).differences,
+              std::vector<std::string>{
+                  "the environments differ: the same variables in another order"});
+    EXPECT_TRUE(diff_profiles(load(base), load(base)).differences.empty());
+}
+
+TEST(Diff, ProfilesWithoutAFingerprintCompareWithAWarning)
 {
     const DiffResult diff =
-        diff_profiles(load(test::two_event_profile()), load(test::two_event_call_graph_profile()));
-    EXPECT_FALSE(diff.inclusive);
-    EXPECT_TRUE(diff.functions[0].inclusive.empty());
-    EXPECT_EQ(diff.warnings, std::vector<std::string>{"only the new profile has a call graph; "
-                                                      "inclusive costs are not compared"});
+        diff_profiles(load(test::two_event_profile()), load(test::two_event_profile()));
+    EXPECT_TRUE(diff.differences.empty());
+    ASSERT_EQ(diff.warnings.size(), 1u);
+    EXPECT_EQ(diff.warnings[0].rfind("neither profile has a fingerprint", 0), 0u) << diff.warnings[0];
 }
 
-TEST(DiffThresholds, SpecListsRelativeAndAbsoluteIncreases)
+TEST(Diff, SortFunctionsRanksByAnotherMetric)
 {
-    const std::vector<Threshold> t = parse_thresholds("Ir=+1%,D1mr=+5.5%,Ir=+100000,Dr=7", "x");
-    ASSERT_EQ(t.size(), 4u);
+    // shifted: helper +100 Ir, work -100 Ir; Dr: memset 3990 -> 4000 only.
+    test::TwoEventLines l;
+    l.helper_first = 400;
+    l.work_second = 2900;
+    l.memset_dr = 4000;
+    const ProfileText p = test::with_lines(test::two_event_profile(), l);
+    DiffResult diff = diff_profiles(load(test::two_event_profile()), load(p));
+    EXPECT_NE(diff.functions[0].name, "memset");
+    sort_functions(diff, 1);
+    EXPECT_EQ(diff.functions[0].name, "memset");
+}
+
+TEST(DiffThresholds, SpecListsRelativeAbsoluteNegativeAndCeilingLimits)
+{
+    const std::vector<Threshold> t =
+        parse_thresholds("Ir=+1%,D1mr=5.5%,Ir=+100000,Dr=-7,Ir<=8000000,Ir=-2%", "x");
+    ASSERT_EQ(t.size(), 6u);
     EXPECT_EQ(t[0].event, "Ir");
-    EXPECT_TRUE(t[0].relative);
-    EXPECT_EQ(t[0].percent, 1.0);
-    EXPECT_EQ(t[1].event, "D1mr");
-    EXPECT_EQ(t[1].percent, 5.5);
-    EXPECT_FALSE(t[2].relative);
-    EXPECT_EQ(t[2].absolute, 100000u);
-    EXPECT_EQ(t[3].text, "Dr=7");
-    EXPECT_EQ(t[3].absolute, 7u);
+    EXPECT_EQ(t[0].conditions[0].kind, Condition::Kind::relative);
+    EXPECT_EQ(t[0].conditions[0].percent, 1.0);
+    EXPECT_EQ(t[1].conditions[0].percent, 5.5);
+    EXPECT_EQ(t[2].conditions[0].kind, Condition::Kind::absolute);
+    EXPECT_EQ(t[2].conditions[0].amount, 100000);
+    EXPECT_EQ(t[3].conditions[0].amount, -7);
+    EXPECT_EQ(t[4].event, "Ir");
+    EXPECT_EQ(t[4].conditions[0].kind, Condition::Kind::ceiling);
+    EXPECT_EQ(t[4].conditions[0].ceiling, 8000000u);
+    EXPECT_EQ(t[5].conditions[0].percent, -2.0);
+    EXPECT_EQ(t[5].text, "Ir=-2%");
+}
+
+TEST(DiffThresholds, ARelativeLimitIsExceededOnlyStrictlyAboveIt)
+{
+    EXPECT_TRUE(exceeds("Ir=+1%", 10000, 10200));
+    EXPECT_FALSE(exceeds("Ir=+2%", 10000, 10200));  // +2% is not above 2%
+    EXPECT_FALSE(exceeds("Ir=+5%", 10000, 10200));
+    EXPECT_TRUE(exceeds("Ir=+0%", 10000, 10001));
+    EXPECT_FALSE(exceeds("Ir=+0%", 10000, 9000));  // a decrease exceeds nothing
+    EXPECT_TRUE(exceeds("Ir=+50%", 0, 1));         // a rise from 0 exceeds any
+    EXPECT_FALSE(exceeds("Ir=+50%", 0, 0));
+}
+
+TEST(DiffThresholds, AnAbsoluteLimitCountsTheChange)
+{
+    EXPECT_TRUE(exceeds("Ir=+199", 10000, 10200));
+    EXPECT_FALSE(exceeds("Ir=200", 10000, 10200));
+}
+
+TEST(DiffThresholds, ANegativeLimitExpectsAnImprovement)
+{
+    // Ir=-5%: exceeded unless Ir fell by at least 5%.
+    EXPECT_TRUE(exceeds("Ir=-5%", 10000, 9600));   // -4%
+    EXPECT_FALSE(exceeds("Ir=-5%", 10000, 9500));  // -5%, as asked
+    EXPECT_FALSE(exceeds("Ir=-5%", 10000, 9000));
+    EXPECT_TRUE(exceeds("Ir=-5%", 10000, 10000));
+    EXPECT_TRUE(exceeds("Ir=-1000", 10000, 9500));
+    EXPECT_FALSE(exceeds("Ir=-1000", 10000, 9000));
+}
+
+TEST(DiffThresholds, ACeilingBoundsTheNewCost)
+{
+    EXPECT_FALSE(exceeds("Ir<=10200", 10000, 10200));
+    EXPECT_TRUE(exceeds("Ir<=10199", 10000, 10200));
+    EXPECT_TRUE(exceeds("Ir<=10199", 20000, 10200));  // however much it fell
+}
+
+TEST(DiffThresholds, CombinedConditionsMustAllBeBroken)
+{
+    // More than 1% and more than 5,000 more.
+    EXPECT_FALSE(exceeds("Ir=+1%&+5000", 10000, 10200));     // 2%, but 200
+    EXPECT_FALSE(exceeds("Ir=+1%&+5000", 10000000, 10006000)); // 6,000, but 0.06%
+    EXPECT_TRUE(exceeds("Ir=+1%&+5000", 100000, 106000));    // 6%, 6,000
+    EXPECT_TRUE(exceeds("Ir<=20000&+1%", 20000, 20300));
+    EXPECT_FALSE(exceeds("Ir<=20500&+1%", 20000, 20300));
+    EXPECT_EQ(parse_thresholds("Ir=+1%&+5000&<=9", "x")[0].conditions.size(), 3u);
 }
 
 // A malformed SPEC, and the message (with the reminder of the form, when
@@ -322,7 +366,9 @@ class MalformedThresholds : public ::testing::TestWithParam<BadSpecCase> {};
 TEST_P(MalformedThresholds, AreErrorsNamingTheOptionAndItem)
 {
     const BadSpecCase& c = GetParam();
-    const std::string reminder = " (expected EVENT=+N% or EVENT=+N, e.g. Ir=+1%)";
+    const std::string reminder =
+        " (expected METRIC=+N%, METRIC=+N, METRIC=-N% or METRIC<=N, conditions joined by &, "
+        "e.g. Ir=+1%&+5000)";
     EXPECT_EQ(parse_error(c.spec), c.message + (c.reminded ? reminder : ""));
 }
 
@@ -332,116 +378,52 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpecCase{"", "--fail-above: empty threshold list", false},
         BadSpecCase{"Ir=+1%,",
                     "--fail-above: \"Ir=+1%,\": empty item in the comma-separated list", false},
-        BadSpecCase{"Ir", "--fail-above: \"Ir\": no '='", true},
-        BadSpecCase{"=+1%", "--fail-above: \"=+1%\": no event name before '='", true},
-        BadSpecCase{"Ir=-1%",
-                    "--fail-above: \"Ir=-1%\": the increase must be a number of 0 or more", true},
-        BadSpecCase{"Ir=+", "--fail-above: \"Ir=+\": the increase must be a number of 0 or more",
-                    true},
+        BadSpecCase{"Ir", "--fail-above: \"Ir\": no '=' or '<='", true},
+        BadSpecCase{"=+1%", "--fail-above: \"=+1%\": no metric name before '='", true},
+        BadSpecCase{"Ir=+", "--fail-above: \"Ir=+\": a limit must be a number", true},
         BadSpecCase{"Ir=+1x%", "--fail-above: \"Ir=+1x%\": malformed percentage", true},
         BadSpecCase{"Ir=+1.5",
-                    "--fail-above: \"Ir=+1.5\": malformed count (an absolute increase is a "
-                    "whole number; add % for a relative one)",
-                    true}));
+                    "--fail-above: \"Ir=+1.5\": malformed count (a count is a whole number; "
+                    "add % for a relative limit)",
+                    true},
+        BadSpecCase{"Ir=+1%&", "--fail-above: \"Ir=+1%&\": empty condition after '&'", true},
+        BadSpecCase{"Ir<=-5", "--fail-above: \"Ir<=-5\": a limit must be a number", true}));
 
-TEST(DiffThresholds, BadSpecFailsWriteDiffBeforeWritingAnything)
+TEST(DiffThresholds, PerFunctionThresholdsCheckEachFunctionsSelfCost)
 {
-    std::ostringstream out;
-    const Profile p = load(test::two_event_profile());
-    EXPECT_THROW(cli::write_diff(out, p, p, options("Ir=+1%", "Ir=fast")), Error);
-    EXPECT_EQ(out.str(), "");
+    // The total is unchanged; helper's self cost rose by 25%, work's fell.
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::shifted_profile()));
+    const auto ten = parse_thresholds("Ir=+10%", "x");
+    EXPECT_TRUE(exceeded_thresholds(diff, ten, ThresholdScope::totals).empty());
+    const auto breaches = exceeded_thresholds(diff, ten, ThresholdScope::functions);
+    ASSERT_EQ(breaches.size(), 1u);
+    EXPECT_EQ(breaches[0].function->name, "helper");
+    EXPECT_EQ(breaches[0].cost.delta(), 100);
 }
 
-TEST(DiffOutput, MarkdownHasATotalsTableAndTheTopChangedFunctions)
+TEST(DiffThresholds, AFunctionFilterLimitsPerFunctionThresholdsByNameOrObject)
 {
-    cli::DiffOptions o = options("Ir=+1%");
-    o.format = "markdown";
-    const Outcome r = run(test::two_event_profile(), heavier_profile(), o);
-    EXPECT_EQ(r.status, cli::kExitThresholdExceeded);
-    EXPECT_EQ(r.output,
-              "### vgprof diff: :x: fail\n\n"
-              "Base `base.json`, new `new.json`.\n\n"
-              "- FAIL: Ir total +200 (+2.00%, 10,000 -> 10,200) exceeds Ir=+1%\n\n"
-              "| event | base | new | change | change % |\n"
-              "| --- | ---: | ---: | ---: | ---: |\n"
-              "| Ir | 10,000 | 10,200 | +200 | +2.00% |\n"
-              "| Dr | 5,000 | 5,000 | 0 | 0.00% |\n"
-              "\n**Top changed functions** by Ir self (1 of 1 changed):\n\n"
-              "| function | file | object | Ir self base | Ir self new | change | change % |\n"
-              "| --- | --- | --- | ---: | ---: | ---: | ---: |\n"
-              "| `work` | /src/app.c | /usr/bin/app | 8,000 | 8,200 | +200 | +2.50% |\n");
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::shifted_profile()));
+    const auto t = parse_thresholds("Ir=+10%", "x");
+    EXPECT_EQ(exceeded_thresholds(diff, t, ThresholdScope::functions, {{"help*"}, {}}).size(), 1u);
+    EXPECT_TRUE(exceeded_thresholds(diff, t, ThresholdScope::functions, {{"work"}, {}}).empty());
+    // helper is in /usr/bin/app, matched by its path or by its file name.
+    EXPECT_EQ(exceeded_thresholds(diff, t, ThresholdScope::functions, {{}, {"app"}}).size(), 1u);
+    EXPECT_EQ(exceeded_thresholds(diff, t, ThresholdScope::functions, {{}, {"/usr/*"}}).size(), 1u);
+    EXPECT_TRUE(exceeded_thresholds(diff, t, ThresholdScope::functions, {{}, {"libc*"}}).empty());
 }
 
-TEST(DiffOutput, TextListsTotalsChangedFunctionsAndTheResult)
+TEST(DiffThresholds, AThresholdOnAMetricNotInBothProfilesIsAnError)
 {
-    const Outcome r = run(test::two_event_profile(), heavier_profile(), options("Ir=+1%"));
-    const std::string rule = std::string(80, '-') + "\n";
-    EXPECT_EQ(r.output, rule +
-                            "Base:             base.json\n"
-                            "New:              new.json\n"
-                            "Command:          ./app -n 3\n"
-                            "Events compared:  Ir Dr\n"
-                            "Fail above:       Ir=+1%\n" +
-                            rule +
-                            "event    base     new  change  change %\n"
-                            "Ir     10,000  10,200    +200    +2.00%\n"
-                            "Dr      5,000   5,000       0     0.00%\n" +
-                            rule +
-                            "Changed functions by Ir self: 1 (showing 1)\n"
-                            "Ir self base  Ir self new  change  change %  function (file)  "
-                            "[object]\n"
-                            "       8,000        8,200    +200    +2.50%  work (/src/app.c)  "
-                            "[/usr/bin/app]\n" +
-                            rule +
-                            "FAIL: Ir total +200 (+2.00%, 10,000 -> 10,200) exceeds Ir=+1%\n"
-                            "Result: fail\n");
-}
-
-TEST(DiffOutput, MarkdownOfIdenticalProfilesSaysNothingChanged)
-{
-    cli::DiffOptions o = options();
-    o.format = "markdown";
-    const Outcome r = run(test::two_event_profile(), test::two_event_profile(), o);
-    EXPECT_EQ(r.status, cli::kExitOk);
-    EXPECT_EQ(r.output.rfind("### vgprof diff: :white_check_mark: ok\n", 0), 0u);
-    EXPECT_NE(r.output.find("(0 of 0 changed):\n\nNo function's cost changed.\n"),
-              std::string::npos)
-        << r.output;
-}
-
-TEST(DiffOutput, TopLimitsTheFunctionsShown)
-{
-    cli::DiffOptions o = options();
-    o.format = "json";
-    o.top = 1;
-    const Outcome r = run(test::two_event_profile(), shifted_profile(), o);
-    const boost::json::object j = boost::json::parse(r.output).as_object();
-    EXPECT_EQ(j.at("changed_functions").as_int64(), 2);  // helper and work
-    ASSERT_EQ(j.at("functions").as_array().size(), 1u);
-}
-
-TEST(DiffOutput, JsonHoldsTotalsFunctionsAndExceededThresholds)
-{
-    cli::DiffOptions o = options("Ir=+1%", "Ir=+100");
-    o.format = "json";
-    const Outcome r = run(test::two_event_profile(), heavier_profile(), o);
-    const boost::json::object j = boost::json::parse(r.output).as_object();
-    EXPECT_EQ(j.at("status").as_string(), "fail");
-    EXPECT_EQ(j.at("events").as_array().size(), 2u);
-    const boost::json::object& ir = j.at("totals").at("Ir").as_object();
-    EXPECT_EQ(ir.at("base").to_number<uint64_t>(), 10000u);
-    EXPECT_EQ(ir.at("new").to_number<uint64_t>(), 10200u);
-    EXPECT_EQ(ir.at("delta").to_number<int64_t>(), 200);
-    EXPECT_DOUBLE_EQ(ir.at("relative").as_double(), 0.02);
-    const boost::json::array& functions = j.at("functions").as_array();
-    ASSERT_EQ(functions.size(), 1u);
-    EXPECT_EQ(functions[0].at("name").as_string(), "work");
-    EXPECT_EQ(functions[0].at("self").at("Ir").at("delta").to_number<int64_t>(), 200);
-    EXPECT_EQ(j.at("failed").as_array().size(), 1u);
-    EXPECT_EQ(j.at("failed").at(0).at("threshold").as_string(), "Ir=+1%");
-    EXPECT_TRUE(j.at("failed").at(0).at("function").is_null());
-    EXPECT_EQ(j.at("warned").as_array().size(), 1u);
-    EXPECT_TRUE(j.at("warnings").as_array().empty());
+    const DiffResult diff =
+        diff_profiles(load(test::two_event_profile()), load(test::two_event_profile()));
+    EXPECT_EQ(error_of([&] {
+                  exceeded_thresholds(diff, parse_thresholds("D1mr=+1%", "x"),
+                                      ThresholdScope::totals);
+              }),
+              "threshold \"D1mr=+1%\": no metric \"D1mr\" in both profiles (compared: Ir Dr)");
 }
 
 } // namespace

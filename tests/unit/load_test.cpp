@@ -282,6 +282,42 @@ TEST(LoadProfileError, DumpWithoutANumberIsNamed)
     }
 }
 
+TEST(LoadProfile, Version7CarriesTheRunsFingerprint)
+{
+    const Profile p = parse_profile(
+        ProfileText()
+            .set("vgprof", "7")
+            .set_meta("fingerprint", R"({"cwd":"/work","env_bytes":23,)"
+                                     R"("env":[["PATH","4d40b1c759291a30"],["A","00"]],)"
+                                     R"("valgrind_options":["-q"]})")
+            .str(),
+        "p.json");
+    ASSERT_TRUE(p.meta().fingerprint);
+    const Fingerprint& f = *p.meta().fingerprint;
+    EXPECT_EQ(f.cwd, "/work");
+    EXPECT_EQ(f.env_bytes, 23u);
+    ASSERT_EQ(f.env.size(), 2u);
+    EXPECT_EQ(f.env[0].name, "PATH");
+    EXPECT_EQ(f.env[0].hash, "4d40b1c759291a30");
+    EXPECT_EQ(f.env[1].name, "A");
+    EXPECT_EQ(f.valgrind_options, std::vector<std::string>{"-q"});
+    EXPECT_FALSE(parse_profile(ProfileText().str(), "p.json").meta().fingerprint);
+}
+
+TEST(LoadProfileError, AFingerprintIsVersion7AndMustHoldNamesAndHashes)
+{
+    const std::string fingerprint =
+        R"({"cwd":"/w","env_bytes":1,"env":[["PATH"]],"valgrind_options":[]})";
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "6").set_meta("fingerprint", fingerprint)),
+              "p.json: meta.fingerprint: not part of format version 6 (the fingerprint is "
+              "version 7)");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7").set_meta("fingerprint", fingerprint)),
+              "p.json: meta.fingerprint.env[0]: expected [name, hash], got 1 entries");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "7").set_meta(
+                  "fingerprint", R"({"cwd":"/w","env":[],"valgrind_options":[]})")),
+              "p.json: meta.fingerprint: missing required key \"env_bytes\"");
+}
+
 TEST(LoadProfile, CostsUpTo2To64Minus1AreExact)
 {
     const Profile p = parse_profile(ProfileText()

@@ -94,6 +94,13 @@ inline void expect_same_meta(const Meta& a, const Meta& b)
     EXPECT_EQ(std::tie(a.tool, a.tool_version, a.valgrind), std::tie(b.tool, b.tool_version, b.valgrind));
     EXPECT_EQ(a.argv, b.argv);
     EXPECT_EQ(a.options, b.options);
+    ASSERT_EQ(a.fingerprint.has_value(), b.fingerprint.has_value());
+    if (a.fingerprint) {
+        EXPECT_EQ(a.fingerprint->cwd, b.fingerprint->cwd);
+        EXPECT_EQ(a.fingerprint->env_bytes, b.fingerprint->env_bytes);
+        EXPECT_EQ(a.fingerprint->env, b.fingerprint->env);
+        EXPECT_EQ(a.fingerprint->valgrind_options, b.fingerprint->valgrind_options);
+    }
     EXPECT_EQ(a.events, b.events);
     EXPECT_EQ(a.totals, b.totals);
     EXPECT_EQ(a.cache.has_value(), b.cache.has_value());

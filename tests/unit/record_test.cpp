@@ -55,6 +55,25 @@ TEST(RecordArguments, OutFileOptionIsTakenAsTheOutput)
               (Args{"/usr/bin/valgrind", "--tool=vgprof", "--vgprof-out-file=p.json", "./app"}));
 }
 
+TEST(RecordEnvironment, IsCleanUnlessKeptAndTakesTheVariablesGiven)
+{
+    const char* const caller[] = {"HOME=/home/me", "PATH=/opt/bin:/usr/bin", "VALGRIND_LIB=/vg",
+                                  "LANG=de_DE.UTF-8", nullptr};
+    RecordOptions o;
+    EXPECT_EQ(record_environment(o, caller),
+              (Args{"PATH=/usr/local/bin:/usr/bin:/bin", "VALGRIND_LIB=/vg"}));
+    o.env = {"LANG", "DEPTH=3", "PATH=/bin", "UNSET_IN_CALLER"};
+    EXPECT_EQ(record_environment(o, caller),
+              (Args{"VALGRIND_LIB=/vg", "LANG=de_DE.UTF-8", "DEPTH=3", "PATH=/bin"}));
+    o.keep_env = true;
+    o.env = {"HOME=/tmp"};
+    EXPECT_EQ(record_environment(o, caller),
+              (Args{"PATH=/opt/bin:/usr/bin", "VALGRIND_LIB=/vg", "LANG=de_DE.UTF-8", "HOME=/tmp"}));
+    o.env = {"=x"};
+    EXPECT_EQ(test::error_of([&] { record_environment(o, caller); }),
+              "--env =x: expected NAME=VALUE or NAME");
+}
+
 TEST(RecordArguments, NoProgramOrAnotherToolIsAnError)
 {
     EXPECT_EQ(error_of({"--cache-sim=no"}),

@@ -123,6 +123,18 @@ ProfileText varied_meta_profile()
                       ",[0,1,1,8000,1000,50,100,25,8000,1000,50,100,25]]");
 }
 
+// Format version 7: the run's fingerprint, after meta.allocators.
+ProfileText fingerprinted_profile()
+{
+    ProfileText p;
+    p.set("vgprof", "7");
+    p.set_meta("allocators", R"(["libc malloc"])");
+    p.set_meta("fingerprint", R"({"cwd":"/work","env_bytes":31,)"
+                              R"("env":[["PATH","4d40b1c759291a30"],["HOME","4e56fda5d5b83f0a"]],)"
+                              R"("valgrind_options":["-q","--vex-guest-chase=no"]})");
+    return p;
+}
+
 TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
 {
     const RoundTrip cases[] = {
@@ -136,6 +148,7 @@ TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
         {"a [truncated] node", truncated_profile()},
         {"branches only, a signal, some run facts", varied_meta_profile()},
         {"the heap", test::with_heap()},
+        {"a fingerprint", fingerprinted_profile()},
     };
     for (const RoundTrip& c : cases) {
         SCOPED_TRACE(c.name);
@@ -173,6 +186,19 @@ TEST(WriteProfile, VersionIsTheProfilesOwn)
     EXPECT_EQ(written_version(load(ProfileText())), 2);
     EXPECT_EQ(written_version(load(test::two_event_profile())), 2);
     EXPECT_EQ(written_version(load(test::with_heap())), 3);
+    EXPECT_EQ(written_version(load(fingerprinted_profile())), 7);
+}
+
+TEST(WriteProfile, WritesTheFingerprintAsTheToolDoes)
+{
+    const std::string text = written(load(fingerprinted_profile()));
+    EXPECT_NE(text.find(" ,\"allocators\":[\"libc malloc\"]\n"
+                        " ,\"fingerprint\":{\"cwd\":\"/work\",\"env_bytes\":31,\"env\":"
+                        "[[\"PATH\",\"4d40b1c759291a30\"],[\"HOME\",\"4e56fda5d5b83f0a\"]],"
+                        "\"valgrind_options\":[\"-q\",\"--vex-guest-chase=no\"]}\n"
+                        " ,\"run\""),
+              std::string::npos)
+        << text;
 }
 
 // --- writing files -----------------------------------------------------------

@@ -69,6 +69,31 @@ TEST(ProfileLoader, TwoProfilesAreABaseAndANewOne)
     EXPECT_EQ(loaded->diff->total_delta(0), 300);
 }
 
+// The cache fixture's work (fn 1): L1 misses 2+500+50 = 552, LL misses
+// 1+100+25 = 126, accesses 5000+2000+1000 = 8000, so L1hits 7448, LLhits
+// 426, RamHits 126 and EstimatedCycles 7448 + 5*426 + 35*126 = 13988;
+// the whole program's: L1hits 9500-603 = 8897, LLhits 603-135 = 468,
+// RamHits 135, EstimatedCycles 8897 + 2340 + 4725 = 15962.
+TEST(ProfileLoader, AProfileOfTheCachesGetsTheEstimatedCyclesAndHitsAsEvents)
+{
+    TempDir dir;
+    const std::string path = dir.write("cache.json", cache_profile().str());
+    ProfileLoader loader;
+    loader.start({path});
+    loader.wait();
+    ASSERT_EQ(loader.state(), ProfileLoader::State::done) << loader.error();
+    const auto loaded = loader.take();
+    const Profile& p = loaded->now->profile();
+    ASSERT_EQ(p.num_events(), 9u + 5u);
+    EXPECT_EQ(std::vector<std::string>(p.meta().events.begin() + 9, p.meta().events.end()),
+              (std::vector<std::string>{"EstimatedCycles", "CEst", "L1hits", "LLhits", "RamHits"}));
+    EXPECT_EQ(loaded->now->self(FnId(1), 9), 13988u);
+    EXPECT_EQ(loaded->now->self(FnId(1), 11), 7448u);
+    EXPECT_EQ(loaded->now->total(9), 15962u);
+    // A profile of Ir alone has none to derive.
+    EXPECT_TRUE(viewer_derived_events(parse_profile(app_profile().str(), "app.json")).empty());
+}
+
 TEST(ProfileLoader, AMissingFileIsAnErrorNamingIt)
 {
     ProfileLoader loader;

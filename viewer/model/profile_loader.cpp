@@ -2,6 +2,7 @@
 // The load thread: read and parse with progress, index, link.
 #include "profile_loader.hpp"
 
+#include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
 
@@ -58,6 +59,16 @@ void ProfileLoader::set_stage(std::string stage, double fraction)
     fraction_ = fraction;
 }
 
+std::vector<std::string> viewer_derived_events(const Profile& profile)
+{
+    std::vector<std::string> names;
+    const auto available = available_derived_events(profile, {});
+    for (const char* name : kViewerDerivedEvents)
+        if (is_derived(available, name))
+            names.push_back(name);
+    return names;
+}
+
 void ProfileLoader::run(std::vector<std::string> paths)
 {
     auto loaded = std::make_unique<Loaded>();
@@ -70,6 +81,7 @@ void ProfileLoader::run(std::vector<std::string> paths)
                 set_stage("reading " + path, size ? double(done) / double(size) : -1);
             });
             set_stage("indexing " + path, -1);
+            add_derived_events(profile, viewer_derived_events(profile));
             docs.push_back(std::make_unique<Document>(std::move(profile), path));
         }
         if (docs.size() == 2) {

@@ -27,6 +27,17 @@ struct Loaded {
     std::unique_ptr<DiffLink> diff;  // set when base is
 };
 
+// The derived events (vgprof/derived.hpp) the viewer adds to a profile
+// that recorded the caches, after its own events, so that the event list
+// offers them: the estimated cycles (Gungraun's and KCachegrind's) and
+// where the accesses hit. The intermediate sums (L1m, LLm, TotalRW, Bm)
+// are left out, each column costing memory per row.
+inline constexpr const char* kViewerDerivedEvents[] = {"EstimatedCycles", "CEst", "L1hits",
+                                                       "LLhits", "RamHits"};
+
+// Those of kViewerDerivedEvents `profile` can have, in that order.
+std::vector<std::string> viewer_derived_events(const Profile& profile);
+
 class ProfileLoader {
 public:
     enum class State { idle, loading, done, failed };

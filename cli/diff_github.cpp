@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// `vgprof diff --format github`: GitHub Actions workflow commands, so that
+// a pull request shows each exceeded threshold on the source line whose
+// cost changed most (`::error file=src/hash.c,line=42,title=...::...`),
+// and each moved function as a notice; then the closing line.
+#include "diff_model.hpp"
+
+#include "vgprof/identity.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace vgprof::cli {
+
+namespace {
+
+// GitHub's escaping of a command's message and of its properties.
+std::string escaped_data(const std::string& text)
+{
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+        case '%': out += "%25"; break;
+        case '\r': out += "%0D"; break;
+        case '\n': out += "%0A"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string escaped_property(const std::string& text)
+{
+    std::string out;
+    for (const char c : escaped_data(text)) {
+        switch (c) {
+        case ':': out += "%3A"; break;
+        case ',': out += "%2C"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// One workflow command: `level` is error, warning or notice; `where` a
+// line (its file and number), or none for a message without a place.
+void annotate(std::ostream& out, const char* level, const LineDelta* where,
+              const std::string& title, const std::string& message, const DiffOptions& options)
+{
+    out << "::" << level << ' ';
+    if (where != nullptr && !is_unknown(where->file) && where->line != 0)
+        out << "file=" << escaped_property(stripped(where->file, options.strip_prefixes))
+            << ",line=" << where->line << ',';
+    out << "title=" << escaped_property(title) << "::" << escaped_data(message) << '\n';
+}
+
+const LineDelta* first(const std::vector<LineDelta>& lines)
+{
+    return lines.empty() ? nullptr : &lines.front();
+}
+
+void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& breach,
+                     const char* level, const DiffOptions& options)
+{
+    const std::string title = "vgprof: " + b.pair.name;
+    const std::string text = breach_text(breach, options);
+    const size_t metric = *b.diff.metric_index(breach.threshold->event);
+    if (breach.function != nullptr) {
+        const auto& lines = b.lines_of(breach.function, metric);
+        annotate(out, level, first(lines), title,
+                 lines.empty() ? text : text + "; changed most at " + lines_text(lines, options),
+                 options);
+        return;
+    }
+    annotate(out, level, nullptr, title, text, options);
+    const auto it = b.risers.find(metric);
+    if (it == b.risers.end())
+        return;
+    for (const FunctionDelta* f : it->second) {
+        const auto& lines = b.lines_of(f, metric);
+        if (lines.empty())
+            continue;
+        annotate(out, level, first(lines), title,
+                 fmt::format("{} self of {} {} ({}), part of: {}; changed most at {}",
+                             breach.threshold->event, f->name,
+                             signed_count(f->self[metric].delta()),
+                             relative_text(f->self[metric]), text, lines_text(lines, options)),
+                 options);
+    }
+}
+
+void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOptions& options)
+{
+    if (b.verdict == Verdict::error) {
+        annotate(out, "error", nullptr, "vgprof: " + b.pair.name, b.error, options);
+        return;
+    }
+    for (const Breach& breach : b.failed)
+        annotate_breach(out, b, breach, "error", options);
+    for (const Breach& breach : b.warned)
+        annotate_breach(out, b, breach, "warning", options);
+    for (const FunctionDelta* f : b.moved) {
+        const LineDelta at{f->file, f->line, {}};
+        annotate(out, "notice", &at, "vgprof: " + b.pair.name,
+                 f->name + " " + move_text(*f, options) + ", compared as the same function",
+                 options);
+    }
+}
+
+} // namespace
+
+void write_github(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)
+{
+    for (const auto& b : suite.benchmarks)
+        annotate_benchmark(out, *b, options);
+    // A benchmark that lost its profile would otherwise pass unseen.
+    for (const std::string& name : suite.only_base)
+        annotate(out, "warning", nullptr, "vgprof: " + name,
+                 "only in base, not compared: no profile of this benchmark in NEW", options);
+    for (const std::string& name : suite.only_new)
+        annotate(out, "notice", nullptr, "vgprof: " + name,
+                 "only in new, not compared: no profile of this benchmark in BASE", options);
+    for (const auto& b : suite.benchmarks)
+        if (b->verdict != Verdict::error)
+            out << fmt::format("{}: {}\n", b->pair.name, verdict_name(b->verdict));
+    out << closing_line(suite) << '\n';
+}
+
+} // namespace vgprof::cli

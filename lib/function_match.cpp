@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Matching functions across two profiles (see function_match.hpp): groups
+// of functions by function_match_key, then the three passes.
+#include "vgprof/function_match.hpp"
+
+#include "vgprof/identity.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace vgprof {
+
+namespace {
+
+using Key = FunctionMatchKey;
+// Name and object basename: what a moved function keeps.
+using NameKey = std::pair<std::string, std::string>;
+
+std::map<Key, FunctionGroup> groups_of(const Profile& p)
+{
+    std::map<Key, FunctionGroup> groups;
+    for (size_t i = 0; i < p.functions().size(); ++i) {
+        const FnId fn(static_cast<uint32_t>(i));
+        const Function& f = p.function(fn);
+        const std::string& object = p.obj_path(f.obj);
+        FunctionGroup& g = groups[function_match_key(p, fn)];
+        if (g.fns.empty()) {
+            g.name = p.str(f.name);
+            g.object = object;
+            g.file = p.file_path(f.file);
+            g.line = f.line;
+        }
+        g.fns.push_back(fn);
+    }
+    return groups;
+}
+
+Key key_of(const FunctionGroup& g) { return Key{g.name, basename_of(g.object), g.file}; }
+NameKey name_key_of(const FunctionGroup& g) { return NameKey(g.name, basename_of(g.object)); }
+
+// What ran in a function, independent of its name and of where its code
+// lies: per line (offset from the entry line; the file when not the
+// function's own) the self costs of the events both profiles recorded, and
+// the calls it made (callee names and counts). Empty for a function that
+// ran nothing.
+class CodeSignatures {
+public:
+    CodeSignatures(const Profile& p, const std::vector<size_t>& events) : p_(p), events_(events)
+    {
+        lines_of_.resize(p.functions().size());
+        for (size_t row = 0; row < p.lines().size(); ++row)
+            lines_of_[p.lines()[row].fn.index()].push_back(row);
+        calls_of_.resize(p.functions().size());
+        for (size_t row = 0; row < p.calls().size(); ++row)
+            calls_of_[p.calls()[row].caller.index()].push_back(row);
+    }
+
+    std::string of(const FunctionGroup& g) const
+    {
+        std::vector<std::string> lines, calls;
+        for (const FnId fn : g.fns) {
+            for (const size_t row : lines_of_[fn.index()])
+                lines.push_back(line_text(g, row));
+            for (const size_t row : calls_of_[fn.index()]) {
+                const CallEdge& c = p_.calls()[row];
+                calls.push_back(p_.fn_name(c.callee) + "#" + std::to_string(c.count));
+            }
+        }
+        if (lines.empty())
+            return {};
+        std::sort(lines.begin(), lines.end());
+        std::sort(calls.begin(), calls.end());
+        std::string text;
+        for (const std::string& l : lines)
+            text += l + ";";
+        for (const std::string& c : calls)
+            text += "->" + c + ";";
+        return text;
+    }
+
+private:
+    std::string line_text(const FunctionGroup& g, size_t row) const
+    {
+        const LineCost& l = p_.lines()[row];
+        const std::string& file = p_.file_path(l.file);
+        std::string text = file == g.file ? "=" : file;
+        text += "|" + std::to_string(int64_t(l.line) - int64_t(g.line));
+        const uint64_t* cost = p_.line_cost(row);
+        for (const size_t e : events_)
+            text += "|" + std::to_string(cost[e]);
+        return text;
+    }
+
+    const Profile& p_;
+    const std::vector<size_t>& events_;
+    std::vector<std::vector<size_t>> lines_of_, calls_of_;
+};
+
+// The renames among the functions left over: pairs whose code signatures
+// are equal, non-empty, in objects of one basename, and unique on both
+// sides.
+void match_renames(std::vector<FunctionGroup>& base_left, std::vector<FunctionGroup>& now_left,
+                   const CodeSignatures& base_code, const CodeSignatures& now_code,
+                   std::vector<FunctionMatch>& out)
+{
+    using SigKey = std::pair<std::string, std::string>;  // object basename, signature
+    std::map<SigKey, std::vector<size_t>> base_by, now_by;
+    for (size_t i = 0; i < base_left.size(); ++i)
+        if (std::string sig = base_code.of(base_left[i]); !sig.empty())
+            base_by[{basename_of(base_left[i].object), sig}].push_back(i);
+    for (size_t i = 0; i < now_left.size(); ++i)
+        if (std::string sig = now_code.of(now_left[i]); !sig.empty())
+            now_by[{basename_of(now_left[i].object), sig}].push_back(i);
+    std::vector<bool> base_taken(base_left.size()), now_taken(now_left.size());
+    for (const auto& [key, bases] : base_by) {
+        const auto it = now_by.find(key);
+        if (bases.size() != 1 || it == now_by.end() || it->second.size() != 1)
+            continue;
+        out.push_back({base_left[bases[0]], now_left[it->second[0]], FunctionChange::renamed});
+        base_taken[bases[0]] = now_taken[it->second[0]] = true;
+    }
+    const auto keep_untaken = [](std::vector<FunctionGroup>& left, const std::vector<bool>& taken) {
+        std::vector<FunctionGroup> rest;
+        for (size_t i = 0; i < left.size(); ++i)
+            if (!taken[i])
+                rest.push_back(std::move(left[i]));
+        left = std::move(rest);
+    };
+    keep_untaken(base_left, base_taken);
+    keep_untaken(now_left, now_taken);
+}
+
+// The indices of the events both profiles recorded, in each.
+void common_events(const Profile& base, const Profile& now, std::vector<size_t>& in_base,
+                   std::vector<size_t>& in_now)
+{
+    for (size_t i = 0; i < now.num_events(); ++i)
+        if (const auto b = base.event_index(now.meta().events[i])) {
+            in_base.push_back(*b);
+            in_now.push_back(i);
+        }
+}
+
+// Pairs by name and object basename where exactly one function on each
+// side has that pair; the others stay in the lists.
+void match_moves(std::vector<FunctionGroup>& base_left, std::vector<FunctionGroup>& now_left,
+                 std::vector<FunctionMatch>& out)
+{
+    std::map<NameKey, std::vector<size_t>> base_by, now_by;
+    for (size_t i = 0; i < base_left.size(); ++i)
+        base_by[name_key_of(base_left[i])].push_back(i);
+    for (size_t i = 0; i < now_left.size(); ++i)
+        now_by[name_key_of(now_left[i])].push_back(i);
+    std::vector<FunctionGroup> base_rest, now_rest;
+    for (auto& [key, bases] : base_by) {
+        const auto it = now_by.find(key);
+        if (bases.size() == 1 && it != now_by.end() && it->second.size() == 1) {
+            out.push_back({base_left[bases[0]], now_left[it->second[0]], FunctionChange::moved});
+            it->second.clear();
+        } else {
+            for (const size_t i : bases)
+                base_rest.push_back(std::move(base_left[i]));
+        }
+    }
+    for (auto& [key, nows] : now_by)
+        for (const size_t i : nows)
+            now_rest.push_back(std::move(now_left[i]));
+    base_left = std::move(base_rest);
+    now_left = std::move(now_rest);
+}
+
+const FunctionGroup& shown_group(const FunctionMatch& m) { return m.now ? *m.now : *m.base; }
+
+} // namespace
+
+const char* change_name(FunctionChange change)
+{
+    switch (change) {
+    case FunctionChange::same: return "same";
+    case FunctionChange::moved: return "moved";
+    case FunctionChange::renamed: return "renamed";
+    case FunctionChange::removed: return "removed";
+    case FunctionChange::added: return "added";
+    }
+    return "same";
+}
+
+std::vector<FunctionMatch> match_functions(const Profile& base, const Profile& now)
+{
+    std::map<Key, FunctionGroup> base_groups = groups_of(base), now_groups = groups_of(now);
+    std::vector<FunctionMatch> out;
+    std::vector<FunctionGroup> base_left, now_left;
+    for (auto& [key, g] : base_groups) {
+        const auto it = now_groups.find(key);
+        if (it == now_groups.end()) {
+            base_left.push_back(std::move(g));
+            continue;
+        }
+        const FunctionChange change =
+            g.line == it->second.line ? FunctionChange::same : FunctionChange::moved;
+        out.push_back({std::move(g), std::move(it->second), change});
+        now_groups.erase(it);
+    }
+    for (auto& entry : now_groups)
+        now_left.push_back(std::move(entry.second));
+
+    match_moves(base_left, now_left, out);
+    std::vector<size_t> base_events, now_events;
+    common_events(base, now, base_events, now_events);
+    match_renames(base_left, now_left, CodeSignatures(base, base_events),
+                  CodeSignatures(now, now_events), out);
+    for (FunctionGroup& g : base_left)
+        out.push_back({std::move(g), std::nullopt, FunctionChange::removed});
+    for (FunctionGroup& g : now_left)
+        out.push_back({std::nullopt, std::move(g), FunctionChange::added});
+
+    std::stable_sort(out.begin(), out.end(), [](const FunctionMatch& a, const FunctionMatch& b) {
+        return key_of(shown_group(a)) < key_of(shown_group(b));
+    });
+    return out;
+}
+
+} // namespace vgprof
