@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The Heatmap view: functions (or the selected function's lines) against
-// the cache and branch miss events and miss rates, each cell colored on a
-// perceptual scale of its column (bins shown in the legend); sortable by
-// any column; clicking a cell selects its function or line.
+// The Heatmap view: the data heatmap (view_data_heatmap.cpp), or functions
+// (or the selected function's lines) against the cache and branch miss
+// events and miss rates, each cell colored on a perceptual scale of its
+// column (bins shown in the legend); sortable by any column; clicking a
+// cell selects its function or line.
 #include "ui_util.hpp"
 #include "views.hpp"
 
@@ -82,12 +83,28 @@ void HeatmapView::draw(ViewContext& ctx)
         centred_message(why->c_str());
         return;
     }
-    const Selection& sel = ctx.selection.current();
-    if (ImGui::RadioButton("Functions", !by_line_))
-        by_line_ = false;
+    if (ImGui::RadioButton("Data by cache line", data_))
+        data_ = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton("Lines of the selected function", by_line_))
+    if (ImGui::RadioButton("Functions", !data_ && !by_line_)) {
+        data_ = false;
+        by_line_ = false;
+    }
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Lines of the selected function", !data_ && by_line_)) {
+        data_ = false;
         by_line_ = true;
+    }
+    if (data_)
+        data_panel_.draw(ctx);
+    else
+        draw_code_map(ctx);
+}
+
+void HeatmapView::draw_code_map(ViewContext& ctx)
+{
+    const Profile& p = ctx.doc.profile();
+    const Selection& sel = ctx.selection.current();
     if (by_line_ && !sel.fn) {
         centred_message("Select a function to see its lines.");
         return;

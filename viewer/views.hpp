@@ -25,6 +25,7 @@
 #include "selection.hpp"
 #include "source_calls.hpp"
 #include "source_lines.hpp"
+#include "view_data_heatmap.hpp"
 
 #include "vgprof/source.hpp"
 
@@ -224,6 +225,12 @@ public:
     void draw(ViewContext& ctx);
 
 private:
+    void draw_code_map(ViewContext& ctx);
+
+    // What the view shows; it opens on the data heatmap, the worst data
+    // objects first.
+    bool data_ = true;
+    DataHeatmapPanel data_panel_;
     bool by_line_ = false;
     struct Key {
         bool by_line = false;
