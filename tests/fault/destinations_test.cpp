@@ -107,7 +107,7 @@ TEST(Destination, MissingDirectoryStopsTheRunAtStart)
 TEST(Destination, FullDiskGivesAClearMessageKeepsTheExitStatusAndLeavesNoPartialFile)
 {
    TempDir dir;
-   TmpfsMount small(dir / "small", 0, "size=256k");
+   TmpfsMount small(dir / "small", 0, "size=1m");
    if (!small.mounted()) GTEST_SKIP() << small.why_not();
    // Leave 8 KiB free: a profile of a program linked with libc is larger.
    struct statvfs fs;
