@@ -380,16 +380,15 @@ static Bool user_wants_demangled(void)
 /*--- Families                                             ---*/
 /*------------------------------------------------------------*/
 
-static Bool is_object(const HChar* path, const HChar* base_prefix)
-{
-   const HChar* base = VG_(strrchr)(path, '/');
-   return has_prefix(base ? base + 1 : path, base_prefix);
-}
-
 static const HChar* base_name(const HChar* path)
 {
    const HChar* base = VG_(strrchr)(path, '/');
    return base ? base + 1 : path;
+}
+
+Bool VP_(is_object)(const HChar* path, const HChar* base_prefix)
+{
+   return has_prefix(base_name(path), base_prefix);
 }
 
 /* The function called sym in the object at path: what it does, and the
@@ -439,7 +438,7 @@ static const Known* known_function(const HChar* sym, const HChar* path, UInt* fa
       return k;
    }
    if ((k = in_table(libc_names, N_OF(libc_names), sym)) != NULL) {
-      if (is_object(path, "libc.so")) {
+      if (VP_(is_object)(path, "libc.so")) {
          *family = VP_(intern_str)("libc malloc");
       } else {
          VG_(snprintf)(buf, sizeof buf, "malloc in %s", base_name(path));
@@ -447,7 +446,7 @@ static const Known* known_function(const HChar* sym, const HChar* path, UInt* fa
       }
       return k;
    }
-   if (VG_(strcmp)(sym, freeres.name) == 0 && is_object(path, "vgpreload_core")) {
+   if (VG_(strcmp)(sym, freeres.name) == 0 && VP_(is_object)(path, "vgpreload_core")) {
       *family = 0;
       return &freeres;
    }
@@ -977,7 +976,7 @@ static Bool system_object(const HChar* path)
    };
    UInt i;
    for (i = 0; i < N_OF(prefixes); i++)
-      if (is_object(path, prefixes[i]))
+      if (VP_(is_object)(path, prefixes[i]))
          return True;
    return False;
 }

@@ -140,7 +140,7 @@ static void restore_saved_cells(void)
 static void forget_saved_cells(void)
 {
    VG_(HT_destruct)(saved_cells, VG_(free));
-   saved_cells = VG_(HT_construct)("vp.collect.cells");
+   saved_cells = NULL;
 }
 
 /* Every cell's simulated counts put back as they were saved. */
@@ -189,8 +189,7 @@ void VP_(set_collecting)(Bool on)
       restore_simulated_counts();
       drop_saved_counts();
       if (VP_(ending)) {
-         VG_(HT_destruct)(saved_cells, VG_(free));
-         saved_cells = NULL;
+         forget_saved_cells();
          VP_(ending) = False;
       }
    } else {

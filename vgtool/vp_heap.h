@@ -234,6 +234,10 @@ const HChar* VP_(alloc_family_seen)(UInt i);
    allocator's but are not known, to name with --alloc-fn. */
 void VP_(alloc_report_unknown)(void);
 
+/* Whether the object file at path has a name beginning with base_prefix
+   ("libc.so" matches /usr/lib/x86_64-linux-gnu/libc.so.6). */
+Bool VP_(is_object)(const HChar* path, const HChar* base_prefix);
+
 /*------------------------------------------------------------*/
 /*--- from vp_strfn.c                                      ---*/
 /*------------------------------------------------------------*/

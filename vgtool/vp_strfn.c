@@ -74,13 +74,6 @@ static VP_StrFn family_of_name(const HChar* name)
    return VP_SF_NONE;
 }
 
-/* Only the C library's: the same names elsewhere are the program's own. */
-static Bool in_libc(const HChar* obj)
-{
-   const HChar* base = VG_(strrchr)(obj, '/');
-   base = base ? base + 1 : obj;
-   return VG_(strncmp)(base, "libc.so", 7) == 0;
-}
 
 static UChar* families;   /* per function: VP_StrFn + 1, 0 while unknown */
 static UInt   n_families;
@@ -95,7 +88,9 @@ VP_StrFn VP_(strfn_family)(UInt fn)
    }
    if (families[fn] == 0) {
       const VP_Fn* f = VP_(fn)(fn);
-      VP_StrFn fam = in_libc(VP_(str)(f->obj)) ? family_of_name(VP_(str)(f->name)) : VP_SF_NONE;
+      /* Only the C library's: the same names elsewhere are the program's own. */
+      VP_StrFn fam = VP_(is_object)(VP_(str)(f->obj), "libc.so") ? family_of_name(VP_(str)(f->name))
+                                                                  : VP_SF_NONE;
       families[fn] = (UChar)(fam + 1);
    }
    return (VP_StrFn)(families[fn] - 1);
@@ -109,10 +104,8 @@ Bool VP_(strfn_caller_is_linker)(UInt fn)
       return True;
    if (linker_obj != ~0u)
       return False;
-   const HChar* obj  = VP_(str)(f->obj);
-   const HChar* base = VG_(strrchr)(obj, '/');
-   base = base ? base + 1 : obj;
-   if (VG_(strncmp)(base, "ld-linux", 8) != 0 && VG_(strncmp)(base, "ld.so", 5) != 0)
+   const HChar* obj = VP_(str)(f->obj);
+   if (!VP_(is_object)(obj, "ld-linux") && !VP_(is_object)(obj, "ld.so"))
       return False;
    linker_obj = f->obj;
    return True;
