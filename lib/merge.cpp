@@ -24,6 +24,26 @@ std::string joined(const std::vector<std::string>& words)
     return text;
 }
 
+// Whether the profile says what its inlined code cost (`inlines` and
+// `inline_lines`, format version 7): not an older profile or another tool's
+// file, not a run that read no inline information, and not a merged profile
+// that left them out (it still names the inlined functions of its paths,
+// whose code then has no rows).
+bool has_inlined_code_costs(const Profile& p)
+{
+    const Meta& m = p.meta();
+    if (m.tool != "vgprof" || m.version < 7)
+        return false;
+    if (m.fingerprint) {
+        const auto& options = m.fingerprint->valgrind_options;
+        if (std::find(options.begin(), options.end(), "--read-inline-info=no") != options.end())
+            return false;
+    }
+    const bool names_inlined = std::any_of(p.functions().begin(), p.functions().end(),
+                                           [](const Function& f) { return f.inlined; });
+    return !names_inlined || !p.inlined_lines().empty();
+}
+
 } // namespace
 
 namespace detail {
@@ -73,6 +93,7 @@ private:
     void add_costs(uint64_t* into, const uint64_t* from, const Mapping& map) const;
     void add_meta(const Profile& p, const Mapping& map);
     void add_lines(const Profile& p, const Mapping& map);
+    void add_inlined_code(const Profile& p, const Mapping& map);
     void add_graph(const CallGraph& g, const Mapping& map, uint32_t graph);
     void add_paths(const Profile& p, const Mapping& map);
 
@@ -82,7 +103,11 @@ private:
     Meta meta_;           // the first profile's, totals summed, merged runs listed
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
-        threads_{"per-thread call graphs"};
+        threads_{"per-thread call graphs"}, inlined_code_{"costs of inlined code"};
+    // Every profile so far is of the newest version, whose inclusive costs
+    // the loader checked are never below self costs: so are their sums.
+    bool all_newest_ = true;
+    bool inlined_functions_ = false;  // some profile names inlined functions
     std::string first_with_heap_;  // the first profile with heap data, if any
     std::string first_with_data_;  // the first profile with a data section, if any
     ProfileBuilder sum_{""};
@@ -98,6 +123,8 @@ void Merger::add(const Profile& p, const std::string& name)
     const Mapping map = map_ids(p);
     add_meta(p, map);
     add_lines(p, map);
+    if (inlined_code_.kept)
+        add_inlined_code(p, map);
     if (call_graph_.kept) {
         add_graph(p.call_graph(), map, ProfileBuilder::kWholeProgram);
         add_paths(p, map);
@@ -128,8 +155,6 @@ void Merger::start(const Profile& p, const std::string& name)
     meta_.dump_number = m.dump_number;
     meta_.dump_label = m.dump_label;
     meta_.totals.assign(events_, 0);
-    // The first version with meta.merged.
-    meta_.version = 4;
     sum_ = ProfileBuilder(name);
     for (const std::string& event : m.events)
         sum_.add_event(event);
@@ -161,6 +186,9 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
         sum_.drop_call_graph();
     if (instrs_.lost_by(!p.instrs().empty(), name))
         sum_.drop_instrs();
+    if (inlined_code_.lost_by(has_inlined_code_costs(p), name))
+        sum_.drop_inlined_code();
+    all_newest_ = all_newest_ && p.meta().version >= kNewestVersion;
     if (p.heap() && first_with_heap_.empty())
         first_with_heap_ = name;
     if (p.data() && first_with_data_.empty())
@@ -176,7 +204,7 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 std::vector<std::string> Merger::notes() const
 {
     std::vector<std::string> notes;
-    for (const Part* part : {&call_graph_, &instrs_, &threads_})
+    for (const Part* part : {&call_graph_, &instrs_, &threads_, &inlined_code_})
         if (!part->kept && part->seen && !(part == &threads_ && !call_graph_.kept))
             notes.push_back(part->first_without + " has no " + part->what +
                             ": the merged profile has none");
@@ -206,10 +234,12 @@ Merger::Mapping Merger::map_ids(const Profile& p)
     for (StrId file : p.files())
         map.file.push_back(sum_.file(str[file.index()]));
     map.fn.reserve(p.functions().size());
-    for (const Function& f : p.functions())
+    for (const Function& f : p.functions()) {
+        inlined_functions_ = inlined_functions_ || f.inlined;
         map.fn.push_back(f.inlined ? sum_.inlined_function(str[f.name.index()], obj[f.obj.index()])
                                    : sum_.function(str[f.name.index()], map.file[f.file.index()],
                                                    obj[f.obj.index()], f.line));
+    }
     for (const std::string& event : meta_.events)
         map.event.push_back(*p.event_index(event));
     return map;
@@ -263,6 +293,25 @@ void Merger::add_lines(const Profile& p, const Mapping& map)
     }
 }
 
+// Inlined calls are matched by their function and call site and those of
+// the calls they lie in; parents come before their inner calls.
+void Merger::add_inlined_code(const Profile& p, const Mapping& map)
+{
+    std::vector<uint32_t> call_of(p.inlined_calls().size());
+    for (size_t i = 0; i < p.inlined_calls().size(); ++i) {
+        const InlinedCall& c = p.inlined_calls()[i];
+        const std::optional<uint32_t> parent =
+            c.parent ? std::optional<uint32_t>(call_of[*c.parent]) : std::nullopt;
+        call_of[i] = sum_.inlined_call(parent, map.fn[c.fn.index()], map.file[c.file.index()], c.line);
+    }
+    for (size_t i = 0; i < p.inlined_lines().size(); ++i) {
+        const InlinedLine& l = p.inlined_lines()[i];
+        add_costs(sum_.inlined_line(map.fn[l.fn.index()], call_of[l.inl], map.file[l.file.index()],
+                                    l.line),
+                  p.inlined_line_cost(i), map);
+    }
+}
+
 void Merger::add_graph(const CallGraph& g, const Mapping& map, uint32_t graph)
 {
     for (size_t i = 0; i < g.calls().size(); ++i) {
@@ -302,19 +351,26 @@ void Merger::add_paths(const Profile& p, const Mapping& map)
     }
 }
 
-// The runs' own profiles may charge a function less inclusive than self
-// cost (see FinishOptions); their sum is no better, and is kept as it is.
+// The sum of profiles of the newest version is one too, and so is a sum
+// that names inlined functions, which only the newest version holds. Older
+// runs' own profiles may charge a function less inclusive than self cost
+// (see FinishOptions); the sum of only such profiles is no better, and is
+// kept as it is, in the first version with meta.merged (or the later one
+// what it holds needs); a sum of the newest version must not, or no reader
+// would take it.
 Profile Merger::result()
 {
     if (!started_)
         throw Error("no profiles to merge");
     if (!threads_.kept)
         sum_.fold_thread_roots([&](uint64_t& into, uint64_t n) { add_count(into, n); });
+    const bool newest = all_newest_ || inlined_functions_;
+    meta_.version = newest ? kNewestVersion : 4;
     sum_.meta() = meta_;
     sum_.set_call_graph(call_graph_.kept);
     sum_.set_thread_graphs(call_graph_.kept && threads_.kept);
     FinishOptions options;
-    options.reject_inclusive_below_self = false;
+    options.reject_inclusive_below_self = newest;
     return sum_.finish(options);
 }
 
