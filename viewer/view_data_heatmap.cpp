@@ -281,8 +281,10 @@ void DataHeatmapPanel::draw_data_of_function(ViewContext& ctx, std::optional<FnI
         any = true;
         ImGui::PushID(int(row.object.index()));
         const std::string text = short_count(row.cost[event_]) + "  " + data_object_short_label(p, row.object);
+        // Selected with this function, whose data the pane keeps showing.
         if (ImGui::Selectable(text.c_str(), object_ && *object_ == row.object)) {
-            choose(ctx, row.object);
+            object_ = row.object;
+            ctx.selection.select(Selection::data_object(row.object, fn));
             scroll_to_object_ = true;
         }
         if (ImGui::IsItemHovered())
