@@ -190,8 +190,9 @@ void DataHeatmapPanel::draw_map(ViewContext& ctx)
     const float row_height = font + 4;
     const float label_width = font * 16;
     const float cell_width = map_cell_width(map_);
-    ImGui::TextDisabled("%zu objects, worst first; a column is a %llu-byte cache line, a stripe 8 bytes",
-                        map_.rows.size(), static_cast<unsigned long long>(map_.line_size));
+    ImGui::TextDisabled("%zu objects, %s; a column is a %llu-byte cache line, a stripe 8 bytes",
+                        map_.rows.size(), map_.diff ? "the most changed first" : "worst first",
+                        static_cast<unsigned long long>(map_.line_size));
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (size_t r = 0; r < map_.rows.size(); ++r) {
         const DataHeatRow& row = map_.rows[r];
