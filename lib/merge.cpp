@@ -24,6 +24,10 @@ std::string joined(const std::vector<std::string>& words)
     return text;
 }
 
+// The first format version whose inclusive costs the loader checks are
+// never below self costs.
+constexpr int kInclusiveCheckedFrom = 7;
+
 // Whether the profile says what its inlined code cost (`inlines` and
 // `inline_lines`, format version 7): not an older profile or another tool's
 // file, not a run that read no inline information, and not a merged profile
@@ -104,9 +108,9 @@ private:
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
         threads_{"per-thread call graphs"}, inlined_code_{"costs of inlined code"};
-    // Every profile so far is of the newest version, whose inclusive costs
-    // the loader checked are never below self costs: so are their sums.
-    bool all_newest_ = true;
+    // Every profile so far is of a version whose inclusive costs the loader
+    // checked are never below self costs: so are their sums.
+    bool all_checked_ = true;
     bool inlined_functions_ = false;  // some profile names inlined functions
     std::string first_with_heap_;  // the first profile with heap data, if any
     std::string first_with_data_;  // the first profile with a data section, if any
@@ -188,7 +192,7 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
         sum_.drop_instrs();
     if (inlined_code_.lost_by(has_inlined_code_costs(p), name))
         sum_.drop_inlined_code();
-    all_newest_ = all_newest_ && p.meta().version >= kNewestVersion;
+    all_checked_ = all_checked_ && p.meta().version >= kInclusiveCheckedFrom;
     if (p.heap() && first_with_heap_.empty())
         first_with_heap_ = name;
     if (p.data() && first_with_data_.empty())
@@ -351,20 +355,21 @@ void Merger::add_paths(const Profile& p, const Mapping& map)
     }
 }
 
-// The sum of profiles of the newest version is one too, and so is a sum
-// that names inlined functions, which only the newest version holds. Older
-// runs' own profiles may charge a function less inclusive than self cost
-// (see FinishOptions); the sum of only such profiles is no better, and is
-// kept as it is, in the first version with meta.merged (or the later one
-// what it holds needs); a sum of the newest version must not, or no reader
-// would take it.
+// The sum is of the newest version, as the tool writes, when its runs'
+// inclusive costs were checked (so are their sums), or when it names
+// inlined functions, which only version 7 on holds. Older runs' own
+// profiles may charge a function less inclusive than self cost (see
+// FinishOptions); the sum of only such profiles is no better, and is kept
+// as it is, in the first version with meta.merged (or the later one what it
+// holds needs); a sum of the newest version must not, or no reader would
+// take it.
 Profile Merger::result()
 {
     if (!started_)
         throw Error("no profiles to merge");
     if (!threads_.kept)
         sum_.fold_thread_roots([&](uint64_t& into, uint64_t n) { add_count(into, n); });
-    const bool newest = all_newest_ || inlined_functions_;
+    const bool newest = all_checked_ || inlined_functions_;
     meta_.version = newest ? kNewestVersion : 4;
     sum_.meta() = meta_;
     sum_.set_call_graph(call_graph_.kept);
