@@ -16,6 +16,13 @@ namespace vgprof {
 
 namespace {
 
+// Whether the profile's calls carry their instructions' addresses: those
+// of a profile of version 8 on, which has a call graph.
+bool has_call_addresses(const Profile& p)
+{
+    return p.meta().version >= 8 && p.has_call_graph();
+}
+
 std::string joined(const std::vector<std::string>& words)
 {
     std::string text;
@@ -107,7 +114,8 @@ private:
     Meta meta_;           // the first profile's, totals summed, merged runs listed
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
-        threads_{"per-thread call graphs"}, inlined_code_{"costs of inlined code"};
+        threads_{"per-thread call graphs"}, call_addrs_{"addresses of call instructions"},
+        inlined_code_{"costs of inlined code"};
     // Every profile so far is of a version whose inclusive costs the loader
     // checked are never below self costs: so are their sums.
     bool all_checked_ = true;
@@ -193,6 +201,10 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
     if (inlined_code_.lost_by(has_inlined_code_costs(p), name))
         sum_.drop_inlined_code();
     all_checked_ = all_checked_ && p.meta().version >= kInclusiveCheckedFrom;
+    // Rows of one call site with and without the address would not add up
+    // to one call site: kept from every profile, or from none.
+    if (call_addrs_.lost_by(has_call_addresses(p), name))
+        sum_.drop_call_addresses([&](uint64_t& into, uint64_t n) { add_count(into, n); });
     if (p.heap() && first_with_heap_.empty())
         first_with_heap_ = name;
     if (p.data() && first_with_data_.empty())
@@ -208,8 +220,9 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 std::vector<std::string> Merger::notes() const
 {
     std::vector<std::string> notes;
-    for (const Part* part : {&call_graph_, &instrs_, &threads_, &inlined_code_})
-        if (!part->kept && part->seen && !(part == &threads_ && !call_graph_.kept))
+    for (const Part* part : {&call_graph_, &instrs_, &threads_, &call_addrs_, &inlined_code_})
+        if (!part->kept && part->seen &&
+            !((part == &threads_ || part == &call_addrs_) && !call_graph_.kept))
             notes.push_back(part->first_without + " has no " + part->what +
                             ": the merged profile has none");
     if (!first_with_heap_.empty())
@@ -321,7 +334,7 @@ void Merger::add_graph(const CallGraph& g, const Mapping& map, uint32_t graph)
     for (size_t i = 0; i < g.calls().size(); ++i) {
         const CallEdge& e = g.calls()[i];
         uint64_t* sum = sum_.call(graph, map.fn[e.caller.index()], map.fn[e.callee.index()],
-                                  map.file[e.file.index()], e.line);
+                                  map.file[e.file.index()], e.line, call_addrs_.kept ? e.addr : 0);
         add_count(sum[0], e.count);
         add_costs(sum + 1, g.call_cost(i), map);
     }
@@ -355,27 +368,31 @@ void Merger::add_paths(const Profile& p, const Mapping& map)
     }
 }
 
-// The sum is of the newest version, as the tool writes, when its runs'
-// inclusive costs were checked (so are their sums), or when it names
-// inlined functions, which only version 7 on holds. Older runs' own
-// profiles may charge a function less inclusive than self cost (see
-// FinishOptions); the sum of only such profiles is no better, and is kept
-// as it is, in the first version with meta.merged (or the later one what it
-// holds needs); a sum of the newest version must not, or no reader would
-// take it.
+// The sum is of version 7 on when its runs' inclusive costs were checked
+// (so are their sums), or when it names inlined functions, which only
+// version 7 on holds; of the newest, as the tool writes, when its runs are
+// too. Older runs' own profiles may charge a function less inclusive than
+// self cost (see FinishOptions); the sum of only such profiles is no
+// better, and is kept as it is, in the first version with meta.merged (or
+// the later one what it holds needs); a sum of version 7 on must not, or
+// no reader would take it.
 Profile Merger::result()
 {
     if (!started_)
         throw Error("no profiles to merge");
     if (!threads_.kept)
         sum_.fold_thread_roots([&](uint64_t& into, uint64_t n) { add_count(into, n); });
-    const bool newest = all_checked_ || inlined_functions_;
-    meta_.version = newest ? kNewestVersion : 4;
+    // Version 7 on, whose readers check inclusive costs against self
+    // costs; 8, the first whose calls name their instructions, when they do.
+    const bool checked = all_checked_ || inlined_functions_;
+    meta_.version = checked ? kInclusiveCheckedFrom : 4;
+    if (call_graph_.kept && call_addrs_.kept)
+        meta_.version = 8;
     sum_.meta() = meta_;
     sum_.set_call_graph(call_graph_.kept);
     sum_.set_thread_graphs(call_graph_.kept && threads_.kept);
     FinishOptions options;
-    options.reject_inclusive_below_self = newest;
+    options.reject_inclusive_below_self = meta_.version >= kInclusiveCheckedFrom;
     return sum_.finish(options);
 }
 
