@@ -202,29 +202,46 @@ VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n)
 
 /* Live blocks by address, in two indexes: the allocator's blocks, and
    the blocks client requests make, which may lie inside the former.  The
-   blocks of one index never overlap, so two compare equal exactly when
-   they overlap: a lookup with a 1-byte probe finds the block holding an
-   address. */
+   blocks of one index never overlap; each is keyed by its start address,
+   compared as a plain word (no comparison function to call at each level
+   of the tree, which made wordfreq's lookups twice as slow): the block
+   holding an address is the one starting last at or below it. */
 static WordFM* blocks;
 static WordFM* inner_blocks;
 static UWord   n_inner;
 
-static Word cmp_block(UWord a, UWord b)
+/* The block of index starting last at or below a, or NULL.  The bounds
+   of a key not in the index come in one descent of the tree; the
+   address a block starts at, rarely looked up, takes a second. */
+static VP_Block* starting_at_or_below(WordFM* index, Addr a)
 {
-   const VP_Block* x = (const VP_Block*)a;
-   const VP_Block* y = (const VP_Block*)b;
-   if (x->start + x->size <= y->start) return -1;
-   if (y->start + y->size <= x->start) return 1;
-   return 0;
+   UWord key, val = 0;
+   if (!VG_(findBoundsFM)(index, &key, &val, NULL, NULL, 0, 0, ~(UWord)0, 0, a))
+      VG_(lookupFM)(index, &key, &val, a);
+   return (VP_Block*)val;   /* 0: none */
 }
 
+/* The block of index starting first above a, or NULL. */
+static VP_Block* starting_above(WordFM* index, Addr a)
+{
+   UWord key, val = 0;
+   if (a == ~(Addr)0)
+      return NULL;
+   if (!VG_(findBoundsFM)(index, NULL, NULL, &key, &val, 0, 0, ~(UWord)0, 0, a + 1))
+      VG_(lookupFM)(index, &key, &val, a + 1);
+   return (VP_Block*)val;   /* 0: none */
+}
+
+/* The lowest block of index overlapping [start, start + size). */
 static VP_Block* overlapping_in(WordFM* index, Addr start, SizeT size)
 {
-   VP_Block probe;
-   UWord    key, val;
-   probe.start = start;
-   probe.size  = size;
-   return VG_(lookupFM)(index, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
+   VP_Block* b = starting_at_or_below(index, start);
+   if (b != NULL && start - b->start < b->size)
+      return b;
+   if (size <= 1)
+      return NULL;
+   b = starting_above(index, start);
+   return b != NULL && b->start - start < size ? b : NULL;
 }
 
 static VP_Block* inner_overlapping(Addr start, SizeT size)
@@ -329,7 +346,7 @@ static void add_block(VP_Block* b)
    VP_Block* stale;
    while ((stale = overlapping_in(index, b->start, b->size)) != NULL)
       free_block(stale);
-   Bool present = VG_(addToFM)(index, (UWord)b, 0);
+   Bool present = VG_(addToFM)(index, b->start, (UWord)b);
    tl_assert(!present);
    if (b->inner) n_inner++;
    if (b->start < real_lo || real_lo > real_hi) real_lo = b->start;
@@ -341,8 +358,8 @@ static void add_block(VP_Block* b)
 static void remove_block(VP_Block* b)
 {
    UWord key, val;
-   Bool  found = VG_(delFromFM)(b->inner ? inner_blocks : blocks, &key, &val, (UWord)b);
-   tl_assert(found && key == (UWord)b);
+   Bool  found = VG_(delFromFM)(b->inner ? inner_blocks : blocks, &key, &val, b->start);
+   tl_assert(found && val == (UWord)b);
    if (b->inner) n_inner--;
    clear_caches(b->start, b->size);
 }
@@ -657,8 +674,8 @@ void VP_(heap_post_clo_init)(void)
    VG_(needs_cxx_freeres)();
    sites      = VG_(HT_construct)("vp.heap.sites");
    frames     = VG_(HT_construct)("vp.heap.frames");
-   blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), cmp_block);
-   inner_blocks = VG_(newFM)(VG_(malloc), "vp.heap.inner", VG_(free), cmp_block);
+   blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), NULL);
+   inner_blocks = VG_(newFM)(VG_(malloc), "vp.heap.inner", VG_(free), NULL);
    probe_site = VG_(calloc)("vp.heap.probe", 1, sizeof(VP_Site));
    VG_(track_pre_mem_read)(noninsn_read);
    VG_(track_pre_mem_read_asciiz)(noninsn_read_asciiz);
@@ -705,7 +722,7 @@ static void retire_live(WordFM* index)
    UWord key, val;
    VG_(initIterFM)(index);
    while (VG_(nextIterFM)(index, &key, &val)) {
-      const VP_Block* b = (const VP_Block*)key;
+      const VP_Block* b = (const VP_Block*)val;
       retire_into(&out_of(b->site)->s, b, VP_(heap_now)());
    }
    VG_(doneIterFM)(index);

@@ -252,7 +252,7 @@ static void touch(Addr a, SizeT n, Bool write, Addr sp)
       } else if ((b = VP_(heap_find)(a)) != NULL) {
          k = b->start + b->size - a;
          if (k > n) k = n;
-         VP_(heap_access)(a, k, write);
+         VP_(heap_access_in)(b, a, k, write);
       } else {
          k = 16 - (a & 15);
          if (k > n) k = n;
