@@ -210,56 +210,49 @@ static WordFM* blocks;
 static WordFM* inner_blocks;
 static UWord   n_inner;
 
-/* The block of index starting last at or below a, or NULL.  The bounds
-   of a key not in the index come in one descent of the tree; the
-   address a block starts at, rarely looked up, takes a second. */
-static VP_Block* starting_at_or_below(WordFM* index, Addr a)
+/* The blocks of index around a: the one starting last at or below a and
+   the one starting first above it (NULL: none), in one descent of the
+   tree; when a block starts at a, that block (and no block above). */
+typedef struct { VP_Block* below; VP_Block* above; } Around;
+
+static Around around(WordFM* index, Addr a)
 {
-   UWord key, val = 0;
-   if (!VG_(findBoundsFM)(index, &key, &val, NULL, NULL, 0, 0, ~(UWord)0, 0, a))
-      VG_(lookupFM)(index, &key, &val, a);
-   return (VP_Block*)val;   /* 0: none */
+   UWord k, below = 0, above = 0;
+   if (!VG_(findBoundsFM)(index, &k, &below, &k, &above, 0, 0, ~(UWord)0, 0, a)) {
+      VG_(lookupFM)(index, &k, &below, a);
+      above = 0;
+   }
+   Around r = { (VP_Block*)below, (VP_Block*)above };
+   return r;
 }
 
-/* The block of index starting first above a, or NULL. */
-static VP_Block* starting_above(WordFM* index, Addr a)
+/* The block around a holding a, or NULL. */
+static VP_Block* holding(Around r, Addr a)
 {
-   UWord key, val = 0;
-   if (a == ~(Addr)0)
-      return NULL;
-   if (!VG_(findBoundsFM)(index, NULL, NULL, &key, &val, 0, 0, ~(UWord)0, 0, a + 1))
-      VG_(lookupFM)(index, &key, &val, a + 1);
-   return (VP_Block*)val;   /* 0: none */
+   return r.below != NULL && a - r.below->start < r.below->size ? r.below : NULL;
+}
+
+/* Whether no block of the index lies in [lo, lo + n), given the blocks
+   around an address of it that none holds. */
+static Bool none_in(Around r, Addr lo, SizeT n)
+{
+   return (r.below == NULL || r.below->start + r.below->size <= lo)
+          && (r.above == NULL || r.above->start - lo >= n);
 }
 
 /* The lowest block of index overlapping [start, start + size). */
 static VP_Block* overlapping_in(WordFM* index, Addr start, SizeT size)
 {
-   VP_Block* b = starting_at_or_below(index, start);
-   if (b != NULL && start - b->start < b->size)
+   Around    r = around(index, start);
+   VP_Block* b = holding(r, start);
+   if (b != NULL)
       return b;
-   if (size <= 1)
-      return NULL;
-   b = starting_above(index, start);
-   return b != NULL && b->start - start < size ? b : NULL;
+   return r.above != NULL && r.above->start - start < size ? r.above : NULL;
 }
 
 static VP_Block* inner_overlapping(Addr start, SizeT size)
 {
    return n_inner > 0 ? overlapping_in(inner_blocks, start, size) : NULL;
-}
-
-/* The innermost block holding a. */
-static VP_Block* block_holding(Addr a)
-{
-   VP_Block* b = inner_overlapping(a, 1);
-   return b ? b : overlapping_in(blocks, a, 1);
-}
-
-/* Any block in [start, start + size). */
-static Bool any_block_in(Addr start, SizeT size)
-{
-   return overlapping_in(blocks, start, size) != NULL || inner_overlapping(start, size) != NULL;
 }
 
 /* Forgets what a cache of entries 1 << shift bytes wide (n of them) knows
@@ -291,16 +284,19 @@ static Bool alone_in(const VP_Block* b, Addr lo, SizeT n)
 
 /* A miss in both caches: the block holding a, found in the index, fills
    the page entry when it covers the whole page (or no block touches the
-   page), else the granule entry. */
+   page), else the granule entry.  The allocator's blocks around a, found
+   once, answer all three questions. */
 VP_Block* VP_(heap_find_slow)(Addr a)
 {
    UWord            p  = a >> VP_PAGE_SHIFT;
    Addr             lo = p << VP_PAGE_SHIFT;
    SizeT            n  = (SizeT)1 << VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
-   VP_Block*        b  = block_holding(a);
+   Around           r  = around(blocks, a);
+   VP_Block*        in = inner_overlapping(a, 1);
+   VP_Block*        b  = in != NULL ? in : holding(r, a);
    if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size && alone_in(b, lo, n)
-                 : !any_block_in(lo, n)) {
+                 : none_in(r, lo, n) && inner_overlapping(lo, n) == NULL) {
       pe->tag = p;
       pe->blk = b;
       return b;
@@ -309,7 +305,7 @@ VP_Block* VP_(heap_find_slow)(Addr a)
    Addr             glo = g << VP_GRANULE_SHIFT;
    SizeT            gn = (SizeT)1 << VP_GRANULE_SHIFT;
    VP_GranuleEntry* e  = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-   if (b != NULL ? alone_in(b, glo, gn) : !any_block_in(glo, gn)) {
+   if (b != NULL ? alone_in(b, glo, gn) : none_in(r, glo, gn) && inner_overlapping(glo, gn) == NULL) {
       e->tag = g;
       e->blk = b;   /* NULL: no block anywhere in the granule */
    }
@@ -563,11 +559,12 @@ static void retire_into(VP_Site* s, const VP_Block* b, ULong now)
    block starts where the allocator's block around it does. */
 static VP_Block* block_at(Addr a)
 {
-   VP_Block* b = a ? inner_overlapping(a, 1) : NULL;
-   if (b && b->start == a)
-      return b;
-   b = a ? overlapping_in(blocks, a, 1) : NULL;
-   return b && b->start == a ? b : NULL;
+   UWord k, v;
+   if (a == 0)
+      return NULL;
+   if (n_inner > 0 && VG_(lookupFM)(inner_blocks, &k, &v, a))
+      return (VP_Block*)v;
+   return VG_(lookupFM)(blocks, &k, &v, a) ? (VP_Block*)v : NULL;
 }
 
 Bool VP_(heap_is_block)(Addr a) { return block_at(a) != NULL; }
