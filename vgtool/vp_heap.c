@@ -200,6 +200,43 @@ VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n)
 /*--- The block index                                      ---*/
 /*------------------------------------------------------------*/
 
+/* Records of one size, made and dropped at every allocation and free
+   (the blocks, and the index's tree nodes): dropped ones are kept on a
+   list for the next, sparing the arena's search and its per-record
+   overhead. */
+typedef struct _Spare { struct _Spare* next; } Spare;
+typedef struct { SizeT size; Spare* spare; } Recycler;
+static Recycler block_records, node_records;
+
+static void* recycled(Recycler* r, SizeT size)
+{
+   tl_assert(r->size == 0 || r->size == size);
+   r->size = size;
+   if (r->spare == NULL)
+      return VG_(malloc)("vp.heap.record", size < sizeof(Spare) ? sizeof(Spare) : size);
+   Spare* x = r->spare;
+   r->spare = x->next;
+   return x;
+}
+
+static void recycle(Recycler* r, void* p)
+{
+   Spare* x = p;
+   x->next  = r->spare;
+   r->spare = x;
+}
+
+/* The index's allocator: its tree nodes are recycled, the index's own
+   record (made first, while making_index) is not. */
+static Bool making_index;
+
+static void* node_alloc(const HChar* cc, SizeT size)
+{
+   return making_index ? VG_(malloc)(cc, size) : recycled(&node_records, size);
+}
+
+static void node_free(void* p) { recycle(&node_records, p); }
+
 /* Live blocks by address, in two indexes: the allocator's blocks, and
    the blocks client requests make, which may lie inside the former.  The
    blocks of one index never overlap; each is keyed by its start address,
@@ -501,7 +538,7 @@ void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
 {
    if (size == 0)
       size = 1;   /* a zero-sized block would be invisible to the index */
-   VP_Block* b = VG_(malloc)("vp.heap.block", sizeof(VP_Block));
+   VP_Block* b = recycled(&block_records, sizeof(VP_Block));
    b->start  = a;
    b->size   = size;
    b->site   = s;
@@ -579,7 +616,7 @@ static void free_block(VP_Block* b)
    retire_into(s, b, VP_(heap_now)());
    remove_block(b);
    if (b->acc) VG_(free)(b->acc);
-   VG_(free)(b);
+   recycle(&block_records, b);
    tl_record();
    snap_maybe();
 }
@@ -671,8 +708,10 @@ void VP_(heap_post_clo_init)(void)
    VG_(needs_cxx_freeres)();
    sites      = VG_(HT_construct)("vp.heap.sites");
    frames     = VG_(HT_construct)("vp.heap.frames");
-   blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), NULL);
-   inner_blocks = VG_(newFM)(VG_(malloc), "vp.heap.inner", VG_(free), NULL);
+   making_index = True;
+   blocks       = VG_(newFM)(node_alloc, "vp.heap.blocks", node_free, NULL);
+   inner_blocks = VG_(newFM)(node_alloc, "vp.heap.inner", node_free, NULL);
+   making_index = False;
    probe_site = VG_(calloc)("vp.heap.probe", 1, sizeof(VP_Site));
    VG_(track_pre_mem_read)(noninsn_read);
    VG_(track_pre_mem_read_asciiz)(noninsn_read_asciiz);
