@@ -31,6 +31,30 @@ std::string joined(const std::vector<std::string>& words)
     return text;
 }
 
+// The first format version whose inclusive costs the loader checks are
+// never below self costs.
+constexpr int kInclusiveCheckedFrom = 7;
+
+// Whether the profile says what its inlined code cost (`inlines` and
+// `inline_lines`, format version 7): not an older profile or another tool's
+// file, not a run that read no inline information, and not a merged profile
+// that left them out (it still names the inlined functions of its paths,
+// whose code then has no rows).
+bool has_inlined_code_costs(const Profile& p)
+{
+    const Meta& m = p.meta();
+    if (m.tool != "vgprof" || m.version < 7)
+        return false;
+    if (m.fingerprint) {
+        const auto& options = m.fingerprint->valgrind_options;
+        if (std::find(options.begin(), options.end(), "--read-inline-info=no") != options.end())
+            return false;
+    }
+    const bool names_inlined = std::any_of(p.functions().begin(), p.functions().end(),
+                                           [](const Function& f) { return f.inlined; });
+    return !names_inlined || !p.inlined_lines().empty();
+}
+
 } // namespace
 
 namespace detail {
@@ -80,6 +104,7 @@ private:
     void add_costs(uint64_t* into, const uint64_t* from, const Mapping& map) const;
     void add_meta(const Profile& p, const Mapping& map);
     void add_lines(const Profile& p, const Mapping& map);
+    void add_inlined_code(const Profile& p, const Mapping& map);
     void add_graph(const CallGraph& g, const Mapping& map, uint32_t graph);
     void add_paths(const Profile& p, const Mapping& map);
 
@@ -89,7 +114,12 @@ private:
     Meta meta_;           // the first profile's, totals summed, merged runs listed
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
-        threads_{"per-thread call graphs"}, call_addrs_{"addresses of call instructions"};
+        threads_{"per-thread call graphs"}, call_addrs_{"addresses of call instructions"},
+        inlined_code_{"costs of inlined code"};
+    // Every profile so far is of a version whose inclusive costs the loader
+    // checked are never below self costs: so are their sums.
+    bool all_checked_ = true;
+    bool inlined_functions_ = false;  // some profile names inlined functions
     std::string first_with_heap_;  // the first profile with heap data, if any
     std::string first_with_data_;  // the first profile with a data section, if any
     ProfileBuilder sum_{""};
@@ -105,6 +135,8 @@ void Merger::add(const Profile& p, const std::string& name)
     const Mapping map = map_ids(p);
     add_meta(p, map);
     add_lines(p, map);
+    if (inlined_code_.kept)
+        add_inlined_code(p, map);
     if (call_graph_.kept) {
         add_graph(p.call_graph(), map, ProfileBuilder::kWholeProgram);
         add_paths(p, map);
@@ -135,8 +167,6 @@ void Merger::start(const Profile& p, const std::string& name)
     meta_.dump_number = m.dump_number;
     meta_.dump_label = m.dump_label;
     meta_.totals.assign(events_, 0);
-    // The first version with meta.merged.
-    meta_.version = 4;
     sum_ = ProfileBuilder(name);
     for (const std::string& event : m.events)
         sum_.add_event(event);
@@ -168,6 +198,9 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
         sum_.drop_call_graph();
     if (instrs_.lost_by(!p.instrs().empty(), name))
         sum_.drop_instrs();
+    if (inlined_code_.lost_by(has_inlined_code_costs(p), name))
+        sum_.drop_inlined_code();
+    all_checked_ = all_checked_ && p.meta().version >= kInclusiveCheckedFrom;
     // Rows of one call site with and without the address would not add up
     // to one call site: kept from every profile, or from none.
     if (call_addrs_.lost_by(has_call_addresses(p), name))
@@ -187,7 +220,7 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 std::vector<std::string> Merger::notes() const
 {
     std::vector<std::string> notes;
-    for (const Part* part : {&call_graph_, &instrs_, &threads_, &call_addrs_})
+    for (const Part* part : {&call_graph_, &instrs_, &threads_, &call_addrs_, &inlined_code_})
         if (!part->kept && part->seen &&
             !((part == &threads_ || part == &call_addrs_) && !call_graph_.kept))
             notes.push_back(part->first_without + " has no " + part->what +
@@ -218,10 +251,12 @@ Merger::Mapping Merger::map_ids(const Profile& p)
     for (StrId file : p.files())
         map.file.push_back(sum_.file(str[file.index()]));
     map.fn.reserve(p.functions().size());
-    for (const Function& f : p.functions())
+    for (const Function& f : p.functions()) {
+        inlined_functions_ = inlined_functions_ || f.inlined;
         map.fn.push_back(f.inlined ? sum_.inlined_function(str[f.name.index()], obj[f.obj.index()])
                                    : sum_.function(str[f.name.index()], map.file[f.file.index()],
                                                    obj[f.obj.index()], f.line));
+    }
     for (const std::string& event : meta_.events)
         map.event.push_back(*p.event_index(event));
     return map;
@@ -275,6 +310,25 @@ void Merger::add_lines(const Profile& p, const Mapping& map)
     }
 }
 
+// Inlined calls are matched by their function and call site and those of
+// the calls they lie in; parents come before their inner calls.
+void Merger::add_inlined_code(const Profile& p, const Mapping& map)
+{
+    std::vector<uint32_t> call_of(p.inlined_calls().size());
+    for (size_t i = 0; i < p.inlined_calls().size(); ++i) {
+        const InlinedCall& c = p.inlined_calls()[i];
+        const std::optional<uint32_t> parent =
+            c.parent ? std::optional<uint32_t>(call_of[*c.parent]) : std::nullopt;
+        call_of[i] = sum_.inlined_call(parent, map.fn[c.fn.index()], map.file[c.file.index()], c.line);
+    }
+    for (size_t i = 0; i < p.inlined_lines().size(); ++i) {
+        const InlinedLine& l = p.inlined_lines()[i];
+        add_costs(sum_.inlined_line(map.fn[l.fn.index()], call_of[l.inl], map.file[l.file.index()],
+                                    l.line),
+                  p.inlined_line_cost(i), map);
+    }
+}
+
 void Merger::add_graph(const CallGraph& g, const Mapping& map, uint32_t graph)
 {
     for (size_t i = 0; i < g.calls().size(); ++i) {
@@ -314,22 +368,31 @@ void Merger::add_paths(const Profile& p, const Mapping& map)
     }
 }
 
-// The runs' own profiles may charge a function less inclusive than self
-// cost (see FinishOptions); their sum is no better, and is kept as it is.
+// The sum is of version 7 on when its runs' inclusive costs were checked
+// (so are their sums), or when it names inlined functions, which only
+// version 7 on holds; of the newest, as the tool writes, when its runs are
+// too. Older runs' own profiles may charge a function less inclusive than
+// self cost (see FinishOptions); the sum of only such profiles is no
+// better, and is kept as it is, in the first version with meta.merged (or
+// the later one what it holds needs); a sum of version 7 on must not, or
+// no reader would take it.
 Profile Merger::result()
 {
     if (!started_)
         throw Error("no profiles to merge");
     if (!threads_.kept)
         sum_.fold_thread_roots([&](uint64_t& into, uint64_t n) { add_count(into, n); });
-    // The first version whose calls name their instructions.
+    // Version 7 on, whose readers check inclusive costs against self
+    // costs; 8, the first whose calls name their instructions, when they do.
+    const bool checked = all_checked_ || inlined_functions_;
+    meta_.version = checked ? kInclusiveCheckedFrom : 4;
     if (call_graph_.kept && call_addrs_.kept)
         meta_.version = 8;
     sum_.meta() = meta_;
     sum_.set_call_graph(call_graph_.kept);
     sum_.set_thread_graphs(call_graph_.kept && threads_.kept);
     FinishOptions options;
-    options.reject_inclusive_below_self = false;
+    options.reject_inclusive_below_self = meta_.version >= kInclusiveCheckedFrom;
     return sum_.finish(options);
 }
 

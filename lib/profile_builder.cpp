@@ -188,10 +188,14 @@ struct ProfileBuilder::State {
     // {parent node (kNone: a root), fn (kNone: [truncated]), tid of a root's
     // thread (0: none)} -> count, self costs, inclusive costs.
     SummedRows<Wide3> paths;
+    // {parent call (kNone: none), fn, file, line}, no numbers.
+    SummedRows<Wide4> inlines;
+    SummedRows<Ids4> inline_lines;  // {fn, inlined call, file, line} -> costs
     std::optional<Heap> heap;
 
     State(std::string n, Numbering how)
-        : name(std::move(n)), numbering(how), lines(0, 1), instrs(0, 1), paths(1, 2)
+        : name(std::move(n)), numbering(how), lines(0, 1), instrs(0, 1), paths(1, 2),
+          inline_lines(0, 1)
     {
     }
 };
@@ -224,6 +228,7 @@ void ProfileBuilder::add_event(std::string name)
     s_->lines.add_event();
     s_->instrs.add_event();
     s_->paths.add_event();
+    s_->inline_lines.add_event();
     for (auto& [graph, rows] : s_->graphs)
         rows.add_event();
 }
@@ -300,7 +305,24 @@ uint64_t* ProfileBuilder::path_row(PathId node) { return s_->paths.values(node.i
 
 void ProfileBuilder::thread_graph(uint32_t tid) { graph_rows(s_->graphs, tid, num_events()); }
 
+uint32_t ProfileBuilder::inlined_call(std::optional<uint32_t> parent, FnId fn, FileId file,
+                                      uint32_t line)
+{
+    return uint32_t(s_->inlines.row({parent ? *parent : kNone, fn.value, file.value, line}));
+}
+
+uint64_t* ProfileBuilder::inlined_line(FnId fn, uint32_t inl, FileId file, uint32_t line)
+{
+    return s_->inline_lines.values(s_->inline_lines.row({fn.value, inl, file.value, line}));
+}
+
 void ProfileBuilder::drop_instrs() { s_->instrs.clear(); }
+
+void ProfileBuilder::drop_inlined_code()
+{
+    s_->inlines.clear();
+    s_->inline_lines.clear();
+}
 
 void ProfileBuilder::drop_call_addresses(const std::function<void(uint64_t& into, uint64_t n)>& add)
 {
@@ -478,6 +500,57 @@ std::vector<std::pair<uint64_t, PathId>> number_paths(const SummedRows<Wide3>& p
     return root_ids;
 }
 
+// The inlined calls from the outermost in, each call's inner calls sorted
+// by (fn, file, line) as the tool sorts them (as added, parents still come
+// before their inner calls), then the inlined code's costs by (fn, inlined
+// call, file, line).
+void number_inlined_code(const SummedRows<Wide4>& inlines, const SummedRows<Ids4>& inline_lines,
+                         const Renumbering& r, bool canonical, size_t events, ProfileTables& out)
+{
+    const size_t calls = inlines.size();
+    const auto sort_key = [&](size_t call) {
+        const Wide4& k = inlines.key(call);
+        return std::make_tuple(r.fn[k[1]], r.file[k[2]], k[3]);
+    };
+    const auto by_key = [&](size_t a, size_t b) { return sort_key(a) < sort_key(b); };
+    std::vector<std::vector<size_t>> inner(calls);
+    std::vector<size_t> outermost;
+    for (size_t call = 0; call < calls; ++call) {
+        const uint64_t parent = inlines.key(call)[0];
+        (parent == kNone ? outermost : inner[parent]).push_back(call);
+    }
+    std::vector<uint32_t> id(calls);
+    // (call, its parent's new id or kNone), as number_paths walks its tree.
+    std::vector<std::pair<size_t, uint64_t>> stack;
+    const auto push = [&](std::vector<size_t>& below, uint64_t parent) {
+        if (canonical)
+            std::sort(below.begin(), below.end(), by_key);
+        for (auto call = below.rbegin(); call != below.rend(); ++call)
+            stack.emplace_back(*call, parent);
+    };
+    push(outermost, kNone);
+    while (!stack.empty()) {
+        const auto [call, parent] = stack.back();
+        stack.pop_back();
+        id[call] = uint32_t(out.inlined_calls.size());
+        const Wide4& k = inlines.key(call);
+        InlinedCall c{FnId(r.fn[k[1]]), std::nullopt, FileId(r.file[k[2]]), uint32_t(k[3])};
+        if (parent != kNone)
+            c.parent = uint32_t(parent);
+        out.inlined_calls.push_back(c);
+        push(inner[call], id[call]);
+    }
+    for (size_t row : row_order(inline_lines, canonical, [&](const Ids4& k) {
+             return std::make_tuple(r.fn[k[0]], id[k[1]], r.file[k[2]], k[3]);
+         })) {
+        const Ids4& k = inline_lines.key(row);
+        out.inlined_lines.push_back(
+            InlinedLine{FnId(r.fn[k[0]]), id[k[1]], FileId(r.file[k[2]]), k[3]});
+        out.inlined_line_costs.insert(out.inlined_line_costs.end(), inline_lines.values(row),
+                                      inline_lines.values(row) + events);
+    }
+}
+
 } // namespace
 
 ProfileTables ProfileBuilder::take_tables()
@@ -521,6 +594,7 @@ ProfileTables ProfileBuilder::take_tables()
         out.instr_costs.insert(out.instr_costs.end(), s.instrs.values(row),
                                s.instrs.values(row) + events);
     }
+    number_inlined_code(s.inlines, s.inline_lines, r, canonical, events, out);
 
     // Even without a call graph: an empty graph still answers in events.
     out.graph.num_events = events;
@@ -594,6 +668,7 @@ public:
             located(t_.instrs[i].fn, t_.instrs[i].file, {none_, "instrs", i});
         costs(t_.line_costs, t_.lines.size(), "lines");
         costs(t_.instr_costs, t_.instrs.size(), "instrs");
+        inlined_code();
         graph(t_.graph, none_);
         paths();
         for (size_t i = 0; i < t_.threads.size(); ++i)
@@ -618,6 +693,30 @@ private:
     {
         if (costs.size() != rows * t_.num_events())
             fail_at(name_, table, cat(costs.size(), " costs for ", rows, " rows"));
+    }
+
+    // As the loader checks them: an inlined call names an inlined function
+    // and an earlier call as its parent.
+    void inlined_code() const
+    {
+        for (size_t i = 0; i < t_.inlined_calls.size(); ++i) {
+            const InlinedCall& c = t_.inlined_calls[i];
+            const RowAt at{none_, "inlines", i};
+            located(c.fn, c.file, at);
+            if (!t_.functions[c.fn.index()].inlined)
+                fail_at(name_, at.str(), cat("function ", c.fn.value, " is not an inlined function"));
+            if (c.parent && *c.parent >= i)
+                fail_at(name_, at.str(), "the parent is not an earlier inlined call");
+        }
+        for (size_t i = 0; i < t_.inlined_lines.size(); ++i) {
+            const InlinedLine& l = t_.inlined_lines[i];
+            const RowAt at{none_, "inline_lines", i};
+            located(l.fn, l.file, at);
+            if (l.inl >= t_.inlined_calls.size())
+                fail_at(name_, at.str(), cat("inlined call ", l.inl, " out of range (",
+                                             t_.inlined_calls.size(), " rows)"));
+        }
+        costs(t_.inlined_line_costs, t_.inlined_lines.size(), "inline_lines");
     }
 
     void graph(const CallGraphTables& g, const std::string& prefix) const

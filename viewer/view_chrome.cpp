@@ -8,6 +8,7 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/data.hpp"
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -110,6 +111,11 @@ void App::draw_toolbar()
         break;
     case Selection::Kind::time_range:
         what = "instructions " + format_thousands(sel.t0) + " to " + format_thousands(sel.t1);
+        break;
+    case Selection::Kind::data_object:
+        what = p.data() && sel.object.index() < p.data()->objects.size()
+                   ? "data object " + data_object_short_label(p, sel.object)
+                   : "a data object";
         break;
     }
     ImGui::Text("Selected: %s", what.c_str());

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The data heatmap panel: the heap sites and globals (rows) by offset in
-// cache lines (columns), every cell on one scale of the chosen data event;
-// below it, linked both ways, the functions that missed on the chosen
-// object, the data the selected function missed on, and that function's
-// source lines by miss event on one shared scale.
+// cache lines (columns), every cell on one scale of the chosen data event
+// (in diff mode, of its change); below it, linked both ways through the
+// shared selection, the functions that missed on the object selected, the
+// data the selected function missed on, and that function's source lines
+// by miss event on one shared scale.
 #include "view_data_heatmap.hpp"
 
 #include "ui_util.hpp"
 #include "views.hpp"
+
+#include "data_selection.hpp"
 
 #include "vgprof/query.hpp"
 
@@ -76,7 +79,8 @@ void DataHeatmapPanel::draw(ViewContext& ctx)
     const size_t columns =
         size_t(std::max(8.0f, (ImGui::GetContentRegionAvail().x - font * 18) / cell_width));
     if (!built_ || !(*built_ == MapKey{event_, columns})) {
-        map_ = data_heatmap(p, event_, columns);
+        map_ = ctx.diff ? data_heatmap_diff(p, ctx.diff->base().profile(), event_, columns)
+                        : data_heatmap(p, event_, columns);
         built_ = MapKey{event_, columns};
         const bool kept = object_ && std::any_of(map_.rows.begin(), map_.rows.end(), [&](const DataHeatRow& r) {
                               return r.object == *object_;
@@ -85,12 +89,17 @@ void DataHeatmapPanel::draw(ViewContext& ctx)
             object_ = map_.rows.empty() ? std::nullopt : std::optional<DataObjId>(map_.rows[0].object);
         scroll_to_object_ = true;
     }
+    follow_selection(ctx);
+    const std::optional<FnId> fn = shown_function(ctx);
+    if (fn != marked_for_) {
+        marked_ = fn ? data_missed_by(*p.data(), *fn) : std::vector<bool>();
+        marked_for_ = fn;
+    }
     const float height = ImGui::GetContentRegionAvail().y;
     ImGui::BeginChild("datamap", ImVec2(0, height * 0.55f), true, ImGuiWindowFlags_HorizontalScrollbar);
     draw_map(ctx);
     ImGui::EndChild();
 
-    const std::optional<FnId> fn = shown_function(ctx);
     if (!ImGui::BeginTable("links", 3, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV))
         return;
     ImGui::TableNextRow();
@@ -119,7 +128,55 @@ void DataHeatmapPanel::draw_toolbar()
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    draw_scale_legend("  one scale for every cell:", double(map_.max));
+    if (map_.diff)
+        diff_legend(DiffScale::counts(map_.largest_change),
+                    (std::string("  change of ") + kDataEventNames[event_] + ", one scale for every cell")
+                        .c_str());
+    else
+        draw_scale_legend("  one scale for every cell:", double(map_.max));
+}
+
+void DataHeatmapPanel::follow_selection(ViewContext& ctx)
+{
+    if (ctx.selection.version() == seen_version_)
+        return;
+    seen_version_ = ctx.selection.version();
+    const auto object = selected_data_object(ctx.doc.profile(), ctx.selection.current());
+    if (object && object != object_) {
+        object_ = object;
+        scroll_to_object_ = true;
+    }
+}
+
+void DataHeatmapPanel::choose(ViewContext& ctx, DataObjId object)
+{
+    object_ = object;
+    ctx.selection.select(select_data_object(ctx.doc.profile(), object, event_));
+}
+
+void DataHeatmapPanel::draw_cells(const DataHeatRow& row, float cell_width, float row_height)
+{
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float stripe_width = cell_width / float(row.stripes);
+    const DiffScale changes = DiffScale::counts(map_.largest_change);
+    for (size_t c = 0; c < row.cells(); ++c) {
+        for (uint32_t s = 0; s < row.stripes; ++s) {
+            const size_t i = c * row.stripes + s;
+            const uint64_t v = row.values[i];
+            const int64_t d = map_.diff ? row.deltas[i] : 0;
+            const ImVec2 a(at.x + float(c) * cell_width + float(s) * stripe_width, at.y);
+            const ImVec2 b(a.x + stripe_width, a.y + row_height - 2);
+            // No event at all (in either profile): grey, apart from the
+            // scale's colors and from the background past the object's end.
+            ImU32 color = IM_COL32(200, 200, 200, 255);
+            if (map_.diff && (v || d))
+                color = to_imgui(changes.color(d, v - uint64_t(d)));
+            else if (v)
+                color = to_imgui(scale_color(data_cell_position(map_, v)));
+            draw->AddRectFilled(a, b, color);
+        }
+    }
 }
 
 void DataHeatmapPanel::draw_map(ViewContext& ctx)
@@ -133,21 +190,32 @@ void DataHeatmapPanel::draw_map(ViewContext& ctx)
     const float row_height = font + 4;
     const float label_width = font * 16;
     const float cell_width = map_cell_width(map_);
-    ImGui::TextDisabled("%zu objects, worst first; a column is a %llu-byte cache line, a stripe 8 bytes",
-                        map_.rows.size(), static_cast<unsigned long long>(map_.line_size));
+    ImGui::TextDisabled("%zu objects, %s; a column is a %llu-byte cache line, a stripe 8 bytes",
+                        map_.rows.size(), map_.diff ? "the most changed first" : "worst first",
+                        static_cast<unsigned long long>(map_.line_size));
     ImDrawList* draw = ImGui::GetWindowDrawList();
     for (size_t r = 0; r < map_.rows.size(); ++r) {
         const DataHeatRow& row = map_.rows[r];
         ImGui::PushID(int(r));
         const bool chosen = object_ && *object_ == row.object;
+        // The data the function shown missed on is marked by a bar.
+        const bool marked = row.object.index() < marked_.size() && marked_[row.object.index()];
         std::string label = data_object_short_label(p, row.object);
         if (row.lines_per_cell > 1)
             label += " (" + std::to_string(row.lines_per_cell) + " lines a cell)";
-        if (ImGui::Selectable(fit_text(label, label_width).c_str(), chosen, 0, ImVec2(label_width, row_height - 4)))
-            object_ = row.object;
+        const ImVec2 label_at = ImGui::GetCursorScreenPos();
+        if (marked)
+            draw->AddRectFilled(label_at, ImVec2(label_at.x + 3, label_at.y + row_height - 4),
+                                IM_COL32(230, 120, 20, 255));
+        ImGui::SetCursorScreenPos(ImVec2(label_at.x + 6, label_at.y));
+        if (ImGui::Selectable(fit_text(label, label_width - 6).c_str(), chosen, 0,
+                              ImVec2(label_width - 6, row_height - 4)))
+            choose(ctx, row.object);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s\n%s: %s", data_object_label(p, row.object).c_str(), kDataEventNames[event_],
-                              format_thousands(row.total).c_str());
+            ImGui::SetTooltip("%s\n%s: %s%s%s", data_object_label(p, row.object).c_str(), kDataEventNames[event_],
+                              format_thousands(row.total).c_str(),
+                              map_.diff ? ("  (" + signed_count(row.total_delta) + ")").c_str() : "",
+                              marked ? ("\n" + ctx.doc.names().function(*marked_for_) + " missed on it").c_str() : "");
         if (chosen && scroll_to_object_) {
             ImGui::SetScrollHereY(0.3f);
             scroll_to_object_ = false;
@@ -155,22 +223,11 @@ void DataHeatmapPanel::draw_map(ViewContext& ctx)
         ImGui::SameLine();
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float stripe_width = cell_width / float(row.stripes);
-        for (size_t c = 0; c < row.cells(); ++c) {
-            for (uint32_t s = 0; s < row.stripes; ++s) {
-                const uint64_t v = row.values[c * row.stripes + s];
-                const ImVec2 a(at.x + float(c) * cell_width + float(s) * stripe_width, at.y);
-                const ImVec2 b(a.x + stripe_width, a.y + row_height - 2);
-                // No event at all: grey, apart from the scale's colors
-                // and from the background past the object's end.
-                const ImU32 color = v ? to_imgui(scale_color(data_cell_position(map_, v)))
-                                      : IM_COL32(200, 200, 200, 255);
-                draw->AddRectFilled(a, b, color);
-            }
-        }
+        draw_cells(row, cell_width, row_height);
         const float width = float(row.cells()) * cell_width;
         ImGui::InvisibleButton("cells", ImVec2(std::max(1.0f, width), row_height - 2));
         if (ImGui::IsItemClicked())
-            object_ = row.object;
+            choose(ctx, row.object);
         if (ImGui::IsItemHovered()) {
             const float x = ImGui::GetMousePos().x - at.x;
             const size_t c = std::min(row.cells() - 1, size_t(std::max(0.0f, x / cell_width)));
@@ -178,9 +235,11 @@ void DataHeatmapPanel::draw_map(ViewContext& ctx)
             const uint64_t bytes = map_.line_size * row.lines_per_cell;
             const uint64_t from = c * bytes + s * (bytes / row.stripes);
             const uint64_t v = row.values[c * row.stripes + s];
-            ImGui::SetTooltip("%s, %s\n%s: %s", data_object_short_label(p, row.object).c_str(),
+            const std::string change =
+                map_.diff ? "  (" + signed_count(row.deltas[c * row.stripes + s]) + ")" : "";
+            ImGui::SetTooltip("%s, %s\n%s: %s%s", data_object_short_label(p, row.object).c_str(),
                               offset_range(from, from + bytes / row.stripes).c_str(), kDataEventNames[event_],
-                              format_thousands(v).c_str());
+                              format_thousands(v).c_str(), change.c_str());
         }
         ImGui::PopID();
     }
@@ -223,8 +282,10 @@ void DataHeatmapPanel::draw_data_of_function(ViewContext& ctx, std::optional<FnI
         any = true;
         ImGui::PushID(int(row.object.index()));
         const std::string text = short_count(row.cost[event_]) + "  " + data_object_short_label(p, row.object);
+        // Selected with this function, whose data the pane keeps showing.
         if (ImGui::Selectable(text.c_str(), object_ && *object_ == row.object)) {
             object_ = row.object;
+            ctx.selection.select(Selection::data_object(row.object, fn));
             scroll_to_object_ = true;
         }
         if (ImGui::IsItemHovered())

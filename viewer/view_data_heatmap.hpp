@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The data heatmap panel of the Heatmap view (view_data_heatmap.cpp): heap
-// sites and globals by cache line, the functions that miss on the object
-// chosen, the data the selected function misses on, and that function's
-// lines by miss event.
+// sites and globals by cache line (in diff mode, their changes), the
+// functions that miss on the object selected, the data the selected
+// function misses on, and that function's lines by miss event.
 #ifndef VGPROF_VIEWER_VIEW_DATA_HEATMAP_HPP
 #define VGPROF_VIEWER_VIEW_DATA_HEATMAP_HPP
 
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace vgprof::viewer {
 
@@ -23,7 +24,12 @@ public:
 
 private:
     void draw_toolbar();
+    // Follows the shared selection: a data object (or a heap site) selected
+    // elsewhere becomes the map's chosen row.
+    void follow_selection(ViewContext& ctx);
+    void choose(ViewContext& ctx, DataObjId object);
     void draw_map(ViewContext& ctx);
+    void draw_cells(const DataHeatRow& row, float cell_width, float row_height);
     void draw_functions_of_object(ViewContext& ctx);
     void draw_data_of_function(ViewContext& ctx, std::optional<FnId> fn);
     void draw_code(ViewContext& ctx, std::optional<FnId> fn);
@@ -44,6 +50,10 @@ private:
     DataHeatmap map_;
     std::optional<DataObjId> object_;  // the row chosen, the worst at first
     bool scroll_to_object_ = false;
+    uint64_t seen_version_ = ~uint64_t(0);  // of the selection, when last followed
+    // Whether the function shown missed on each object, by object id.
+    std::optional<FnId> marked_for_;
+    std::vector<bool> marked_;
     struct CodeKey {
         FnId fn;
         size_t event = 0;

@@ -7,6 +7,7 @@
 #include "views.hpp"
 
 #include "capabilities.hpp"
+#include "data_selection.hpp"
 
 #include <SDL.h>
 
@@ -50,6 +51,24 @@ int64_t largest_change(const ViewContext& ctx, size_t event, CostKind kind)
 
 } // namespace
 
+void FunctionsView::narrow_to_data(ViewContext& ctx)
+{
+    const Profile& p = ctx.doc.profile();
+    const std::optional<DataObjId> object =
+        compact_ ? std::nullopt : selected_data_object(p, ctx.selection.current());
+    if (!object || show_all_at_ == ctx.selection.version()) {
+        table_.set_only(std::nullopt);
+        return;
+    }
+    std::vector<FnId> fns = functions_missing_on(*p.data(), *object);
+    ImGui::Text("The %zu functions that missed on %s (the data object selected)", fns.size(),
+                data_object_short_label(p, *object).c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Show every function"))
+        show_all_at_ = ctx.selection.version();
+    table_.set_only(std::move(fns));
+}
+
 void FunctionsView::draw(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
@@ -64,6 +83,7 @@ void FunctionsView::draw(ViewContext& ctx)
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::InputTextWithHint("##search", "Search functions (Ctrl+F)", search_, sizeof search_))
         table_.set_filter(search_);
+    narrow_to_data(ctx);
 
     if (ctx.diff && largest_change_.empty())
         for (size_t e = 0; e < ctx.doc.num_events(); ++e)

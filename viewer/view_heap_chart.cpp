@@ -10,6 +10,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "data_selection.hpp"
+
 #include "heap_sites.hpp"
 
 #include "vgprof/query.hpp"
@@ -110,7 +112,8 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
 
     // The bands, column by column, bottom up; the selected site's stands out.
     const Selection& sel = ctx.selection.current();
-    const bool site_selected = sel.kind == Selection::Kind::site;
+    const std::optional<SiteId> selected = selected_site(ctx.doc.profile(), sel);
+    const bool site_selected = selected.has_value();
     std::optional<std::pair<size_t, size_t>> under;  // (column, band; bands.size(): other)
     const ImVec2 mouse = ImGui::GetMousePos();
     for (size_t i = 0; i < chart_.columns.size(); ++i) {
@@ -121,7 +124,7 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
             const uint64_t v = b < c.bands.size() ? c.bands[b] : c.other();
             if (v == 0)
                 continue;
-            const bool is_selected = site_selected && b < c.bands.size() && chart_.sites[b].value == sel.site;
+            const bool is_selected = site_selected && b < c.bands.size() && chart_.sites[b] == *selected;
             const Rgb color = b < c.bands.size() ? category_color(b) : kOther;
             const int alpha = site_selected && !is_selected ? 150 : 255;
             const float y0 = y_of(below), y1 = y_of(below + v);
@@ -246,7 +249,7 @@ void HeapView::draw_chart_legend(ViewContext& ctx, const Heap& heap)
     for (size_t b = chart_.sites.size(); b-- > 0;) {
         const SiteId site = chart_.sites[b];
         ImGui::PushID(int(b));
-        const bool selected = sel.kind == Selection::Kind::site && sel.site == site.value;
+        const bool selected = selected_site(p, sel) == site;
         if (entry(category_color(b), ctx.doc.names().site(site), selected))
             ctx.selection.select(Selection::heap_site(site.value, site_function(p, heap.site(site))));
         if (ImGui::IsItemHovered())

@@ -10,6 +10,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "data_selection.hpp"
+
 #include "heap_range.hpp"
 #include "heap_sites.hpp"
 
@@ -58,7 +60,7 @@ void site_cell(ViewContext& ctx, const Heap& heap, SiteId id, int row)
     const HeapSite& s = heap.site(id);
     const Selection& sel = ctx.selection.current();
     ImGui::PushID(row);
-    const bool selected = sel.kind == Selection::Kind::site && sel.site == id.value;
+    const bool selected = selected_site(p, sel) == id;
     if (ImGui::Selectable(ctx.doc.names().site(id).c_str(), selected,
                           ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
         select_site(ctx, heap, id);

@@ -6,6 +6,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
+#include "data_selection.hpp"
+
 #include "heap_sites.hpp"
 #include "heap_summary.hpp"
 
@@ -54,7 +56,7 @@ void leaders(ViewContext& ctx, const Heap& heap, const char* title, const std::v
         ImGui::PushID(int(id.value));
         const std::string label = value(heap.site(id)) + "  " + ctx.doc.names().site(id);
         const Selection& sel = ctx.selection.current();
-        if (ImGui::Selectable(label.c_str(), sel.kind == Selection::Kind::site && sel.site == id.value))
+        if (ImGui::Selectable(label.c_str(), selected_site(p, sel) == id))
             ctx.selection.select(Selection::heap_site(id.value, site_function(p, heap.site(id))));
         ImGui::PopID();
     }

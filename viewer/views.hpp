@@ -72,8 +72,13 @@ public:
     void focus_search() { focus_search_ = true; }
 
 private:
+    // Narrows the table to the functions that missed on the data object
+    // selected, unless asked to show every function for that selection.
+    void narrow_to_data(ViewContext& ctx);
+
     FunctionTable table_;
     bool compact_;
+    std::optional<uint64_t> show_all_at_;  // the selection's version when asked
     char search_[256] = "";
     bool focus_search_ = false;
     uint64_t seen_version_ = ~uint64_t(0);

@@ -105,6 +105,14 @@ public:
     uint64_t* path_row(PathId node);
     // Thread `tid` has a graph, even if no row is ever added to it.
     void thread_graph(uint32_t tid);
+    // An inlined call (a row of `inlines`): inlined function `fn` put at
+    // file:line of its caller's code, the caller being the inlined call
+    // `parent` (an id this returned before) or, nullopt, the function whose
+    // code holds it. The same key gives the same id.
+    uint32_t inlined_call(std::optional<uint32_t> parent, FnId fn, FileId file, uint32_t line);
+    // num_events() costs of the part of the lines row (fn, file, line) that
+    // lies in the inlined call `inl` (a row of `inline_lines`).
+    uint64_t* inlined_line(FnId fn, uint32_t inl, FileId file, uint32_t line);
 
     // Whether the profile has a call graph and per-thread graphs; set by a
     // reader whose input has them even when it holds no rows.
@@ -112,6 +120,7 @@ public:
     void set_thread_graphs(bool has);
     // Forget rows added so far (a part the profile will not have after all).
     void drop_instrs();
+    void drop_inlined_code();
     // Forget the calls' instruction addresses: the rows that differed only
     // there become one, their numbers summed by `add`.
     void drop_call_addresses(const std::function<void(uint64_t& into, uint64_t n)>& add);

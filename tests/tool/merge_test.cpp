@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // merge_test.cpp: `vgprof merge` on recorded profiles: a profile merged with
-// itself doubles every number, the runs of two inputs add up per source
+// itself doubles every number (the costs of inlined code too), the runs of two inputs add up per source
 // line and event as cg_merge adds up cachegrind's runs of them, and
 // profiles of different events are refused; and the library's writer
 // rewrites a profile the tool wrote byte for byte, heap included.
@@ -66,6 +66,28 @@ TEST(Merge, AProfileWithItselfDoublesEveryNumber)
    }
    ASSERT_EQ(two.meta().merged.size(), 2u);
    EXPECT_EQ(two.meta().merged[1].argv, one.meta().argv);
+}
+
+// A program built as a release build is, with inlined templates and
+// library code: what each inlined call's code cost doubles, the calls
+// themselves stay as they were.
+TEST(Merge, AProfileWithItselfDoublesTheCostsOfInlinedCode)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--heap=no", "--vgprof-out-file=vp.json"}, {prog("cxx_templates")},
+                      dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto merge = run({cli_path(), "merge", "vp.json", "vp.json", "-o", "twice.json"}, dir.path());
+   ASSERT_EQ(merge.exit_code, 0) << merge.err;
+   EXPECT_EQ(merge.err, "");
+
+   using namespace vgprof::test;
+   vgprof::Profile one = vgprof::load_profile(dir / "vp.json");
+   vgprof::Profile two = vgprof::load_profile(dir / "twice.json");
+   ASSERT_FALSE(one.inlined_lines().empty());
+   EXPECT_EQ(two.meta().version, vgprof::kNewestVersion);
+   EXPECT_EQ(inlined_call_rows(two), inlined_call_rows(one));
+   EXPECT_EQ(inlined_line_rows(two), doubled(inlined_line_rows(one), 4));
 }
 
 // bzip2 compresses two different texts; cachegrind records each run with

@@ -58,6 +58,23 @@ inline ProfileText with_data(const std::string& data = data_json())
     return t;
 }
 
+// The fixture after a change: heap site 0's D1mr 400 -> 100 (offset 0
+// 300 -> 75, offset 8 100 -> 25), the global's 100 -> 150; work's line and
+// main's with them, the program's D1mr 540 -> 290.
+inline ProfileText with_changed_data()
+{
+    ProfileText p = with_data(data_json(
+        R"([["heap",0,null,null,null,100,8,800,100,40,100,10,1])"
+        R"(,["global",null,5,0,4210688,64,8,300,150,10,0,0,0])"
+        R"(,["stack",null,null,null,null,0,0,200,40,4,200,20,2]])",
+        "[[0,0,600,75,30,50,5,1],[0,8,200,25,10,50,5,0],[1,0,300,150,10,0,0,0]]",
+        "[[0,1,100,40,10,1],[1,0,150,10,0,0],[2,0,0,0,10,1],[2,1,40,4,10,1]]"));
+    p.set("lines", "[[0,1,11,1200,10,10,300,150,10,100,10,1],"
+                   "[1,1,4,2484747,0,0,1000,140,44,200,20,2]]")
+        .set_meta("totals", "[2485947,10,10,1300,290,54,300,30,3]");
+    return p;
+}
+
 } // namespace vgprof::test
 
 #endif

@@ -31,20 +31,6 @@ using test::with_data;
 
 Profile load(const ProfileText& text) { return parse_profile(text.str(), "p.json"); }
 
-ProfileText changed_profile()
-{
-    ProfileText p = with_data(data_json(
-        R"([["heap",0,null,null,null,100,8,800,100,40,100,10,1])"
-        R"(,["global",null,5,0,4210688,64,8,300,150,10,0,0,0])"
-        R"(,["stack",null,null,null,null,0,0,200,40,4,200,20,2]])",
-        "[[0,0,600,75,30,50,5,1],[0,8,200,25,10,50,5,0],[1,0,300,150,10,0,0,0]]",
-        "[[0,1,100,40,10,1],[1,0,150,10,0,0],[2,0,0,0,10,1],[2,1,40,4,10,1]]"));
-    p.set("lines", "[[0,1,11,1200,10,10,300,150,10,100,10,1],"
-                   "[1,1,4,2484747,0,0,1000,140,44,200,20,2]]")
-        .set_meta("totals", "[2485947,10,10,1300,290,54,300,30,3]");
-    return p;
-}
-
 std::string diff_output(const ProfileText& base, const ProfileText& now,
                         const std::string& format, const std::string& event = "D1mr")
 {
@@ -58,7 +44,7 @@ std::string diff_output(const ProfileText& base, const ProfileText& now,
 
 TEST(DataDiff, ObjectsMatchAcrossProfilesAndRankByTheEventsChange)
 {
-    const Profile base = load(with_data()), now = load(changed_profile());
+    const Profile base = load(with_data()), now = load(test::with_changed_data());
     const std::vector<DataObjectDelta> d = diff_data(base, now, 1 /* D1mr */);
     ASSERT_EQ(d.size(), 3u);
     EXPECT_EQ(d[0].kind, "heap");
@@ -78,12 +64,12 @@ TEST(DataDiff, ObjectsMatchAcrossProfilesAndRankByTheEventsChange)
 
 TEST(DataDiff, NoDataSectionInOneProfileComparesNoObject)
 {
-    EXPECT_TRUE(diff_data(load(with_data().drop("data")), load(changed_profile()), 1).empty());
+    EXPECT_TRUE(diff_data(load(with_data().drop("data")), load(test::with_changed_data()), 1).empty());
 }
 
 TEST(DataDiffOutput, TextListsTheChangedObjectsWithTheirMissRates)
 {
-    const std::string text = diff_output(with_data(), changed_profile(), "text");
+    const std::string text = diff_output(with_data(), test::with_changed_data(), "text");
     EXPECT_NE(text.find("Changed data objects by D1mr: 2 (showing 2)"), std::string::npos)
         << text;
     EXPECT_NE(text.find("D1mr base  D1mr new  change  change %  D1mr/Dr base  D1mr/Dr new  "
@@ -106,7 +92,7 @@ TEST(DataDiffOutput, TheChosenEventRanksTheObjects)
     // No object's Dr changed: the two objects whose misses changed tie, in
     // the order of their keys ("global|..." before "heap|..."), and Dr has
     // no miss rate.
-    const std::string text = diff_output(with_data(), changed_profile(), "text", "Dr");
+    const std::string text = diff_output(with_data(), test::with_changed_data(), "text", "Dr");
     EXPECT_NE(text.find("Changed data objects by Dr: 2 (showing 2)\n"
                         "Dr base  Dr new  change  change %  data object\n"
                         "    300     300       0     0.00%  global table (64 bytes) [/usr/bin/app]\n"
@@ -116,12 +102,12 @@ TEST(DataDiffOutput, TheChosenEventRanksTheObjects)
     cli::DiffOptions o;
     o.data_event = "Ir";
     std::ostringstream out;
-    EXPECT_THROW(cli::write_diff(out, load(with_data()), load(changed_profile()), o), Error);
+    EXPECT_THROW(cli::write_diff(out, load(with_data()), load(test::with_changed_data()), o), Error);
 }
 
 TEST(DataDiffOutput, MarkdownHasATableOfTheChangedObjects)
 {
-    const std::string md = diff_output(with_data(), changed_profile(), "markdown");
+    const std::string md = diff_output(with_data(), test::with_changed_data(), "markdown");
     EXPECT_NE(md.find("**Top changed data objects** by D1mr (2 of 2 changed):"),
               std::string::npos)
         << md;
@@ -134,7 +120,7 @@ TEST(DataDiffOutput, MarkdownHasATableOfTheChangedObjects)
 TEST(DataDiffOutput, JsonGivesEveryEventsChangeAndTheMissRates)
 {
     const boost::json::object o =
-        boost::json::parse(diff_output(with_data(), changed_profile(), "json")).as_object();
+        boost::json::parse(diff_output(with_data(), test::with_changed_data(), "json")).as_object();
     const boost::json::object& data =
         o.at("benchmarks").at(0).at("data").as_object();
     EXPECT_EQ(data.at("event"), "D1mr");
@@ -152,7 +138,7 @@ TEST(DataDiffOutput, JsonGivesEveryEventsChangeAndTheMissRates)
 
 TEST(DataDiffOutput, OneProfileWithoutDataIsSaidNotCompared)
 {
-    const std::string text = diff_output(with_data().drop("data"), changed_profile(), "text");
+    const std::string text = diff_output(with_data().drop("data"), test::with_changed_data(), "text");
     EXPECT_NE(text.find("only the new profile says which data was accessed"), std::string::npos)
         << text;
     const boost::json::object o = boost::json::parse(diff_output(

@@ -10,6 +10,7 @@
 #include "report_fixture.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/inlined.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/merge.hpp"
 #include "vgprof/write.hpp"
@@ -92,6 +93,50 @@ ProfileText run_b()
     p.set("paths", "[[null,3,0,50,5,3000,1310],[0,1,1,50,5,50,5],[0,2,1,200,0,900,1000]"
                    ",[2,0,1,700,1000,700,1000],[0,4,1,2000,300,2000,300]]");
     return p;
+}
+
+// Two runs of a program whose helper (fn 1) the compiler inlined into main
+// (fn 2) at app.c:11, and fill (fn 0) into helper at app.c:21; helper's
+// code is app.c:20, fill's app.c:30. Version 7, one event (Ir).
+ProfileText inlined_run(const std::string& lines, const std::string& inlines,
+                        const std::string& inline_lines, uint64_t main_self, uint64_t work)
+{
+    ProfileText p;
+    p.set("vgprof", "7");
+    p.set("strs", R"(["/src/app.c","/usr/bin/app","???","fill","helper","main","work"])");
+    p.set("objs", "[1]");
+    p.set("files", "[0,2]");
+    p.set("fns", "[[3,1,0,0,1],[4,1,0,0,1],[5,0,0,10],[6,0,0,3]]");
+    p.set("lines", lines);
+    p.set("inlines", inlines);
+    p.set("inline_lines", inline_lines);
+    p.drop("instrs");
+    const std::string total = std::to_string(main_self + work), w = std::to_string(work);
+    p.set_meta("totals", "[" + total + "]");
+    p.set("calls", "[[2,3,0,12,1," + w + "]]");
+    p.set("inclusive", "[[2," + total + "],[3," + w + "]]");
+    p.set("paths", "[[null,2,0," + std::to_string(main_self) + "," + total + "],[0,3,1," + w +
+                       "," + w + "]]");
+    return p;
+}
+
+// Run A: main's own line 11 costs 100, helper's code 300, fill's 50.
+ProfileText inlined_run_a()
+{
+    return inlined_run("[[2,0,11,100],[2,0,20,300],[2,0,30,50],[3,0,4,2000]]",
+                       "[[1,null,0,11],[0,0,0,21]]", "[[2,0,0,20,300],[2,1,0,30,50]]",
+                       100 + 300 + 50, 2000);
+}
+
+// Run B, on another input, also reaches a second call of helper, inlined
+// at app.c:13 (inlined call 2): helper's line 20 costs 600 in the call at
+// line 11 and 100 in the one at line 13; fill's line 30 costs 90.
+ProfileText inlined_run_b()
+{
+    return inlined_run("[[2,0,11,200],[2,0,13,10],[2,0,20,700],[2,0,30,90],[3,0,4,5000]]",
+                       "[[1,null,0,11],[0,0,0,21],[1,null,0,13]]",
+                       "[[2,0,0,20,600],[2,1,0,30,90],[2,2,0,20,100]]", 200 + 10 + 700 + 90,
+                       5000);
 }
 
 // --- merging a profile with itself ------------------------------------------
@@ -257,6 +302,37 @@ TEST(MergeProfiles, MatchesEventsByName)
     EXPECT_EQ(sum.meta().merged[1].totals, (std::vector<uint64_t>{10000, 5000}));
 }
 
+// Inlined calls are matched by their function, call site and the calls
+// they lie in; the costs of inlined code are summed like the lines they
+// are part of.
+TEST(MergeProfiles, SumsTheCostsOfInlinedCode)
+{
+    std::vector<std::string> notes;
+    const Profile sum = merge({{"a.json", inlined_run_a()}, {"b.json", inlined_run_b()}}, &notes);
+    EXPECT_TRUE(notes.empty());
+    // Runs of version 7, whose calls do not name their instructions.
+    EXPECT_EQ(sum.meta().version, 7);
+    // [fn, parent, file, line]: helper at app.c:11, fill within it at
+    // app.c:21 (in both runs), helper at app.c:13 (in run B only).
+    const uint64_t none = UINT64_MAX;
+    EXPECT_EQ(test::inlined_call_rows(sum),
+              (std::vector<Row>{{1, none, 0, 11}, {0, 0, 0, 21}, {1, none, 0, 13}}));
+    // [fn, inlined call, file, line, Ir]
+    EXPECT_EQ(test::inlined_line_rows(sum), (std::vector<Row>{{2, 0, 0, 20, 300 + 600},
+                                                              {2, 1, 0, 30, 50 + 90},
+                                                              {2, 2, 0, 20, 100}}));
+    EXPECT_EQ(test::line_rows(sum), (std::vector<Row>{{2, 0, 11, 100 + 200},
+                                                      {2, 0, 13, 10},
+                                                      {2, 0, 20, 300 + 700},
+                                                      {2, 0, 30, 50 + 90},
+                                                      {3, 0, 4, 2000 + 5000}}));
+    // What report --function and annotate show of helper: its own code
+    // (line 20), and with fill's code inlined into it.
+    const InlinedFunctionCost helper = inlined_function_cost(sum, FnId(1));
+    EXPECT_EQ(helper.self, std::vector<uint64_t>{300 + 700});
+    EXPECT_EQ(helper.inclusive, std::vector<uint64_t>{300 + 700 + 50 + 90});
+}
+
 // --- what not every profile has -----------------------------------------------
 
 TEST(MergeProfiles, LeavesOutTheCallGraphWhenARunHasNone)
@@ -279,6 +355,21 @@ TEST(MergeProfiles, LeavesOutPerInstructionCostsWhenARunHasNone)
     EXPECT_TRUE(sum.instrs().empty());
     EXPECT_EQ(notes, std::vector<std::string>{
                          "b.json has no per-instruction costs: the merged profile has none"});
+}
+
+// A profile older than version 7 does not say what its inlined code cost.
+TEST(MergeProfiles, LeavesOutTheCostsOfInlinedCodeWhenARunHasNone)
+{
+    std::vector<std::string> notes;
+    const Profile sum =
+        merge({{"a.json", inlined_run_a()}, {"b.json", ProfileText().drop("instrs")}}, &notes);
+    EXPECT_TRUE(sum.inlined_calls().empty());
+    EXPECT_TRUE(sum.inlined_lines().empty());
+    // Its paths still name inlined functions, which version 7 brought.
+    EXPECT_EQ(sum.meta().version, 7);
+    EXPECT_EQ(sum.meta().totals, std::vector<uint64_t>{2450 + 2485947});
+    EXPECT_EQ(notes, std::vector<std::string>{
+                         "b.json has no costs of inlined code: the merged profile has none"});
 }
 
 // Version 8: main calls work from two instructions of line 12, once each

@@ -88,6 +88,26 @@ inline std::vector<Row> instr_rows(const Profile& p)
         [&](size_t i) { return p.instr_cost(i); });
 }
 
+// [fn, parent (UINT64_MAX: none), file, line]
+inline std::vector<Row> inlined_call_rows(const Profile& p)
+{
+    std::vector<Row> rows;
+    for (const InlinedCall& c : p.inlined_calls())
+        rows.push_back(Row{c.fn.value, c.parent ? *c.parent : UINT64_MAX, c.file.value, c.line});
+    return rows;
+}
+
+inline std::vector<Row> inlined_line_rows(const Profile& p)
+{
+    return cost_rows(
+        p.inlined_lines().size(), p.num_events(),
+        [&](size_t i) {
+            const InlinedLine& l = p.inlined_lines()[i];
+            return Row{l.fn.value, l.inl, l.file.value, l.line};
+        },
+        [&](size_t i) { return p.inlined_line_cost(i); });
+}
+
 inline void expect_same_meta(const Meta& a, const Meta& b)
 {
     EXPECT_EQ(a.version, b.version);
@@ -176,12 +196,14 @@ inline void expect_same_profile(const Profile& a, const Profile& b)
     const auto fns = [](const Profile& p) {
         std::vector<Row> rows;
         for (const Function& f : p.functions())
-            rows.push_back(Row{f.name.value, f.file.value, f.obj.value, f.line});
+            rows.push_back(Row{f.name.value, f.file.value, f.obj.value, f.line, f.inlined});
         return rows;
     };
     EXPECT_EQ(fns(a), fns(b));
     EXPECT_EQ(line_rows(a), line_rows(b));
     EXPECT_EQ(instr_rows(a), instr_rows(b));
+    EXPECT_EQ(inlined_call_rows(a), inlined_call_rows(b));
+    EXPECT_EQ(inlined_line_rows(a), inlined_line_rows(b));
     EXPECT_EQ(a.has_call_graph(), b.has_call_graph());
     EXPECT_EQ(call_rows(a.call_graph()), call_rows(b.call_graph()));
     EXPECT_EQ(inclusive_rows(a.call_graph()), inclusive_rows(b.call_graph()));

@@ -105,6 +105,58 @@ TEST(DataHeatmap, AProfileWithoutDataSaysWhy)
               std::string::npos);
 }
 
+// with_changed_data(): heap site 0's D1mr 400 -> 100 (300 -> 75 on bytes
+// 0-7, 100 -> 25 on bytes 8-15), the global's 100 -> 150.
+TEST(DataHeatmapDiff, EachCellIsItsChangeFromTheBasesSameObject)
+{
+    const auto base = document_of(with_data());
+    const auto now = document_of(with_changed_data());
+    const DataHeatmap m = data_heatmap_diff(now->profile(), base->profile(), kD1mr);
+    EXPECT_TRUE(m.diff);
+    ASSERT_EQ(m.rows.size(), 2u);
+    const DataHeatRow& site = m.rows[0];
+    EXPECT_EQ(site.object, DataObjId(0));
+    EXPECT_EQ(site.total, 100u);
+    EXPECT_EQ(site.total_delta, 100 - 400);
+    // The same cells as without a base: two lines of 8 stripes.
+    std::vector<int64_t> expected(16, 0);
+    expected[0] = 75 - 300;
+    expected[1] = 25 - 100;
+    EXPECT_EQ(site.deltas, expected);
+    EXPECT_EQ(site.values[0], 75u);
+    const DataHeatRow& global = m.rows[1];
+    EXPECT_EQ(global.object, DataObjId(1));
+    EXPECT_EQ(global.total_delta, 150 - 100);
+    std::vector<int64_t> global_expected(8, 0);
+    global_expected[0] = 150 - 100;
+    EXPECT_EQ(global.deltas, global_expected);
+    EXPECT_EQ(m.largest_change, 300 - 75);
+}
+
+// Without a base the global (150) comes before the site (100); the site
+// changed most.
+TEST(DataHeatmapDiff, TheMostChangedObjectComesFirst)
+{
+    const auto base = document_of(with_data());
+    const auto now = document_of(with_changed_data());
+    EXPECT_EQ(data_heatmap(now->profile(), kD1mr).rows[0].object, DataObjId(1));
+    EXPECT_EQ(data_heatmap_diff(now->profile(), base->profile(), kD1mr).rows[0].object, DataObjId(0));
+}
+
+TEST(DataHeatmapDiff, WithoutTheBasesDataEverythingIsNew)
+{
+    const auto base = document_of(cache_profile());
+    const auto now = document_of(with_data());
+    const DataHeatmap m = data_heatmap_diff(now->profile(), base->profile(), kD1mr);
+    ASSERT_EQ(m.rows.size(), 2u);
+    for (const DataHeatRow& row : m.rows) {
+        EXPECT_EQ(row.total_delta, int64_t(row.total));
+        for (size_t i = 0; i < row.values.size(); ++i)
+            EXPECT_EQ(row.deltas[i], int64_t(row.values[i]));
+    }
+    EXPECT_EQ(m.largest_change, 300);
+}
+
 TEST(DataHeatmap, CodeHeatmapSharesOneScaleAcrossEvents)
 {
     // work's line 4: D1mr 440, DLmr 44, D1mw 20, DLmw 2.

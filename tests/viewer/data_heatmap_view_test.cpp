@@ -53,6 +53,40 @@ TEST_F(DataHeatmapView, OpensOnTheWorstObjectAndLinksBothWays)
     EXPECT_EQ(selection.current().fn, kDataMain);
 }
 
+// A row of the map chosen is the shared selection's data object, with
+// the function that missed most on it; the Functions view then lists the
+// functions that missed on it.
+TEST_F(DataHeatmapView, ChoosingARowSelectsTheObjectForEveryView)
+{
+    const auto doc = document_of(with_data());
+    SelectionHistory selection;
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    HeatmapView heat;
+    const auto draw = [&] { heat.draw(ctx); };
+    frame(draw);
+    const auto chosen = [&] { return selection.current().kind == Selection::Kind::data_object; };
+    // Below the toolbar's Event list.
+    for (float y = 40; y < 200 && !chosen(); y += 4)
+        click(draw, 40, y);
+    ASSERT_TRUE(chosen());
+    EXPECT_EQ(selection.current().object, DataObjId(0));  // heap site 0, the worst
+    EXPECT_EQ(selection.current().fn, kDataWork);
+    FunctionsView functions(*doc, nullptr, false);
+    EXPECT_GT(frame([&] { functions.draw(ctx); }), 100);
+}
+
+TEST_F(DataHeatmapView, DiffModeDrawsTheChanges)
+{
+    const auto base = document_of(with_data());
+    const auto now = document_of(with_data());
+    const DiffLink diff(*base, *now);
+    SelectionHistory selection;
+    ViewContext ctx{*now, &diff, selection, 0};
+    HeatmapView heat;
+    for (int i = 0; i < 3; ++i)
+        EXPECT_GT(frame([&] { heat.draw(ctx); }), 500);
+}
+
 TEST_F(DataHeatmapView, AProfileWithoutDataSaysSo)
 {
     // Simulated caches, no data section: the view says what is missing.

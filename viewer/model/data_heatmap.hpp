@@ -6,7 +6,9 @@
 // shapes across rows and columns. Objects whose offsets go by 8 bytes (heap
 // blocks up to 1 KiB, small globals) split each line's cell into stripes,
 // one per 8 bytes. Also the code heatmap beside it: the selected function's
-// lines by miss event, on one scale shared by all the events.
+// lines by miss event, on one scale shared by all the events. In diff mode
+// each cell is the change from the base profile's same object (matched as
+// `vgprof diff` matches them), on diff mode's diverging scale.
 #ifndef VGPROF_VIEWER_DATA_HEATMAP_HPP
 #define VGPROF_VIEWER_DATA_HEATMAP_HPP
 
@@ -34,6 +36,11 @@ struct DataHeatRow {
     uint32_t stripes = 1;
     // cells * stripes values: stripe s of cell c at c * stripes + s.
     std::vector<uint64_t> values;
+    // Diff mode: the change of each stripe from the base's same object laid
+    // on the same cells (new - base; the base counts 0 when it has no such
+    // object), and of the whole object.
+    std::vector<int64_t> deltas;
+    int64_t total_delta = 0;
 
     size_t cells() const { return values.size() / stripes; }
 };
@@ -43,13 +50,22 @@ struct DataHeatmap {
     uint64_t line_size = 64;      // the simulated D1 cache's
     size_t columns = 0;           // the widest row's cells
     uint64_t max = 0;             // the largest stripe: the one scale's top
-    std::vector<DataHeatRow> rows;  // worst first
+    bool diff = false;
+    int64_t largest_change = 0;   // diff mode: the largest stripe change's size
+    std::vector<DataHeatRow> rows;  // worst first; in diff mode, most changed first
 };
 
 // The heap sites and globals with some of `event` (a DataCost index),
 // worst first; no row spans more than `max_columns` cells. Empty when the
 // profile has no data section.
 DataHeatmap data_heatmap(const Profile& profile, size_t event, size_t max_columns = 128);
+
+// The same for diff mode: the rows are the new profile's heap sites and
+// globals with some of `event` in either profile (an object only the base
+// has is not a row), the one whose total changed most first, each cell
+// with its change. Without a data section in `base`, everything is new.
+DataHeatmap data_heatmap_diff(const Profile& now, const Profile& base, size_t event,
+                              size_t max_columns = 128);
 
 // Why the profile has no data section to draw, as the view says it;
 // nullopt when it has one.

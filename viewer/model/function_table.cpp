@@ -30,6 +30,16 @@ void FunctionTable::set_filter(std::string_view text)
     apply_filter();
 }
 
+void FunctionTable::set_only(std::optional<std::vector<FnId>> fns)
+{
+    if (fns)
+        std::sort(fns->begin(), fns->end());
+    if (fns == only_)
+        return;
+    only_ = std::move(fns);
+    apply_filter();
+}
+
 void FunctionTable::set_order(const TableOrder& order)
 {
     if (order == order_)
@@ -43,8 +53,11 @@ void FunctionTable::apply_filter()
 {
     const Profile& p = doc_->profile();
     rows_.clear();
+    const auto kept = [&](FnId fn) {
+        return !only_ || std::binary_search(only_->begin(), only_->end(), fn);
+    };
     for (FnId fn : sorted_)
-        if (filter_.empty() || contains_ignoring_case(p.fn_name(fn), filter_))
+        if (kept(fn) && (filter_.empty() || contains_ignoring_case(p.fn_name(fn), filter_)))
             rows_.push_back(fn);
 }
 

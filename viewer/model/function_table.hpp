@@ -41,6 +41,10 @@ public:
 
     // Keeps the functions whose name contains `text` (any case); "" keeps all.
     void set_filter(std::string_view text);
+    // Keeps only `fns` (the functions that missed on a data object
+    // selected), and the search within them; nullopt keeps every function.
+    void set_only(std::optional<std::vector<FnId>> fns);
+    bool narrowed() const { return only_.has_value(); }
     void set_order(const TableOrder& order);
     const std::string& filter() const { return filter_; }
     const TableOrder& order() const { return order_; }
@@ -59,6 +63,7 @@ private:
     const Document* doc_;
     const DiffLink* diff_;
     std::string filter_;
+    std::optional<std::vector<FnId>> only_;  // sorted
     TableOrder order_;
     std::vector<FnId> sorted_;
     std::vector<FnId> rows_;

@@ -41,10 +41,20 @@ Selection Selection::time_range(uint64_t t0, uint64_t t1, std::optional<FnId> fn
     return s;
 }
 
+Selection Selection::data_object(DataObjId object, std::optional<FnId> missed_most)
+{
+    Selection s;
+    s.kind = Kind::data_object;
+    s.object = object;
+    s.fn = missed_most;
+    return s;
+}
+
 bool operator==(const Selection& a, const Selection& b)
 {
     return a.kind == b.kind && a.fn == b.fn && a.file == b.file && a.line == b.line &&
-           a.site == b.site && a.t0 == b.t0 && a.t1 == b.t1;
+           a.site == b.site && a.t0 == b.t0 && a.t1 == b.t1 &&
+           a.object == b.object;
 }
 
 void SelectionHistory::select(const Selection& s)

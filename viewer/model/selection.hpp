@@ -16,23 +16,26 @@
 namespace vgprof::viewer {
 
 struct Selection {
-    enum class Kind { none, function, line, site, time_range };
+    enum class Kind { none, function, line, site, time_range, data_object };
     Kind kind = Kind::none;
     // The function selected, the function of the line selected, the
-    // function that called the allocator for the site, or for a time range
-    // the function selected when it was chosen (a range of the heap's
-    // timeline narrows the heap views and leaves the others as they were);
-    // nullopt when none is.
+    // function that called the allocator for the site, the function that
+    // missed most on the data object, or for a time range the function
+    // selected when it was chosen (a range of the heap's timeline narrows
+    // the heap views and leaves the others as they were); nullopt when
+    // none is.
     std::optional<FnId> fn;
     FileId file;                  // line: its file
     uint32_t line = 0;            // line: its number
     uint32_t site = 0;            // site: index into Heap::sites
     uint64_t t0 = 0, t1 = 0;      // time_range: [t0, t1) in instructions
+    DataObjId object;             // data_object: a row of the data section
 
     static Selection function(FnId fn);
     static Selection source_line(FnId fn, FileId file, uint32_t line);
     static Selection heap_site(uint32_t site, std::optional<FnId> allocating);
     static Selection time_range(uint64_t t0, uint64_t t1, std::optional<FnId> fn = std::nullopt);
+    static Selection data_object(DataObjId object, std::optional<FnId> missed_most);
 
     friend bool operator==(const Selection& a, const Selection& b);
     friend bool operator!=(const Selection& a, const Selection& b) { return !(a == b); }
