@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -218,7 +219,7 @@ int run_diff(const DiffCommand& command)
 
 std::string benchmark_name(const std::string& path)
 {
-    std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    std::string name = basename_of(path);
     for (const char* ending : {".json.gz", ".json.zst", ".json"}) {
         const size_t n = std::strlen(ending);
         if (name.size() > n && name.compare(name.size() - n, n, ending) == 0)

@@ -8,6 +8,8 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <SDL.h>
 
 #include <algorithm>
@@ -200,7 +202,7 @@ void FunctionsView::draw(ViewContext& ctx)
             if (compact_)
                 continue;
             const Function& f = p.function(fn);
-            if (ImGui::TableNextColumn() && p.file_path(f.file) != "???") {
+            if (ImGui::TableNextColumn() && !is_unknown(p.file_path(f.file))) {
                 const std::string& path = p.file_path(f.file);
                 ImGui::TextDisabled("%s:%u", path.substr(path.rfind('/') + 1).c_str(), f.line);
                 if (ImGui::IsItemHovered())
