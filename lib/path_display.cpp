@@ -2,6 +2,7 @@
 // Paths shortened for text output (see vgprof/path_display.hpp).
 #include "vgprof/path_display.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/profile.hpp"
 
 #include <cctype>
@@ -51,11 +52,8 @@ std::string PathDisplay::show(const std::string& path) const
 std::string function_label(const Profile& profile, FnId fn, const PathDisplay& display)
 {
     const Function& f = profile.function(fn);
-    std::string label = profile.str(f.name);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        label += " (" + display.show(file) + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
-    return label + "  [" + display.show(profile.obj_path(f.obj)) + "]";
+    return function_label(profile.str(f.name), display.show(profile.file_path(f.file)), f.line,
+                          display.show(profile.obj_path(f.obj)));
 }
 
 } // namespace vgprof
