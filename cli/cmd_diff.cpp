@@ -10,6 +10,7 @@
 #include "option_checks.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/identity.hpp"
 
 #include <CLI/CLI.hpp>
@@ -19,7 +20,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <iostream>
 #include <memory>
@@ -81,12 +81,10 @@ struct Plan {
 
 std::vector<BenchmarkPair> read_pairs_file(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     std::vector<BenchmarkPair> pairs;
-    std::string line;
-    for (size_t number = 1; std::getline(in, line); ++number) {
+    size_t number = 0;
+    for (std::string& line : read_lines(path)) {
+        ++number;
         if (const size_t hash = line.find('#'); hash != std::string::npos)
             line.erase(hash);
         std::istringstream words(line);
