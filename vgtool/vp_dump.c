@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: writes the profile (docs/profile-format.md, version 7) and
-   the exit summary.
+/* vp_dump.c: the profile's document (docs/profile-format.md, version 7),
+   and the order of a dump: settle the counts, renumber, print the exit
+   summary (vp_summary.c), write the file (vp_place.c).
 
    Tables are renumbered before writing: strings sorted by byte value,
    objects and files by path, functions by (object, name, file, line),
    costs by their keys.  Ids then depend only on what ran, not on the
    order in which code happened to be translated, so identical runs give
-   identical profiles.  The file is written under a temporary name in the
-   destination directory and renamed into place once complete. */
+   identical profiles. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -1083,7 +1083,7 @@ static void write_inline_lines(VP_Out* o)
    VG_(deleteXA)(cells);
 }
 
-static void write_document(VP_Out* o, const VP_Dump* d)
+void VP_(write_document)(VP_Out* o, const VP_Dump* d)
 {
    VP_(out_s)(o, "{\"vgprof\":");
    VP_(out_u64)(o, VP_FORMAT_VERSION);
@@ -1116,298 +1116,12 @@ static void write_document(VP_Out* o, const VP_Dump* d)
 }
 
 /*------------------------------------------------------------*/
-/*--- Exit summary, in cachegrind's layout                 ---*/
-/*------------------------------------------------------------*/
-
-static Int ulong_width(ULong n)
-{
-   Int w = 1;
-   while (n >= 10) { n /= 10; w++; }
-   return w + (w - 1) / 3;   /* room for the thousands separators */
-}
-
-static ULong total_of(const HChar* event)
-{
-   Int e = VP_(event_index)(event);
-   return e < 0 ? 0 : totals[e];
-}
-
-static ULong max_u64(ULong a, ULong b) { return a > b ? a : b; }
-
-/* The allocators whose calls made or freed blocks. */
-static void print_allocators(void)
-{
-   UInt  i, n = VP_(alloc_n_families_seen)();
-   HChar line[512];
-   SizeT used = 0;
-   line[0] = '\0';
-   for (i = 0; i < n && used < sizeof line; i++)
-      used += VG_(snprintf)(line + used, sizeof line - used, "%s%s", i ? ", " : "",
-                            VP_(alloc_family_seen)(i));
-   VG_(umsg)("Allocators: %s\n", n ? line : "none seen");
-   if (n == 0)
-      VP_(alloc_report_unknown)();
-}
-
-/* "%s %,Nllu" style lines: the widths come from the largest figure of
-   each column, as cachegrind computes them. */
-static void print_summary(void)
-{
-   HChar fmt[128];
-   ULong ir = total_of("Ir"), i1 = total_of("I1mr"), il = total_of("ILmr");
-   ULong dr = total_of("Dr"), d1r = total_of("D1mr"), dlr = total_of("DLmr");
-   ULong dw = total_of("Dw"), d1w = total_of("D1mw"), dlw = total_of("DLmw");
-   ULong bc = total_of("Bc"), bcm = total_of("Bcm"), bi = total_of("Bi"), bim = total_of("Bim");
-   Int   l1 = ulong_width(ir), l2 = ulong_width(max_u64(dr, bc)), l3 = ulong_width(max_u64(dw, bi));
-
-   if (VG_(clo_verbosity) == 0)
-      return;
-   VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
-   VG_(umsg)(fmt, "I   refs:     ", ir);
-
-   if (VP_(clo).cache_sim) {
-      ULong d = dr + dw, d1 = d1r + d1w, dl = dlr + dlw;
-      ULong ll = d1r + d1w + i1, llr = d1r + i1, llw = d1w;
-      ULong llm = dlr + dlw + il, llmr = dlr + il, llmw = dlw;
-      ULong ir_div = ir ? ir : 1;
-      VG_(umsg)(fmt, "I1  misses:   ", i1);
-      VG_(umsg)(fmt, "LLi misses:   ", il);
-      VG_(umsg)("I1  miss rate: %*.2f%%\n", l1, i1 * 100.0 / ir_div);
-      VG_(umsg)("LLi miss rate: %*.2f%%\n", l1, il * 100.0 / ir_div);
-      VG_(umsg)("\n");
-
-      VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n", l1, l2, l3);
-      VG_(umsg)(fmt, "D   refs:     ", d, dr, dw);
-      VG_(umsg)(fmt, "D1  misses:   ", d1, d1r, d1w);
-      VG_(umsg)(fmt, "LLd misses:   ", dl, dlr, dlw);
-      ULong d_div = d ? d : 1, dr_div = dr ? dr : 1, dw_div = dw ? dw : 1;
-      VG_(umsg)("D1  miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-                l1, d1 * 100.0 / d_div, l2, d1r * 100.0 / dr_div, l3, d1w * 100.0 / dw_div);
-      VG_(umsg)("LLd miss rate: %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-                l1, dl * 100.0 / d_div, l2, dlr * 100.0 / dr_div, l3, dlw * 100.0 / dw_div);
-      VG_(umsg)("\n");
-
-      VG_(umsg)(fmt, "LL refs:      ", ll, llr, llw);
-      VG_(umsg)(fmt, "LL misses:    ", llm, llmr, llmw);
-      /* The same divisors as cachegrind, which has replaced a zero D or
-         Dr or Dw total by 1 above; Ir is divided as it is. */
-      VG_(umsg)("LL miss rate:  %*.1f%% (%*.1f%%     + %*.1f%%  )\n",
-                l1, llm * 100.0 / (ir_div + d_div), l2, llmr * 100.0 / (ir_div + dr_div),
-                l3, llmw * 100.0 / dw_div);
-   }
-
-   if (VP_(clo).heap) {
-      VP_HeapTotals t;
-      VP_(heap_totals)(&t);
-      VG_(umsg)("\n");
-      VG_(umsg)("Total:     %'llu bytes in %'llu blocks\n", t.tot_bytes, t.tot_blocks);
-      VG_(umsg)("At t-gmax: %'llu bytes in %'llu blocks\n", t.gmax_bytes, t.gmax_blocks);
-      VG_(umsg)("At t-end:  %'llu bytes in %'llu blocks\n", t.end_bytes, t.end_blocks);
-      VG_(umsg)("Reads:     %'llu bytes\n", t.reads);
-      VG_(umsg)("Writes:    %'llu bytes\n", t.writes);
-      print_allocators();
-   }
-
-   if (VP_(clo).branch_sim) {
-      ULong bc_div = bc ? bc : 1, bi_div = bi ? bi : 1;
-      ULong b = bc_div + bi_div, bm = bcm + bim;
-      VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu cond + %%,%dllu ind)\n", l1, l2, l3);
-      VG_(umsg)("\n");
-      VG_(umsg)(fmt, "Branches:     ", b, bc_div, bi_div);
-      VG_(umsg)(fmt, "Mispredicts:  ", bm, bcm, bim);
-      VG_(umsg)("Mispred rate:  %*.1f%% (%*.1f%%     + %*.1f%%   )\n",
-                l1, bm * 100.0 / b, l2, bcm * 100.0 / bc_div, l3, bim * 100.0 / bi_div);
-   }
-}
-
-/*------------------------------------------------------------*/
 /*--- Entry point                                          ---*/
 /*------------------------------------------------------------*/
 
-/* The file a profile goes to: the expanded --vgprof-out-file, with a
-   dump's number put before a ".json" ending (or after the name). */
-static HChar* profile_path(const VP_Dump* d)
-{
-   HChar* base = VG_(expand_file_name)("--vgprof-out-file", VP_(clo).out_file);
-   if (d->number == 0)
-      return base;
-   SizeT  len  = VG_(strlen)(base);
-   HChar* path = VG_(malloc)("vp.dump.path", len + 16);
-   if (len > 5 && VG_(strcmp)(base + len - 5, ".json") == 0) {
-      base[len - 5] = '\0';
-      VG_(sprintf)(path, "%s.%d.json", base, d->number);
-   } else {
-      VG_(sprintf)(path, "%s.%d", base, d->number);
-   }
-   VG_(free)(base);
-   return path;
-}
-
-/* The file a chain of symbolic links ends at (a relative target taken
-   from its link's directory), or NULL when path is not a link.  A chain
-   that cannot be read to its end stops at the last link read. */
-static HChar* link_target(const HChar* path)
-{
-   HChar* target = NULL;
-   HChar* buf    = VG_(malloc)("vp.dump.link", VKI_PATH_MAX);
-   Int    depth;
-   for (depth = 0; depth < 40; depth++) {   /* the kernel's MAXSYMLINKS */
-      const HChar* link = target ? target : path;
-      SSizeT       n    = VG_(readlink)(link, buf, VKI_PATH_MAX - 1);
-      if (n < 0)
-         break;
-      buf[n] = '\0';
-      const HChar* slash = VG_(strrchr)(link, '/');
-      SizeT        dir   = buf[0] != '/' && slash ? (SizeT)(slash - link) + 1 : 0;
-      HChar*       next  = VG_(malloc)("vp.dump.link", dir + n + 1);
-      VG_(memcpy)(next, link, dir);
-      VG_(strcpy)(next + dir, buf);
-      VG_(free)(target);
-      target = next;
-   }
-   VG_(free)(buf);
-   return target;
-}
-
-/* A destination that is a device or a FIFO is written in place: renaming
-   over it would replace /dev/null with a regular file.  So is a link
-   still, which only a chain of links with no end leaves: opening it says
-   so, and renaming over it would replace the link. */
-static Bool write_in_place(const HChar* path)
-{
-   struct vg_stat st;
-   HChar          target[8];
-   if (VG_(readlink)(path, target, sizeof target) >= 0)
-      return True;
-   return !sr_isError(VG_(stat)(path, &st)) && !VKI_S_ISREG(st.mode);
-}
-
-static void say_written(const HChar* path, const VP_Dump* d)
-{
-   if (VG_(clo_verbosity) > 0 && !d->quiet)
-      VG_(umsg)("vgprof: profile written to %s\n", path);
-}
-
-static Bool write_direct(const HChar* path, const VP_Dump* d, VP_Out* o)
-{
-   if (!VP_(out_open)(o, path)) {
-      VG_(umsg)("vgprof: error: cannot open '%s' for the profile: %s\n",
-                path, VP_(errno_text)(o->err));
-      VG_(umsg)("vgprof: no profile was written.\n");
-      return False;
-   }
-   write_document(o, d);
-   if (!VP_(out_close)(o)) {
-      VG_(umsg)("vgprof: error: cannot write the profile to '%s': %s\n",
-                path, VP_(errno_text)(o->err));
-      return False;
-   }
-   say_written(path, d);
-   return True;
-}
-
-/* The temporary file beside the destination: its name with ".tmp.PID"
-   added.  A name that fits a file name (NAME_MAX, 255 bytes) only without
-   the suffix gets a short hidden name in the same directory instead, so
-   every name the system accepts can be written; a name too long in itself
-   keeps the suffix, and creating the file says so. */
-#define VP_NAME_MAX 255
-
-static HChar* temp_path(const HChar* path)
-{
-   const HChar* slash = VG_(strrchr)(path, '/');
-   SizeT        dir   = slash ? (SizeT)(slash - path) + 1 : 0;
-   SizeT        name  = VG_(strlen)(path + dir);
-   HChar*       tmp   = VG_(malloc)("vp.dump.tmp", VG_(strlen)(path) + 32);
-   if (name <= VP_NAME_MAX && name + 16 > VP_NAME_MAX) {
-      VG_(memcpy)(tmp, path, dir);
-      VG_(sprintf)(tmp + dir, ".vgprof.tmp.%d", VG_(getpid)());
-   } else
-      VG_(sprintf)(tmp, "%s.tmp.%d", path, VG_(getpid)());
-   return tmp;
-}
-
-/* Written beside the destination, so the rename cannot cross file
-   systems, and renamed into place only when complete. */
-static Bool write_atomically(const HChar* path, const VP_Dump* d, VP_Out* o)
-{
-   HChar* tmp     = temp_path(path);
-   Bool   written = False;
-   if (!VP_(out_open)(o, tmp)) {
-      VG_(umsg)("vgprof: error: cannot create the profile '%s': %s\n",
-                path, VP_(errno_text)(o->err));
-      VG_(umsg)("vgprof: no profile was written.\n");
-   } else {
-      write_document(o, d);
-      if (!VP_(out_close)(o)) {
-         VG_(umsg)("vgprof: error: cannot write the profile '%s': %s\n",
-                   path, VP_(errno_text)(o->err));
-         VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
-         VG_(unlink)(tmp);
-      } else if (VG_(rename)(tmp, path) != 0) {
-         VG_(umsg)("vgprof: error: cannot rename '%s' to '%s'\n", tmp, path);
-         VG_(umsg)("vgprof: the incomplete file was removed; no profile was written.\n");
-         VG_(unlink)(tmp);
-      } else {
-         say_written(path, d);
-         written = True;
-      }
-   }
-   VG_(free)(tmp);
-   return written;
-}
-
-/* A symbolic link is followed, and the file it ends at replaced as any
-   other: the link stays, and a profile that cannot be written whole
-   leaves the old file as it was. */
-static Bool write_file(const HChar* path, const VP_Dump* d)
-{
-   VP_Out* o      = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
-   HChar*  target = link_target(path);
-   const HChar* dest = target ? target : path;
-   Bool    written = write_in_place(dest) ? write_direct(dest, d, o)
-                                          : write_atomically(dest, d, o);
-   VG_(free)(target);
-   VG_(free)(o);
-   return written;
-}
-
-/* Whether the profile could be created where it goes, tried before the
-   client runs so that a destination that cannot be written stops the
-   run at once instead of after it (as callgrind checks its own output
-   file): the temporary file the profile would be written to is created
-   and removed.  A device or a FIFO written in place is left alone:
-   opening a FIFO would wait for its reader. */
-void VP_(check_profile_destination)(void)
-{
-   VP_Dump d;
-   VG_(memset)(&d, 0, sizeof d);
-   HChar*       path   = profile_path(&d);
-   HChar*       target = link_target(path);
-   const HChar* dest   = target ? target : path;
-   if (!write_in_place(dest)) {
-      VP_Out* o   = VG_(malloc)("vp.dump.out", sizeof(VP_Out));
-      HChar*  tmp = temp_path(dest);
-      if (!VP_(out_open)(o, tmp)) {
-         HChar* opt = VG_(malloc)("vp.dump.opt", VG_(strlen)(VP_(clo).out_file) + 32);
-         VG_(sprintf)(opt, "--vgprof-out-file=%s", VP_(clo).out_file);
-         /* A message only, after the options were read: the exit is ours. */
-         VG_(fmsg_bad_option)(opt, "vgprof: cannot create the profile '%s': %s\n",
-                              path, VP_(errno_text)(o->err));
-         VG_(exit)(1);
-      }
-      VP_(out_close)(o);
-      VG_(unlink)(tmp);
-      VG_(free)(tmp);
-      VG_(free)(o);
-   }
-   VG_(free)(target);
-   VG_(free)(path);
-}
-
 HChar* VP_(write_profile)(const VP_Dump* d)
 {
-   HChar* path = profile_path(d);
+   HChar* path = VP_(profile_path)(d);
    if (VP_(clo).call_graph) {
       if (d->number == 0) VP_(callgraph_reset_stacks)();
       else                VP_(callgraph_checkpoint)();
@@ -1421,8 +1135,8 @@ HChar* VP_(write_profile)(const VP_Dump* d)
       VP_(data_prepare_dump)();
    renumber();
    if (d->number == 0)
-      print_summary();
-   Bool written = write_file(path, d);
+      VP_(print_summary)(totals);
+   Bool written = VP_(place_profile)(path, d);
    if (VP_(data_on))
       VP_(data_finish_dump)();
    if (VP_(clo).heap)

@@ -323,8 +323,27 @@ typedef struct {
 /* Returns the path written (the caller frees it), or NULL when the
    profile could not be written (the reason has been printed). */
 HChar* VP_(write_profile)(const VP_Dump* d);
+/* The whole document, once the dump's tables are renumbered. */
+void   VP_(write_document)(VP_Out* o, const VP_Dump* d);
+
+/*------------------------------------------------------------*/
+/*--- from vp_summary.c                                    ---*/
+/*------------------------------------------------------------*/
+
+/* The exit summary; totals are the program's, one per event recorded. */
+void VP_(print_summary)(const ULong* totals);
+
+/*------------------------------------------------------------*/
+/*--- from vp_place.c                                      ---*/
+/*------------------------------------------------------------*/
+
+/* The file a dump goes to (the caller frees it). */
+HChar* VP_(profile_path)(const VP_Dump* d);
+/* Writes the document to path, atomically where it can; False (the
+   reason printed) when no profile was written. */
+Bool   VP_(place_profile)(const HChar* path, const VP_Dump* d);
 /* Stops valgrind at start-up when the profile could not be created. */
-void VP_(check_profile_destination)(void);
+void   VP_(check_profile_destination)(void);
 
 /*------------------------------------------------------------*/
 /*--- from vp_main.c                                       ---*/

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* vp_main.c: registers the vgprof tool with Valgrind's core and ties its
    parts together: options (vp_clo.c), debug-info locations (vp_loc.c),
-   instruction counting (vp_instr.c), the profile writer (vp_dump.c), the
-   client's end (vp_ending.c) and the monitor commands (vp_monitor.c). */
+   instruction counting (vp_instr.c), the profile writer (vp_dump.c, with
+   the exit summary in vp_summary.c and the file's placement in
+   vp_place.c), the client's end (vp_ending.c) and the monitor commands
+   (vp_monitor.c). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
