@@ -357,7 +357,8 @@ Command add_diff_command(CLI::App& app)
                   "compare profiles that do not compare (another command, environment, "
                   "cache, options), with a warning");
     cmd->add_option("--strip-prefix", options.strip_prefixes,
-                    "show source paths without PREFIX (repeatable), e.g. the checkout's path")
+                    "show paths under the directory PREFIX without it (whole components), e.g. "
+                    "the checkout's path; may be given more than once")
         ->type_name("PREFIX")
         ->allow_extra_args(false);
     cmd->add_flag("--derived", options.derived,
