@@ -16,7 +16,8 @@
 //     of --separate-callers) stay part of the name.
 //   - cost lines are self costs per (function, file, line) and, when the
 //     positions include instr, per instruction; calls= lines give call edges
-//     with their counts and inclusive costs.
+//     with their counts and inclusive costs, and when the positions include
+//     instr, the address of the instruction that made the calls.
 //   - a function's inclusive cost is what callgrind_annotate --inclusive=yes
 //     shows for its outermost recursion level: the cost of the calls into
 //     it, or for a function nothing called (the root of a stack) its self
@@ -632,7 +633,7 @@ void CallgrindReader::cost_line(std::string_view line)
         const uint32_t callee = named_function(obj, callee_file, *call_fn_name_);
         named_[callee].called = true;
         uint64_t* call = builder_.call(ProfileBuilder::kWholeProgram, named_[fn].fn,
-                                       named_[callee].fn, FileId(file), line32);
+                                       named_[callee].fn, FileId(file), line32, instr);
         if (__builtin_add_overflow(call[0], *call_count_, &call[0]))
             fail("call counts add up to more than 2^64-1");
         for (size_t e = 0; e < costs.size(); ++e) {

@@ -62,10 +62,15 @@ public:
         for (const FnId fn : g.fns) {
             for (const size_t row : lines_of_[fn.index()])
                 lines.push_back(line_text(g, row));
+            // A call site's rows, one per call instruction from version 8,
+            // as one: the same code signs alike in profiles of either.
+            std::map<std::tuple<FileId, uint32_t, FnId>, uint64_t> count_at_site;
             for (const size_t row : calls_of_[fn.index()]) {
                 const CallEdge& c = p_.calls()[row];
-                calls.push_back(p_.fn_name(c.callee) + "#" + std::to_string(c.count));
+                count_at_site[{c.file, c.line, c.callee}] += c.count;
             }
+            for (const auto& [site, count] : count_at_site)
+                calls.push_back(p_.fn_name(std::get<2>(site)) + "#" + std::to_string(count));
         }
         if (lines.empty())
             return {};

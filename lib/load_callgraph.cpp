@@ -62,18 +62,26 @@ void Loader::load_calls(const TableSource& source, const Where& at, CallGraphTab
 
 void Loader::add_call(const RowCells& row, const Where& item, CallGraphTables& graph)
 {
-    check_row(row, item, {"caller", "callee", "file", "line", "count"}, {""});
+    // Version 8 gives the calling instruction's address after the line.
+    const bool addr = version() >= 8;
+    if (addr)
+        check_row(row, item, {"caller", "callee", "file", "line", "addr", "count"}, {""});
+    else
+        check_row(row, item, {"caller", "callee", "file", "line", "count"}, {""});
+    const size_t count = addr ? 5 : 4;
     const Where caller = item.element(0), callee = item.element(1), file = item.element(2),
-                line = item.element(3), count = item.element(4);
+                line = item.element(3);
     const size_t fns = table_size(p_.functions.size()), files = table_size(p_.files.size());
     CallEdge c;
     c.caller = id_at<FnId>(row[0], caller, "fn", fns, "function");
     c.callee = id_at<FnId>(row[1], callee, "fn", fns, "function");
     c.file = id_at<FileId>(row[2], file, "file", files, "file");
     c.line = u32_at(row[3], line);
-    c.count = uint_at(row[4], count);
+    if (addr)
+        c.addr = uint_at(row[4], item.element(4));
+    c.count = uint_at(row[count], item.element(count));
     graph.calls.push_back(c);
-    append_costs(row, 5, item, graph.call_costs);
+    append_costs(row, count + 1, item, graph.call_costs);
 }
 
 void Loader::check_call_ids(const Where& at, size_t rows, const CallGraphTables& graph) const

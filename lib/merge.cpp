@@ -16,6 +16,13 @@ namespace vgprof {
 
 namespace {
 
+// Whether the profile's calls carry their instructions' addresses: those
+// of a profile of version 8 on, which has a call graph.
+bool has_call_addresses(const Profile& p)
+{
+    return p.meta().version >= 8 && p.has_call_graph();
+}
+
 std::string joined(const std::vector<std::string>& words)
 {
     std::string text;
@@ -82,7 +89,7 @@ private:
     Meta meta_;           // the first profile's, totals summed, merged runs listed
     size_t events_ = 0;
     Part call_graph_{"call graph"}, instrs_{"per-instruction costs"},
-        threads_{"per-thread call graphs"};
+        threads_{"per-thread call graphs"}, call_addrs_{"addresses of call instructions"};
     std::string first_with_heap_;  // the first profile with heap data, if any
     std::string first_with_data_;  // the first profile with a data section, if any
     ProfileBuilder sum_{""};
@@ -161,6 +168,10 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
         sum_.drop_call_graph();
     if (instrs_.lost_by(!p.instrs().empty(), name))
         sum_.drop_instrs();
+    // Rows of one call site with and without the address would not add up
+    // to one call site: kept from every profile, or from none.
+    if (call_addrs_.lost_by(has_call_addresses(p), name))
+        sum_.drop_call_addresses([&](uint64_t& into, uint64_t n) { add_count(into, n); });
     if (p.heap() && first_with_heap_.empty())
         first_with_heap_ = name;
     if (p.data() && first_with_data_.empty())
@@ -176,8 +187,9 @@ void Merger::keep_only_common_parts(const Profile& p, const std::string& name)
 std::vector<std::string> Merger::notes() const
 {
     std::vector<std::string> notes;
-    for (const Part* part : {&call_graph_, &instrs_, &threads_})
-        if (!part->kept && part->seen && !(part == &threads_ && !call_graph_.kept))
+    for (const Part* part : {&call_graph_, &instrs_, &threads_, &call_addrs_})
+        if (!part->kept && part->seen &&
+            !((part == &threads_ || part == &call_addrs_) && !call_graph_.kept))
             notes.push_back(part->first_without + " has no " + part->what +
                             ": the merged profile has none");
     if (!first_with_heap_.empty())
@@ -268,7 +280,7 @@ void Merger::add_graph(const CallGraph& g, const Mapping& map, uint32_t graph)
     for (size_t i = 0; i < g.calls().size(); ++i) {
         const CallEdge& e = g.calls()[i];
         uint64_t* sum = sum_.call(graph, map.fn[e.caller.index()], map.fn[e.callee.index()],
-                                  map.file[e.file.index()], e.line);
+                                  map.file[e.file.index()], e.line, call_addrs_.kept ? e.addr : 0);
         add_count(sum[0], e.count);
         add_costs(sum + 1, g.call_cost(i), map);
     }
@@ -310,6 +322,9 @@ Profile Merger::result()
         throw Error("no profiles to merge");
     if (!threads_.kept)
         sum_.fold_thread_roots([&](uint64_t& into, uint64_t n) { add_count(into, n); });
+    // The first version whose calls name their instructions.
+    if (call_graph_.kept && call_addrs_.kept)
+        meta_.version = 8;
     sum_.meta() = meta_;
     sum_.set_call_graph(call_graph_.kept);
     sum_.set_thread_graphs(call_graph_.kept && threads_.kept);

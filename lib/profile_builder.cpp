@@ -37,6 +37,7 @@ using Ids3 = std::array<uint32_t, 3>;
 using Ids4 = std::array<uint32_t, 4>;
 using Wide3 = std::array<uint64_t, 3>;
 using Wide4 = std::array<uint64_t, 4>;
+using Wide5 = std::array<uint64_t, 5>;
 
 template <typename Key>
 struct KeyHash {
@@ -92,6 +93,21 @@ public:
     }
 
     void clear() { *this = SummedRows(prefix_, sets_, events_); }
+
+    // The rows summed again under the keys `rekey` gives them, each
+    // number by `add`.
+    template <typename Rekey>
+    void rekey(Rekey rekey, const std::function<void(uint64_t& into, uint64_t n)>& add)
+    {
+        SummedRows summed(prefix_, sets_, events_);
+        for (size_t r = 0; r < keys_.size(); ++r) {
+            const uint64_t* from = values(r);
+            uint64_t* to = summed.values(summed.row(rekey(keys_[r])));
+            for (size_t i = 0; i < width(); ++i)
+                add(to[i], from[i]);
+        }
+        *this = std::move(summed);
+    }
     size_t events() const { return events_; }
 
 private:
@@ -129,10 +145,10 @@ std::vector<uint32_t> ranks(const std::vector<size_t>& order)
     return rank;
 }
 
-// A call graph's rows: calls {caller, callee, site file, site line} ->
-// count, costs; inclusive {fn} -> costs.
+// A call graph's rows: calls {caller, callee, site file, site line, site
+// address} -> count, costs; inclusive {fn} -> costs.
 struct GraphRows {
-    SummedRows<Ids4> calls;
+    SummedRows<Wide5> calls;
     SummedRows<Ids1> inclusive;
 
     explicit GraphRows(size_t events) : calls(1, 1, events), inclusive(0, 1, events) {}
@@ -261,10 +277,10 @@ uint64_t* ProfileBuilder::instr(uint64_t addr, FnId fn, FileId file, uint32_t li
 }
 
 uint64_t* ProfileBuilder::call(uint32_t graph, FnId caller, FnId callee, FileId file,
-                               uint32_t line)
+                               uint32_t line, uint64_t addr)
 {
-    SummedRows<Ids4>& calls = graph_rows(s_->graphs, graph, num_events()).calls;
-    return calls.values(calls.row({caller.value, callee.value, file.value, line}));
+    SummedRows<Wide5>& calls = graph_rows(s_->graphs, graph, num_events()).calls;
+    return calls.values(calls.row({caller.value, callee.value, file.value, line, addr}));
 }
 
 uint64_t* ProfileBuilder::inclusive(uint32_t graph, FnId fn)
@@ -285,6 +301,17 @@ uint64_t* ProfileBuilder::path_row(PathId node) { return s_->paths.values(node.i
 void ProfileBuilder::thread_graph(uint32_t tid) { graph_rows(s_->graphs, tid, num_events()); }
 
 void ProfileBuilder::drop_instrs() { s_->instrs.clear(); }
+
+void ProfileBuilder::drop_call_addresses(const std::function<void(uint64_t& into, uint64_t n)>& add)
+{
+    for (auto& [graph, rows] : s_->graphs)
+        rows.calls.rekey(
+            [](Wide5 key) {
+                key[4] = 0;
+                return key;
+            },
+            add);
+}
 
 void ProfileBuilder::drop_call_graph()
 {
@@ -373,19 +400,19 @@ std::vector<size_t> row_order(const SummedRows<Key>& rows, bool canonical, SortK
                        [&](size_t a, size_t b) { return key(rows.key(a)) < key(rows.key(b)); });
 }
 
-void number_graph(const SummedRows<Ids4>& calls, const SummedRows<Ids1>& inclusive,
+void number_graph(const SummedRows<Wide5>& calls, const SummedRows<Ids1>& inclusive,
                   const Renumbering& r, bool canonical, size_t events, CallGraphTables& out)
 {
     const auto& fn = r.fn;
     const auto& file = r.file;
     out.num_events = events;
-    for (size_t row : row_order(calls, canonical, [&](const Ids4& k) {
-             return std::make_tuple(fn[k[0]], fn[k[1]], file[k[2]], k[3]);
+    for (size_t row : row_order(calls, canonical, [&](const Wide5& k) {
+             return std::make_tuple(fn[k[0]], fn[k[1]], file[k[2]], k[3], k[4]);
          })) {
-        const Ids4& k = calls.key(row);
+        const Wide5& k = calls.key(row);
         const uint64_t* sum = calls.values(row);
-        out.calls.push_back(
-            CallEdge{FnId(fn[k[0]]), FnId(fn[k[1]]), FileId(file[k[2]]), uint32_t(k[3]), sum[0]});
+        out.calls.push_back(CallEdge{FnId(fn[k[0]]), FnId(fn[k[1]]), FileId(file[k[2]]),
+                                     uint32_t(k[3]), sum[0], k[4]});
         out.call_costs.insert(out.call_costs.end(), sum + 1, sum + 1 + events);
     }
     // Always by fn: CallGraph::fn_inclusive() searches them.
@@ -670,14 +697,14 @@ private:
 void check_thread_sums(const ProfileTables& t, const std::string& name)
 {
     const size_t events = t.num_events();
-    std::map<std::tuple<FnId, FnId, FileId, uint32_t>, std::vector<detail::CheckedSum>> calls;
+    std::map<std::tuple<FnId, FnId, FileId, uint32_t, uint64_t>, std::vector<detail::CheckedSum>> calls;
     std::map<FnId, std::vector<detail::CheckedSum>> inclusive;
     std::vector<uint32_t> owners(t.paths.size(), 0);
     for (const ThreadTables& thread : t.threads) {
         const CallGraphTables& g = thread.graph;
         for (size_t row = 0; row < g.calls.size(); ++row) {
             const CallEdge& c = g.calls[row];
-            auto& sum = calls[{c.caller, c.callee, c.file, c.line}];
+            auto& sum = calls[{c.caller, c.callee, c.file, c.line, c.addr}];
             sum.resize(1 + events);
             sum[0].add(c.count);
             for (size_t e = 0; e < events; ++e)
@@ -696,10 +723,10 @@ void check_thread_sums(const ProfileTables& t, const std::string& name)
     for (size_t node = 0; node < t.paths.size(); ++node)
         if (!t.paths[node].parent && owners[node] == 0)
             fail_at(name, "threads", cat("paths[", node, "] is a root but no thread lists it"));
-    std::map<std::tuple<FnId, FnId, FileId, uint32_t>, std::vector<detail::CheckedSum>> top;
+    std::map<std::tuple<FnId, FnId, FileId, uint32_t, uint64_t>, std::vector<detail::CheckedSum>> top;
     for (size_t row = 0; row < t.graph.calls.size(); ++row) {
         const CallEdge& c = t.graph.calls[row];
-        auto& sum = top[{c.caller, c.callee, c.file, c.line}];
+        auto& sum = top[{c.caller, c.callee, c.file, c.line, c.addr}];
         sum.resize(1 + events);
         sum[0].add(c.count);
         for (size_t e = 0; e < events; ++e)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -50,22 +51,25 @@ std::vector<CallCost> neighbours(const CallGraph& graph, FnId fn, CallSites site
     const size_t events = graph.num_events();
     const auto& calls = graph.calls();
     std::vector<CallCost> out;
-    std::unordered_map<FnId, size_t> merged_row;  // neighbour -> index in out
+    // (neighbour, site file, site line) -> index in out: the rows of one
+    // site's several call instructions (version 8) are one site, and all
+    // rows one with CallSites::merge.
+    std::map<std::tuple<FnId, FileId, uint32_t>, size_t> merged_row;
     for (size_t row = 0; row < calls.size(); ++row) {
         const CallEdge& edge = calls[row];
         if (end_of(edge) != fn)
             continue;
         const uint64_t* cost = graph.call_cost(row);
         const FnId other = other_of(edge);
-        if (sites == CallSites::merge) {
-            const auto [it, added] = merged_row.try_emplace(other, out.size());
-            if (!added) {
-                CallCost& c = out[it->second];
-                c.count = add_saturating(c.count, edge.count);
-                for (size_t e = 0; e < events; ++e)
-                    c.inclusive[e] = add_saturating(c.inclusive[e], cost[e]);
-                continue;
-            }
+        const bool separate = sites == CallSites::separate;
+        const auto [it, added] = merged_row.try_emplace(
+            {other, separate ? edge.file : FileId(), separate ? edge.line : 0}, out.size());
+        if (!added) {
+            CallCost& c = out[it->second];
+            c.count = add_saturating(c.count, edge.count);
+            for (size_t e = 0; e < events; ++e)
+                c.inclusive[e] = add_saturating(c.inclusive[e], cost[e]);
+            continue;
         }
         CallCost c;
         c.fn = other;

@@ -302,12 +302,16 @@ void write_tables(JsonOut& j, const Profile& p)
     });
 }
 
-void write_calls(JsonOut& j, const CallGraph& g)
+// Version 8 on, each call with its instruction's address.
+void write_calls(JsonOut& j, const CallGraph& g, int version)
 {
     write_rows(j, g.calls().size(), [&](size_t i) {
         const CallEdge& e = g.calls()[i];
         j.raw("[").number(e.caller.value).raw(",").number(e.callee.value).raw(",");
-        j.number(e.file.value).raw(",").number(e.line).raw(",").number(e.count);
+        j.number(e.file.value).raw(",").number(e.line).raw(",");
+        if (version >= 8)
+            j.number(e.addr).raw(",");
+        j.number(e.count);
         j.costs(g.call_cost(i), g.num_events()).raw("]");
     });
 }
@@ -340,14 +344,14 @@ void write_paths(JsonOut& j, const Profile& p)
     });
 }
 
-void write_threads(JsonOut& j, const Profile& p)
+void write_threads(JsonOut& j, const Profile& p, int version)
 {
     j.raw("\n,\"threads\":[");
     for (size_t i = 0; i < p.threads().size(); ++i) {
         const ThreadGraph& t = p.threads()[i];
         j.raw(i ? "\n,{\"tid\":" : "{\"tid\":").number(t.tid);
         j.raw("\n ,\"calls\":");
-        write_calls(j, t);
+        write_calls(j, t, version);
         j.raw("\n ,\"inclusive\":");
         write_inclusive(j, t);
         j.raw("\n ,\"roots\":[");
@@ -535,24 +539,28 @@ int written_version(const Profile& profile)
         std::any_of(profile.functions().begin(), profile.functions().end(),
                     [](const Function& f) { return f.inlined; }))
         version = std::max(version, 7);
+    const auto has_addr = [](const CallEdge& c) { return c.addr != 0; };
+    if (std::any_of(profile.calls().begin(), profile.calls().end(), has_addr))
+        version = std::max(version, 8);
     return version;
 }
 
 void write_profile(std::ostream& out, const Profile& profile)
 {
     JsonOut j(out);
-    j.raw("{\"vgprof\":").number(written_version(profile));
+    const int version = written_version(profile);
+    j.raw("{\"vgprof\":").number(version);
     write_meta(j, profile.meta());
     write_tables(j, profile);
     if (profile.has_call_graph()) {
         j.raw("\n,\"calls\":");
-        write_calls(j, profile.call_graph());
+        write_calls(j, profile.call_graph(), version);
         j.raw("\n,\"inclusive\":");
         write_inclusive(j, profile.call_graph());
         j.raw("\n,\"paths\":");
         write_paths(j, profile);
         if (profile.has_thread_graphs())
-            write_threads(j, profile);
+            write_threads(j, profile, version);
     }
     if (const Heap* heap = profile.heap())
         write_heap(j, *heap);

@@ -40,15 +40,20 @@
 #include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
+/* Where a call was made: the calling instruction and its location. */
+typedef struct {
+   Addr  addr;
+   UInt  file, line;
+   UInt  inl;         /* the inlined call the calling code belongs to */
+} CallSite;
+
 typedef struct {
    Addr  sp;          /* stack pointer at the callee's first instruction */
    Addr  ret_addr;    /* where a call instruction returns to; 0 if emulated */
    UInt  fn;          /* the function entered */
    UInt  node;        /* its call-path node; VP_NO_ID for a skipped frame */
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
-   UInt  site_file;   /* where the call came from */
-   UInt  site_line;
-   UInt  site_inl;    /* the inlined call the calling code belongs to */
+   CallSite site;     /* where the call came from */
    UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
@@ -110,41 +115,51 @@ static VgHashTable* fn_incl_index;
 /*--- Tables keyed by small tuples                         ---*/
 /*------------------------------------------------------------*/
 
+/* Five numbers and an address (an edge's call instruction; 0 for a
+   path node). */
 typedef struct _Key {
    struct _Key* next;
-   UWord        key;     /* hash of k */
+   UWord        key;     /* hash of k and addr */
+   Addr         addr;
    UInt         k[5];
    UInt         id;
 } Key;
 
-static UWord hash5(const UInt* k)
+static UWord hash_key(const Key* key)
 {
    UWord h = 14695981039346656037UL;
    Int   i;
-   for (i = 0; i < 5; i++) h = (h ^ k[i]) * 1099511628211UL;
-   return h;
+   for (i = 0; i < 5; i++) h = (h ^ key->k[i]) * 1099511628211UL;
+   return (h ^ key->addr) * 1099511628211UL;
 }
 
 static Word cmp_key(const void* a, const void* b)
 {
-   return VG_(memcmp)(((const Key*)a)->k, ((const Key*)b)->k, sizeof(UInt) * 5);
+   const Key *x = a, *y = b;
+   if (x->addr != y->addr) return 1;
+   return VG_(memcmp)(x->k, y->k, sizeof(UInt) * 5);
+}
+
+static void set_key(Key* key, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
+{
+   key->k[0] = a; key->k[1] = b; key->k[2] = c; key->k[3] = d; key->k[4] = e;
+   key->addr = addr;
+   key->key  = hash_key(key);
 }
 
 /* The id stored for k, or VP_NO_ID. */
-static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e)
+static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
 {
    Key probe;
-   probe.k[0] = a; probe.k[1] = b; probe.k[2] = c; probe.k[3] = d; probe.k[4] = e;
-   probe.key = hash5(probe.k);
+   set_key(&probe, a, b, c, d, e, addr);
    Key* found = VG_(HT_gen_lookup)(t, &probe, cmp_key);
    return found ? found->id : VP_NO_ID;
 }
 
-static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt id)
+static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr, UInt id)
 {
    Key* n = VP_(perm_alloc)(sizeof(Key));
-   n->k[0] = a; n->k[1] = b; n->k[2] = c; n->k[3] = d; n->k[4] = e;
-   n->key = hash5(n->k);
+   set_key(n, a, b, c, d, e, addr);
    n->id  = id;
    VG_(HT_add_node)(t, n);
 }
@@ -154,6 +169,7 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, UInt 
    lookups cost more than this direct-mapped probe. */
 typedef struct {
    UInt caller_node, caller_fn, callee, file, line, tid, inl;
+   Addr addr;
    UInt edge, node;
 } CallCacheEntry;
 
@@ -267,25 +283,26 @@ static void switch_to_thread(ThreadId tid)
 
 static UInt incl_row_for(UInt fn, UInt tid)
 {
-   UInt id = lookup(fn_incl_index, fn, tid, 0, 0, 0);
+   UInt id = lookup(fn_incl_index, fn, tid, 0, 0, 0, 0);
    if (id == VP_NO_ID) {
       VP_FnIncl* r = blank_record();
       r->fn  = fn;
       r->tid = tid;
       id = (UInt)VG_(addToXA)(fn_incl, r);
-      insert(fn_incl_index, fn, tid, 0, 0, 0, id);
+      insert(fn_incl_index, fn, tid, 0, 0, 0, 0, id);
    }
    return id;
 }
 
-static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid)
+static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid, Addr addr)
 {
-   UInt id = lookup(edge_index, caller, callee, file, line, tid);
+   UInt id = lookup(edge_index, caller, callee, file, line, tid, addr);
    if (id == VP_NO_ID) {
       VP_Edge* e = blank_record();
       e->caller = caller; e->callee = callee; e->file = file; e->line = line; e->tid = tid;
+      e->addr = addr;
       id = (UInt)VG_(addToXA)(edges, e);
-      insert(edge_index, caller, callee, file, line, tid, id);
+      insert(edge_index, caller, callee, file, line, tid, addr, id);
    }
    return id;
 }
@@ -299,7 +316,7 @@ static UInt new_node(UInt parent, UInt fn, UInt tid)
    n->fn     = fn;
    n->tid    = tid;
    UInt id = (UInt)VG_(addToXA)(nodes, n);
-   insert(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, id);
+   insert(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0, id);
    return id;
 }
 
@@ -310,12 +327,12 @@ static UInt node_for(UInt parent, UInt fn, UInt tid)
    if (parent != VP_NO_ID
        && ((VP_PathNode*)VG_(indexXA)(nodes, parent))->fn == VP_NO_ID)
       return parent;
-   UInt id = lookup(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0);
+   UInt id = lookup(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0);
    if (id != VP_NO_ID)
       return id;
    if ((UInt)VG_(sizeXA)(nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
       return new_node(parent, fn, tid);
-   id = lookup(node_index, parent, VP_NO_ID, 0, 0, 0);
+   id = lookup(node_index, parent, VP_NO_ID, 0, 0, 0, 0);
    return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID, tid);
 }
 
@@ -400,23 +417,24 @@ static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 }
 
 static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
-                          UInt file, UInt line, UInt inl, UInt tid, UInt* edge, UInt* node)
+                          const CallSite* s, UInt tid, UInt* edge, UInt* node)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ line * 9973u ^ file ^ tid ^ inl * 31u)
-            & (CALL_CACHE_SIZE - 1);
+   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)s->addr * 9973u ^ tid
+             ^ s->inl * 31u) & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
    if (e->caller_node != caller_node || e->caller_fn != caller_fn
-       || e->callee != callee || e->file != file || e->line != line
-       || e->tid != tid || e->inl != inl || e->edge == VP_NO_ID) {
+       || e->callee != callee || e->addr != s->addr || e->file != s->file
+       || e->line != s->line || e->tid != tid || e->inl != s->inl || e->edge == VP_NO_ID) {
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
-      e->file        = file;
-      e->line        = line;
+      e->addr        = s->addr;
+      e->file        = s->file;
+      e->line        = s->line;
       e->tid         = tid;
-      e->inl         = inl;
-      e->edge        = edge_for(caller_fn, callee, file, line, tid);
-      e->node        = node_for(inlined_node(caller_node, inl, tid), callee, tid);
+      e->inl         = s->inl;
+      e->edge        = edge_for(caller_fn, callee, s->file, s->line, tid, s->addr);
+      e->node        = node_for(inlined_node(caller_node, s->inl, tid), callee, tid);
    }
    *edge = e->edge;
    *node = e->node;
@@ -448,8 +466,7 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
                              offsetof(VexGuestAMD64State, guest_RDX), sizeof(UWord));
 }
 
-static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
-                      UInt site_file, UInt site_line, UInt site_inl)
+static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr, const CallSite* site)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -459,17 +476,14 @@ static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr,
    f = push_frame(c);
    f->sp        = sp;
    f->ret_addr  = ret_addr;
-   f->site_file = site_file;
-   f->site_line = site_line;
-   f->site_inl  = site_inl;
+   f->site      = *site;
    if (callee->in_plt) {
       f->skip = True;
       f->node = f->edge = VP_NO_ID;
       return;
    }
    UInt node;
-   edge_and_node(caller_node, caller_fn, callee->fn, site_file, site_line, site_inl, c->tid,
-                 &f->edge, &node);
+   edge_and_node(caller_node, caller_fn, callee->fn, site, c->tid, &f->edge, &node);
    /* Inside a [truncated] node the outermost call alone counts for it,
       or its cost would be counted once per level. */
    f->inside = node == caller_node;
@@ -708,7 +722,7 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    Bool        emulated  = False, resolved = False;
-   UInt        resolved_file = 0, resolved_line = 0, resolved_inl = VP_NO_INL;
+   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL };
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -722,9 +736,7 @@ static void follow(VP_SB* sb, Addr sp)
       /* The lazy-binding resolver jumps to the function it resolved: that
          is the caller's call, not the resolver's. */
       if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
-         resolved_file = c->frames[c->depth - 1].site_file;
-         resolved_line = c->frames[c->depth - 1].site_line;
-         resolved_inl  = c->frames[c->depth - 1].site_inl;
+         resolved_site = c->frames[c->depth - 1].site;
          resolved = True;
          sp = c->frames[c->depth - 1].sp;
          pop_frame(c);
@@ -748,26 +760,18 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    c = contexts[tid];
-   UInt   ci   = last->exit_instr[exit];
-   UInt   file = last->instr_cc[ci]->loc.file;
-   UInt   line = last->instr_cc[ci]->loc.line;
-   UInt   inl  = last->instr_cc[ci]->loc.inl;
-   Addr   ret  = emulated ? 0 : last->exit_next[exit];
-   if (resolved) {
-      file = resolved_file;
-      line = resolved_line;
-      inl  = resolved_inl;
-   }
+   const VP_InstrCC* at = last->instr_cc[last->exit_instr[exit]];
+   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl };
+   Addr     ret  = emulated ? 0 : last->exit_next[exit];
+   if (resolved)
+      site = resolved_site;
    if (emulated && c->depth > 1) {
       Frame* top = &c->frames[c->depth - 1];
       sp = top->sp;
-      if (top->skip) {             /* a PLT stub jumping on: the call is the caller's */
-         file = top->site_file;
-         line = top->site_line;
-         inl  = top->site_inl;
-      }
+      if (top->skip)               /* a PLT stub jumping on: the call is the caller's */
+         site = top->site;
    }
-   push_call(c, sb, sp, ret, file, line, inl);
+   push_call(c, sb, sp, ret, &site);
 }
 
 /* A translation is going away: no context may keep pointing at it. */

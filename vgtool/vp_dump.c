@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: the profile's document (docs/profile-format.md, version 7),
+/* vp_dump.c: the profile's document (docs/profile-format.md, version 8),
    and the order of a dump: settle the counts, renumber, print the exit
    summary (vp_summary.c), write the file (vp_place.c).
 
@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_data.h"
 
-#define VP_FORMAT_VERSION 7
+#define VP_FORMAT_VERSION 8
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -507,13 +507,14 @@ static Int cmp_edges(const void* a, const void* b)
    if ((c = cmp_u32(rn.fn[x->callee], rn.fn[y->callee]))) return c;
    if ((c = cmp_u32(rn.file[x->file], rn.file[y->file]))) return c;
    if ((c = cmp_u32(x->line, y->line)))                   return c;
+   if (x->addr != y->addr)                                return x->addr < y->addr ? -1 : 1;
    return cmp_u32(x->tid, y->tid);
 }
 
 static Bool same_edge(const VP_Edge* x, const VP_Edge* y)
 {
    return x->caller == y->caller && x->callee == y->callee
-          && x->file == y->file && x->line == y->line;
+          && x->file == y->file && x->line == y->line && x->addr == y->addr;
 }
 
 /* Kept edges of thread tid (or of every thread, for VP_NO_ID), sorted. */
@@ -530,7 +531,8 @@ static UInt* edges_of(UInt tid, UInt* k)
    return ids;
 }
 
-/* One row per (caller, callee, file, line): the threads' rows summed. */
+/* One row per (caller, callee, file, line, call instruction): the
+   threads' rows summed. */
 static void write_call_rows(VP_Out* o, UInt tid)
 {
    UInt  k, i, j, rows = 0;
@@ -553,6 +555,8 @@ static void write_call_rows(VP_Out* o, UInt tid)
       VP_(out_u64)(o, rn.file[first->file]);
       VP_(out_s)(o, ",");
       VP_(out_u64)(o, first->line);
+      VP_(out_s)(o, ",");
+      VP_(out_u64)(o, first->addr);
       VP_(out_s)(o, ",");
       VP_(out_u64)(o, count);
       out_costs(o, incl);

@@ -253,6 +253,7 @@ void VP_(callgraph_zero)(void);
 /* tid is Valgrind's thread number with --separate-threads=yes, else 0. */
 typedef struct {
    UInt  caller, callee, file, line, tid;
+   Addr  addr;     /* the instruction that made the calls */
    ULong count;
    ULong incl[];   /* VP_(n_events) */
 } VP_Edge;

@@ -18,6 +18,7 @@
 #include <SDL.h>
 
 #include <algorithm>
+#include <string>
 
 namespace vgprof::viewer {
 
@@ -29,6 +30,11 @@ namespace {
 constexpr double kHotShare = 0.4;
 // "Expand all below" opens at most this many nodes.
 constexpr size_t kExpandLimit = 2000;
+// The room the function column keeps for a name however deep the row, in
+// font heights: "_PyEval_EvalFrameDefault [python3.11]" and a little more.
+constexpr float kMinName = 16;
+// Indentation per level, in font heights: the Firefox Profiler's 10 pixels.
+constexpr float kStep = 0.75f;
 
 // The node's object file: its function's, or the library collapsed into it.
 std::string library_of(const Profile& p, NodeKey key)
@@ -178,24 +184,31 @@ void CallTreeView::draw_table(ViewContext& ctx)
 {
     const bool diff = ctx.diff != nullptr;
     const int columns = 5 + (diff ? 1 : 0);
+    const float font = ImGui::GetFontSize();
+    const float number = ImGui::CalcTextSize("0,000,000,000  100.0%").x;
+    const float change = ImGui::CalcTextSize("+0,000,000,000 (+100.0%)").x;
+    const float calls = ImGui::CalcTextSize("0,000,000,000").x;
+    const float name = font * kMinName;
+    // Narrower than that, the table scrolls sideways rather than squeeze
+    // the names.
+    const float padding = ImGui::GetStyle().CellPadding.x * 2 * float(columns);
+    const float inner = name + 2 * number + (diff ? change : 0) + calls + font * 9 + padding;
     const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_Resizable | ImGuiTableFlags_Hideable |
                                   ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("tree", columns, flags))
+    const float avail = ImGui::GetContentRegionAvail().x;
+    if (!ImGui::BeginTable("tree", columns, flags, ImVec2(0, 0), inner > avail ? inner : 0.0f))
         return;
-    const float font = ImGui::GetFontSize();
     const std::string& event = ctx.doc.profile().meta().events[ctx.event];
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn(inverted_ ? "Function (callers below)" : "Function",
                             ImGuiTableColumnFlags_NoHide | ImGuiTableColumnFlags_WidthStretch);
-    const float number = ImGui::CalcTextSize("0,000,000,000  100.0%").x;
     ImGui::TableSetupColumn((event + " total").c_str(), ImGuiTableColumnFlags_WidthFixed, number);
     ImGui::TableSetupColumn((event + " self").c_str(), ImGuiTableColumnFlags_WidthFixed, number);
     if (diff)
-        ImGui::TableSetupColumn((event + " total +/-").c_str(), ImGuiTableColumnFlags_WidthFixed,
-                                ImGui::CalcTextSize("+0,000,000,000 (+100.0%)").x);
-    ImGui::TableSetupColumn("Calls", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0,000,000,000").x);
+        ImGui::TableSetupColumn((event + " total +/-").c_str(), ImGuiTableColumnFlags_WidthFixed, change);
+    ImGui::TableSetupColumn("Calls", ImGuiTableColumnFlags_WidthFixed, calls);
     ImGui::TableSetupColumn("Library", ImGuiTableColumnFlags_WidthFixed, font * 9);
     ImGui::TableHeadersRow();
 
@@ -221,11 +234,19 @@ void CallTreeView::draw_table(ViewContext& ctx)
     clipper.Begin(int(rows.size()), row_height);
     while (clipper.Step())
         for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r)
-            draw_row(ctx, rows[size_t(r)], font);
+            draw_row(ctx, rows[size_t(r)]);
     ImGui::EndTable();
 }
 
-void CallTreeView::draw_row(ViewContext& ctx, uint32_t id, float indent)
+RowIndent CallTreeView::row_indent(uint32_t depth) const
+{
+    const float font = ImGui::GetFontSize();
+    const TreeIndent indent(ImGui::GetContentRegionAvail().x, font * kStep, font * kMinName,
+                            ImGui::CalcTextSize("0000 ").x);
+    return indent.of(depth);
+}
+
+void CallTreeView::draw_row(ViewContext& ctx, uint32_t id)
 {
     const Profile& p = ctx.doc.profile();
     const MergedTree::Node& n = tree_->node(id);
@@ -235,7 +256,20 @@ void CallTreeView::draw_row(ViewContext& ctx, uint32_t id, float indent)
     if (sel.fn && n.key.fn() == sel.fn && current_ != id)
         ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(120, 170, 250, 50));
     ImGui::PushID(int(id));
-    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + float(n.depth) * indent);
+    const RowIndent indent = row_indent(n.depth);
+    const float cell = ImGui::GetCursorPosX();
+    if (indent.depth_shown) {
+        // Right-aligned against the row's arrow.
+        const std::string depth = std::to_string(n.depth);
+        const float space = ImGui::CalcTextSize(" ").x;
+        ImGui::SetCursorPosX(cell + indent.name - space - ImGui::CalcTextSize(depth.c_str()).x);
+        ImGui::TextDisabled("%s", depth.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Depth %u: rows this deep are not indented further, to keep their names readable",
+                              unsigned(n.depth));
+        ImGui::SameLine(0, 0);
+    }
+    ImGui::SetCursorPosX(cell + indent.name);
     ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_OpenOnDoubleClick |
                                ImGuiTreeNodeFlags_NoTreePushOnOpen | ImGuiTreeNodeFlags_SpanAvailWidth;
     if (!n.has_children)

@@ -25,6 +25,7 @@
 #include "selection.hpp"
 #include "source_calls.hpp"
 #include "source_lines.hpp"
+#include "tree_indent.hpp"
 #include "view_data_heatmap.hpp"
 
 #include "vgprof/source.hpp"
@@ -119,7 +120,9 @@ private:
     void reveal(ViewContext& ctx, FnId fn);
     void draw_toolbar(ViewContext& ctx);
     void draw_table(ViewContext& ctx);
-    void draw_row(ViewContext& ctx, uint32_t id, float indent);
+    void draw_row(ViewContext& ctx, uint32_t id);
+    // Where the name cell of a row of `depth` puts its parts.
+    RowIndent row_indent(uint32_t depth) const;
     void handle_keys(ViewContext& ctx);
 
     SharedCallTree* shared_;

@@ -18,7 +18,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 7;
+inline constexpr int kNewestVersion = 8;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -153,6 +153,7 @@ struct CallEdge {
     FileId file;        // call site: the calling instruction's source location
     uint32_t line = 0;
     uint64_t count = 0; // number of calls
+    uint64_t addr = 0;  // the calling instruction's address (version 8); 0: not recorded
 };
 
 // A row of `paths` without its costs (see Profile::path_self and

@@ -94,7 +94,9 @@ public:
     // path nodes. Adding (and reporting a sum past 2^64-1) is the caller's.
     uint64_t* line(FnId fn, FileId file, uint32_t line);
     uint64_t* instr(uint64_t addr, FnId fn, FileId file, uint32_t line);
-    uint64_t* call(uint32_t graph, FnId caller, FnId callee, FileId file, uint32_t line);
+    // `addr`: the calling instruction's, 0 when not known.
+    uint64_t* call(uint32_t graph, FnId caller, FnId callee, FileId file, uint32_t line,
+                   uint64_t addr = 0);
     uint64_t* inclusive(uint32_t graph, FnId fn);
     // The path node under `parent` (nullopt: a root) for `fn` (nullopt: the
     // [truncated] node); `root_tid` keeps roots of different threads apart
@@ -110,6 +112,9 @@ public:
     void set_thread_graphs(bool has);
     // Forget rows added so far (a part the profile will not have after all).
     void drop_instrs();
+    // Forget the calls' instruction addresses: the rows that differed only
+    // there become one, their numbers summed by `add`.
+    void drop_call_addresses(const std::function<void(uint64_t& into, uint64_t n)>& add);
     void drop_call_graph();
     void drop_thread_graphs();
     // Matches the path tree's roots again without their threads (a profile

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,84 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"allocator", "heap_basic",
              {"main", "malloc", "free", "calloc", "realloc", "posix_memalign", "_int_malloc",
               "_int_free"}}),
+    [](const auto& info) { return info.param.name; });
+
+// Every call is recorded at the instruction that made it, as callgrind
+// records it (the position of its calls= line with --dump-instr=yes): b's
+// two calls of c on one line are two call sites (a call, then a tail
+// call's jump), as are is_even's and is_odd's tail calls of each other; a
+// call through the PLT is made by the caller's call of the stub; qsort's
+// calls of cmp_int come from a call instruction in the stripped C library,
+// which has no lines.
+// The profile holds run-time addresses, callgrind's file the object file's:
+// the caller's object's load offset is how far the caller's lowest
+// instruction either tool saw run lies in the one from the other.
+class CallSitesMatchCallgrind : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CallSitesMatchCallgrind, EachCallInstructionHasCallgrindsCount)
+{
+   const Case& c = GetParam();
+   TempDir dir;
+   std::vector<std::string> program{progs_dir() + "/" + c.program};
+   auto cl = run_tool("callgrind",
+                      {"--callgrind-out-file=cl.out", "--dump-instr=yes", "--dump-line=no",
+                       "--compress-pos=no", "--compress-strings=no"},
+                      program, dir.path());
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json", "--dump-instr=yes"}, program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(cl.exit_code, vp.exit_code);
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+
+   using Function = std::pair<std::string, std::string>;   // object path, name
+   std::map<Function, uint64_t> lowest_in_file, lowest_at_run;
+   const auto lower = [](std::map<Function, uint64_t>& lowest, const Function& f, uint64_t addr) {
+      auto [it, added] = lowest.try_emplace(f, addr);
+      it->second = std::min(it->second, addr);
+   };
+   for (const auto& [key, cost] : read_callgrind_instrs(dir / "cl.out").self)
+      lower(lowest_in_file, {std::get<0>(key), without_recursion_level(std::get<1>(key))},
+            std::get<2>(key));
+   for (const auto& i : p.instrs())
+      lower(lowest_at_run, {p.obj_path(p.function(i.fn).obj), p.fn_name(i.fn)}, i.addr);
+   // The calls into or out of the case's functions, made by a function
+   // with a name (the load offset is found by the caller's name).
+   const auto own = [&](const CallSiteCounts& all) {
+      CallSiteCounts some;
+      for (const auto& [key, count] : all)
+         if ((c.own.count(std::get<0>(key)) || c.own.count(std::get<1>(key))) &&
+             std::get<0>(key) != "???")
+            some[key] = count;
+      return some;
+   };
+   CallSiteCounts mine;
+   for (const auto& [key, count] : own(vgprof_call_sites(p))) {
+      ASSERT_NE(std::get<2>(key), 0u) << std::get<0>(key) << " -> " << std::get<1>(key);
+      const Function caller{std::get<3>(key), std::get<0>(key)};
+      ASSERT_TRUE(lowest_in_file.count(caller) && lowest_at_run.count(caller)) << caller.second;
+      const uint64_t offset = lowest_at_run[caller] - lowest_in_file[caller];
+      EXPECT_EQ(offset % 4096, 0u) << caller.first;   // objects are mapped at page boundaries
+      mine[{std::get<0>(key), std::get<1>(key), std::get<2>(key) - offset, caller.first}] = count;
+   }
+   const CallSiteCounts theirs = own(read_callgrind_call_sites(dir / "cl.out"));
+   const auto show = [](const CallSiteCounts& sites) {
+      std::ostringstream s;
+      for (const auto& [key, count] : sites)
+         s << "  " << std::get<0>(key) << " -> " << std::get<1>(key) << " at 0x" << std::hex
+           << std::get<2>(key) << std::dec << " of " << std::get<3>(key) << ": " << count << "\n";
+      return s.str();
+   };
+   ASSERT_FALSE(theirs.empty());
+   EXPECT_EQ(mine, theirs) << "vgprof:\n" << show(mine) << "callgrind:\n" << show(theirs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Programs, CallSitesMatchCallgrind,
+    ::testing::Values(Case{"two_calls_on_one_line", "paths", {"a", "b", "c"}},
+                      Case{"tail_calls", "recursion", {"fib", "is_even", "is_odd"}},
+                      Case{"through_a_pointer", "fptr", {"op_add", "op_mul", "op_xor", "op_shift"}},
+                      // main's calls through the PLT, each from main's call of
+                      // the stub, and qsort's calls of cmp_int.
+                      Case{"from_the_stripped_c_library", "libc_calls", {"main", "cmp_int"}}),
     [](const auto& info) { return info.param.name; });
 
 // The tree's own arithmetic, checked directly rather than through the

@@ -193,6 +193,15 @@ CachegrindOut read_cachegrind(const std::string& path)
 // Callgrind's format names a function once as "fn=(id) name" and then
 // by "(id)" alone; fn= and cfn= share the ids.  "calls=N target" is
 // followed by a line "position inclusive-cost...".
+std::string without_recursion_level(std::string name)
+{
+   const auto q = name.rfind('\'');
+   if (q != std::string::npos && q + 1 < name.size() &&
+       std::all_of(name.begin() + q + 1, name.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      name.erase(q);
+   return name;
+}
+
 CallMap read_callgrind_calls(const std::string& path)
 {
    std::map<std::string, std::string> names;
@@ -204,11 +213,7 @@ CallMap read_callgrind_calls(const std::string& path)
          if (close + 1 < v.size()) names[id] = v.substr(close + 2);
          n = names[id];
       }
-      auto q = n.rfind('\'');
-      if (q != std::string::npos && q + 1 < n.size() &&
-          std::all_of(n.begin() + q + 1, n.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
-         n.erase(q);   // recursion level
-      return n;
+      return without_recursion_level(n);
    };
    CallMap calls;
    std::istringstream in(read_file(path));
@@ -354,6 +359,41 @@ CallgrindInstrs read_callgrind_instrs(const std::string& path)
       }
    }
    return instrs;
+}
+
+CallSiteCounts read_callgrind_call_sites(const std::string& path)
+{
+   CallSiteCounts sites;
+   std::istringstream in(read_file(path));
+   std::string line, object, fn, cfn;
+   uint64_t pending = 0;   // the calls= count whose position comes next
+   bool have_call = false;
+   while (std::getline(in, line)) {
+      if (line.rfind("ob=", 0) == 0) {
+         object = line.substr(3);
+      } else if (line.rfind("fn=", 0) == 0) {
+         fn = without_recursion_level(line.substr(3));
+      } else if (line.rfind("cfn=", 0) == 0) {
+         cfn = without_recursion_level(line.substr(4));
+      } else if (line.rfind("calls=", 0) == 0) {
+         pending = std::stoull(line.substr(6));
+         have_call = true;
+      } else if (have_call && line.rfind("0x", 0) == 0) {
+         const uint64_t addr = std::stoull(line.substr(0, line.find(' ')), nullptr, 16);
+         sites[{valgrind_name(fn), valgrind_name(cfn), addr, object}] += pending;
+         have_call = false;
+      }
+   }
+   return sites;
+}
+
+CallSiteCounts vgprof_call_sites(const vgprof::Profile& p)
+{
+   CallSiteCounts sites;
+   for (const auto& e : p.calls())
+      sites[{valgrind_name(p.fn_name(e.caller)), valgrind_name(p.fn_name(e.callee)), e.addr,
+              p.obj_path(p.function(e.caller).obj)}] += e.count;
+   return sites;
 }
 
 std::string valgrind_name(const std::string& name)

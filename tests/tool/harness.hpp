@@ -98,6 +98,8 @@ struct CallTotals {
    bool operator==(const CallTotals& o) const { return count == o.count && inclusive == o.inclusive; }
 };
 using CallMap = std::map<std::pair<std::string, std::string>, CallTotals>;
+// "fib'2", callgrind's name for fib's second recursion level: "fib".
+std::string without_recursion_level(std::string name);
 CallMap read_callgrind_calls(const std::string& path);
 
 // vgprof's calls in the same form: of a whole-program or one-thread
@@ -139,6 +141,16 @@ struct CallgrindInstrs {
    std::set<InstrKey> call_sites;
 };
 CallgrindInstrs read_callgrind_instrs(const std::string& path);
+
+// Callgrind's calls by the instruction that made them, from a file written
+// as for read_callgrind_instrs: (caller, callee, address, the caller's
+// object) -> count, the recursion levels folded, code without a symbol
+// named "???" (see valgrind_name); and vgprof's the same way (its
+// addresses are the run's, callgrind's the object file's).
+using CallSiteKey = std::tuple<std::string, std::string, uint64_t, std::string>;
+using CallSiteCounts = std::map<CallSiteKey, uint64_t>;
+CallSiteCounts read_callgrind_call_sites(const std::string& path);
+CallSiteCounts vgprof_call_sites(const vgprof::Profile& profile);
 
 // vgprof's self cost per (file, function, line) for one event.
 // A function's name as Valgrind's other tools print it: code without a

@@ -55,12 +55,12 @@ TEST(Merge, AProfileWithItselfDoublesEveryNumber)
    EXPECT_EQ(two.strs(), one.strs());
    EXPECT_EQ(line_rows(two), doubled(line_rows(one), 3));
    EXPECT_EQ(instr_rows(two), doubled(instr_rows(one), 4));
-   EXPECT_EQ(call_rows(two.call_graph()), doubled(call_rows(one.call_graph()), 4));
+   EXPECT_EQ(call_rows(two.call_graph()), doubled(call_rows(one.call_graph()), 5));
    EXPECT_EQ(inclusive_rows(two.call_graph()), doubled(inclusive_rows(one.call_graph()), 1));
    EXPECT_EQ(path_rows(two), doubled(path_rows(one), 2));
    ASSERT_EQ(two.threads().size(), one.threads().size());
    for (size_t t = 0; t < one.threads().size(); t++) {
-      EXPECT_EQ(call_rows(two.threads()[t]), doubled(call_rows(one.threads()[t]), 4));
+      EXPECT_EQ(call_rows(two.threads()[t]), doubled(call_rows(one.threads()[t]), 5));
       EXPECT_EQ(inclusive_rows(two.threads()[t]), doubled(inclusive_rows(one.threads()[t]), 1));
       EXPECT_EQ(two.threads()[t].roots, one.threads()[t].roots);
    }

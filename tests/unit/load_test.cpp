@@ -119,6 +119,35 @@ TEST(LoadProfile, FormatDocSampleCallGraphLoadsCallsInclusiveCostsAndPaths)
     EXPECT_EQ(p.path_inclusive(1)[0], 2484747u);
 }
 
+// Version 8: main calls work from two instructions of line 12, once each.
+ProfileText two_call_instructions()
+{
+    return ProfileText()
+        .set("vgprof", "8")
+        .set("calls", "[[0,1,1,12,4198689,1,1000000],[0,1,1,12,4198700,1,1484747]]")
+        .set("paths", "[[null,0,0,1200,2485947],[0,1,2,2484747,2484747]]");
+}
+
+TEST(LoadProfile, Version8CallsNameTheirInstructionAfterTheLine)
+{
+    const Profile p = parse_profile(two_call_instructions().str(), "p.json");
+    ASSERT_EQ(p.calls().size(), 2u);
+    EXPECT_EQ(p.calls()[0].line, 12u);
+    EXPECT_EQ(p.calls()[0].addr, 4198689u);
+    EXPECT_EQ(p.calls()[0].count, 1u);
+    EXPECT_EQ(p.call_cost(0)[0], 1000000u);
+    EXPECT_EQ(p.calls()[1].addr, 4198700u);
+    EXPECT_EQ(p.call_cost(1)[0], 1484747u);
+}
+
+TEST(LoadProfile, CallsBeforeVersion8HaveNoInstruction)
+{
+    const Profile p = parse_profile(ProfileText().set("vgprof", "7").str(), "p.json");
+    ASSERT_EQ(p.calls().size(), 1u);
+    EXPECT_EQ(p.calls()[0].addr, 0u);
+    EXPECT_EQ(p.calls()[0].count, 1u);
+}
+
 TEST(LoadProfile, CallGraphCostsOfSeveralEventsAreStoredPerRowInEventOrder)
 {
     // Dr: main 30 + work 40; a path row is [parent, fn, count, self Ir, self Dr, incl Ir, incl Dr].
@@ -461,16 +490,16 @@ TEST(LoadProfileError, EmptyObjectIsNotAProfile)
 
 TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "8")),
-              "p.json: profile format version 8 is newer than this vgprof understands "
-              "(newest: 7); upgrade vgprof");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "9")),
+              "p.json: profile format version 9 is newer than this vgprof understands "
+              "(newest: 8); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 7); upgrade vgprof");
+              "understands (newest: 8); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
@@ -709,6 +738,8 @@ TEST(LoadProfileError, CallGraphRowsMustHaveOneCostPerEventPerCostSet)
 {
     EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,1,12,1]]")),
               "p.json: calls[0]: expected 6 entries [caller, callee, file, line, count, Ir], got 5");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "8").set("calls", "[[0,1,1,12,1,2484747]]")),
+              "p.json: calls[0]: expected 7 entries [caller, callee, file, line, addr, count, Ir], got 6");
     EXPECT_EQ(load_error(ProfileText().set("inclusive", "[[0,2485947,1],[1,2484747]]")),
               "p.json: inclusive[0]: expected 2 entries [fn, Ir], got 3");
     EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947],[0,1,1,2484747]]")),

@@ -107,7 +107,7 @@ TEST(MergeProfiles, AProfileWithItselfDoublesEveryNumber)
     EXPECT_EQ(two.strs(), one.strs());
     EXPECT_EQ(two.meta().totals, (std::vector<uint64_t>{20000, 10000}));
     EXPECT_EQ(test::line_rows(two), scaled(test::line_rows(one), 3, 2));
-    EXPECT_EQ(test::call_rows(two.call_graph()), scaled(test::call_rows(one.call_graph()), 4, 2));
+    EXPECT_EQ(test::call_rows(two.call_graph()), scaled(test::call_rows(one.call_graph()), 5, 2));
     EXPECT_EQ(test::inclusive_rows(two.call_graph()),
               scaled(test::inclusive_rows(one.call_graph()), 1, 2));
     EXPECT_EQ(test::path_rows(two), scaled(test::path_rows(one), 2, 2));
@@ -124,7 +124,7 @@ TEST(MergeProfiles, AProfileWithItselfDoublesEachThreadsGraphAndKeepsTheirRootsA
     for (size_t t = 0; t < 2; ++t) {
         const ThreadGraph &doubled = two.threads()[t], &single = one.threads()[t];
         EXPECT_EQ(doubled.tid, single.tid);
-        EXPECT_EQ(test::call_rows(doubled), scaled(test::call_rows(single), 4, 2));
+        EXPECT_EQ(test::call_rows(doubled), scaled(test::call_rows(single), 5, 2));
         EXPECT_EQ(test::inclusive_rows(doubled), scaled(test::inclusive_rows(single), 1, 2));
         ASSERT_EQ(doubled.roots.size(), 1u);
         EXPECT_EQ(doubled.roots[0], single.roots[0]);
@@ -162,15 +162,15 @@ TEST(MergeProfiles, MatchesFunctionsByNameAndSumsEveryTable)
                                                       {3, 0, 13, 20, 2},
                                                       {4, 0, 4, 5000 + 2000, 600 + 300},
                                                       {4, 0, 5, 3000, 400}}));
-    // [caller, callee, file, line, count, Ir, Dr]
+    // [caller, callee, file, line, addr (none before version 8), count, Ir, Dr]
     EXPECT_EQ(test::call_rows(sum.call_graph()),
-              (std::vector<Row>{{2, 0, 0, 23, 2 + 1, 500 + 700, 1990 + 1000},
-                                {3, 1, 0, 14, 1, 50, 5},
-                                {3, 2, 0, 13, 1 + 1, 900 + 900, 1990 + 1000},
-                                {3, 4, 0, 11, 1 + 1, 5000 + 2000, 1000 + 300},
-                                {3, 4, 0, 12, 1, 4000, 2000},
-                                {4, 0, 0, 6, 1, 1000, 2000},
-                                {4, 4, 0, 5, 1, 2000, 200}}));
+              (std::vector<Row>{{2, 0, 0, 23, 0, 2 + 1, 500 + 700, 1990 + 1000},
+                                {3, 1, 0, 14, 0, 1, 50, 5},
+                                {3, 2, 0, 13, 0, 1 + 1, 900 + 900, 1990 + 1000},
+                                {3, 4, 0, 11, 0, 1 + 1, 5000 + 2000, 1000 + 300},
+                                {3, 4, 0, 12, 0, 1, 4000, 2000},
+                                {4, 0, 0, 6, 0, 1, 1000, 2000},
+                                {4, 4, 0, 5, 0, 1, 2000, 200}}));
     EXPECT_EQ(test::inclusive_rows(sum.call_graph()),
               (std::vector<Row>{{0, 1500 + 700, 3990 + 1000},
                                 {1, 50, 5},
@@ -279,6 +279,55 @@ TEST(MergeProfiles, LeavesOutPerInstructionCostsWhenARunHasNone)
     EXPECT_TRUE(sum.instrs().empty());
     EXPECT_EQ(notes, std::vector<std::string>{
                          "b.json has no per-instruction costs: the merged profile has none"});
+}
+
+// Version 8: main calls work from two instructions of line 12, once each
+// (1,000,000 and 1,484,747 Ir); or, with `addresses` false, as version 7
+// records the same run: one row for the line.
+ProfileText two_call_instructions(bool addresses)
+{
+    ProfileText p;
+    p.set("vgprof", addresses ? "8" : "7");
+    p.set("calls", addresses ? "[[0,1,1,12,4198689,1,1000000],[0,1,1,12,4198700,1,1484747]]"
+                             : "[[0,1,1,12,2,2484747]]");
+    p.set("paths", "[[null,0,0,1200,2485947],[0,1,2,2484747,2484747]]");
+    return p;
+}
+
+TEST(MergeProfiles, KeepsEachCallInstructionApartWhenEveryRunNamesThem)
+{
+    std::vector<std::string> notes;
+    const Profile sum = merge(
+        {{"a.json", two_call_instructions(true)}, {"b.json", two_call_instructions(true)}}, &notes);
+    EXPECT_EQ(sum.meta().version, 8);
+    ASSERT_EQ(sum.calls().size(), 2u);
+    EXPECT_EQ(sum.calls()[0].addr, 4198689u);
+    EXPECT_EQ(sum.calls()[0].count, 2u);
+    EXPECT_EQ(sum.call_cost(0)[0], 2000000u);
+    EXPECT_EQ(sum.calls()[1].addr, 4198700u);
+    EXPECT_EQ(sum.calls()[1].count, 2u);
+    EXPECT_EQ(sum.call_cost(1)[0], 2969494u);
+    EXPECT_TRUE(notes.empty());
+}
+
+TEST(MergeProfiles, SumsACallSitesInstructionsWhenARunDoesNotNameThem)
+{
+    for (const bool first_has_them : {true, false}) {
+        std::vector<std::string> notes;
+        const Profile sum = merge({{"a.json", two_call_instructions(first_has_them)},
+                                   {"b.json", two_call_instructions(!first_has_them)}},
+                                  &notes);
+        EXPECT_LT(sum.meta().version, 8);
+        ASSERT_EQ(sum.calls().size(), 1u);
+        EXPECT_EQ(sum.calls()[0].addr, 0u);
+        EXPECT_EQ(sum.calls()[0].line, 12u);
+        EXPECT_EQ(sum.calls()[0].count, 4u);
+        EXPECT_EQ(sum.call_cost(0)[0], 2u * 2484747);
+        EXPECT_EQ(notes, std::vector<std::string>{
+                             (first_has_them ? "b.json" : "a.json") +
+                             std::string(" has no addresses of call instructions: the merged "
+                                         "profile has none")});
+    }
 }
 
 TEST(MergeProfiles, LeavesOutTheHeap)

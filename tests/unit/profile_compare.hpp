@@ -40,7 +40,7 @@ inline std::vector<Row> call_rows(const CallGraph& g)
         g.calls().size(), g.num_events(),
         [&](size_t i) {
             const CallEdge& e = g.calls()[i];
-            return Row{e.caller.value, e.callee.value, e.file.value, e.line, e.count};
+            return Row{e.caller.value, e.callee.value, e.file.value, e.line, e.addr, e.count};
         },
         [&](size_t i) { return g.call_cost(i); });
 }

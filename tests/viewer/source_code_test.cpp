@@ -207,6 +207,13 @@ TEST(FunctionCode, CallsThatFitNoSingleInstructionAreSaid)
     EXPECT_NE(l.notes[0].find("2 calls not shown"), std::string::npos) << l.notes[0];
 }
 
+// parse without lines: two calls into unnamed code.
+const char* const kStrippedParseCode = "0000000000003000 <parse>:\n"
+                                       "    3000:\tcall   5010 <other+0x10>\n"
+                                       "    3005:\tcall   5020 <other+0x20>\n"
+                                       "000000000000300a <next>:\n"
+                                       "    300a:\tret\n";
+
 TEST(FunctionCode, WithoutLinesTheCallThatRanAsOftenAsTheCallsMadeThem)
 {
     // Stripped code: parse's two calls into unnamed code, run 3 and 2
@@ -216,13 +223,8 @@ TEST(FunctionCode, WithoutLinesTheCallThatRanAsOftenAsTheCallsMadeThem)
         app_profile()
             .set("calls", "[[0,1,1,11,1,500],[0,2,1,12,1,1500],[1,2,0,0,2,50],[2,3,1,31,5,500]]")
             .set("instrs", "[[12288,1,0,0,3],[12293,1,0,0,2]]"));
-    const AsmListing l = function_listing(doc->profile(), FnId(kParse),
-                                          fixed_object("0000000000003000 <parse>:\n"
-                                                       "    3000:\tcall   5010 <other+0x10>\n"
-                                                       "    3005:\tcall   5020 <other+0x20>\n"
-                                                       "000000000000300a <next>:\n"
-                                                       "    300a:\tret\n"),
-                                          0, "app.json");
+    const AsmListing l =
+        function_listing(doc->profile(), FnId(kParse), fixed_object(kStrippedParseCode), 0, "app.json");
     ASSERT_TRUE(l.problem.empty()) << l.problem;
     ASSERT_EQ(l.lines.size(), 2u);
     EXPECT_TRUE(l.lines[0].calls.empty());
@@ -230,6 +232,32 @@ TEST(FunctionCode, WithoutLinesTheCallThatRanAsOftenAsTheCallsMadeThem)
     EXPECT_EQ(l.lines[1].calls[0].callee, FnId(kCompute));
     EXPECT_EQ(l.lines[1].calls[0].inclusive[0], 50u);
     EXPECT_TRUE(l.notes.empty());
+}
+
+TEST(FunctionCode, CallsNamingTheirInstructionGoUnderIt)
+{
+    // As above, but each of parse's two calls into unnamed code ran twice,
+    // so only the addresses a version 8 profile records say which made
+    // which call; and one more call from an instruction of parse that is
+    // not in its listing.
+    const auto doc = document_of(app_profile()
+                                     .set("vgprof", "8")
+                                     .set("calls", "[[0,1,1,11,1,1,500],[0,2,1,12,2,1,1500]"
+                                                   ",[1,2,0,0,12288,2,30],[1,2,0,0,12293,2,20]"
+                                                   ",[1,2,0,0,16384,1,5],[2,3,1,31,3,5,500]]")
+                                     .set("instrs", "[[12288,1,0,0,2],[12293,1,0,0,2]]"));
+    const AsmListing l =
+        function_listing(doc->profile(), FnId(kParse), fixed_object(kStrippedParseCode), 0, "app.json");
+    ASSERT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 2u);
+    ASSERT_EQ(l.lines[0].calls.size(), 1u);
+    EXPECT_EQ(l.lines[0].calls[0].callee, FnId(kCompute));
+    EXPECT_EQ(l.lines[0].calls[0].count, 2u);
+    EXPECT_EQ(l.lines[0].calls[0].inclusive[0], 30u);
+    ASSERT_EQ(l.lines[1].calls.size(), 1u);
+    EXPECT_EQ(l.lines[1].calls[0].inclusive[0], 20u);
+    ASSERT_EQ(l.notes.size(), 1u);
+    EXPECT_EQ(l.notes[0], "1 call not shown: made at instructions outside this listing.");
 }
 
 TEST(FunctionCode, DiffModeGivesEachInstructionsAndCallsChange)

@@ -93,10 +93,48 @@ bool enters(const Transfer& t, const std::string& name)
     return !t.indirect && Disassembly::Symbol{0, t.target}.names(name);
 }
 
+// Adds the cost of calls row `r` to `call`.
+void add_call(AsmCall& call, const Profile& p, size_t r)
+{
+    const CallEdge& c = p.calls()[r];
+    call.callee = c.callee;
+    call.count += c.count;
+    call.inclusive.resize(p.num_events(), 0);
+    for (size_t e = 0; e < p.num_events(); ++e)
+        call.inclusive[e] += p.call_cost(r)[e];
+}
+
+// Puts each of `fn`'s calls rows that names its instruction (version 8)
+// under that instruction, the rows of one callee there merged. Returns
+// how many calls named an instruction the listing does not hold.
+uint64_t place_calls_by_address(AsmListing& out, const Profile& p, FnId fn, uint64_t offset)
+{
+    std::map<uint64_t, size_t> line_at;  // object-file address -> line of out
+    for (size_t i = 0; i < out.lines.size(); ++i)
+        line_at[out.lines[i].addr] = i;
+    std::map<std::pair<size_t, uint32_t>, AsmCall> placed;  // (line, callee) -> calls
+    uint64_t unplaced = 0;
+    for (size_t r = 0; r < p.calls().size(); ++r) {
+        const CallEdge& c = p.calls()[r];
+        if (c.caller != fn || c.addr == 0)
+            continue;
+        const auto at = line_at.find(c.addr - offset);
+        if (at == line_at.end()) {
+            unplaced += c.count;
+            continue;
+        }
+        add_call(placed[{at->second, c.callee.index()}], p, r);
+    }
+    for (auto& [key, call] : placed)
+        out.lines[key.first].calls.push_back(std::move(call));
+    return unplaced;
+}
+
 // Ties `fn`'s calls rows to its executed call instructions in `out` (see
 // function_listing); `offset` takes the profile's addresses to the file's.
 void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, size_t event)
 {
+    const uint64_t unplaced_by_address = place_calls_by_address(out, p, fn, offset);
     using Site = std::pair<uint32_t, uint32_t>;  // file index, line
     std::map<uint64_t, Site> site_of;            // by object-file address
     for (const InstrCost& i : p.instrs())
@@ -111,19 +149,13 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
         if (auto t = transfer_of(out.lines[i].text))
             at_site[site->second].push_back({i, std::move(*t)});
     }
-    // The calls rows of fn, merged over nothing but what tells them apart here.
+    // The calls rows of fn without an address (before version 8), merged
+    // over nothing but what tells them apart here.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, AsmCall> rows;
-    const size_t events = p.num_events();
     for (size_t r = 0; r < p.calls().size(); ++r) {
         const CallEdge& c = p.calls()[r];
-        if (c.caller != fn)
-            continue;
-        AsmCall& call = rows[{c.file.index(), c.line, c.callee.index()}];
-        call.callee = c.callee;
-        call.count += c.count;
-        call.inclusive.resize(events, 0);
-        for (size_t e = 0; e < events; ++e)
-            call.inclusive[e] += p.call_cost(r)[e];
+        if (c.caller == fn && c.addr == 0)
+            add_call(rows[{c.file.index(), c.line, c.callee.index()}], p, r);
     }
     // How many times an instruction ran, when the profile counts
     // instructions: a call instruction that ran N times made N calls.
@@ -177,6 +209,9 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
     for (AsmLine& l : out.lines)
         std::stable_sort(l.calls.begin(), l.calls.end(),
                          [event](const AsmCall& a, const AsmCall& b) { return a.inclusive[event] > b.inclusive[event]; });
+    if (unplaced_by_address > 0)
+        out.notes.push_back(count_text(unplaced_by_address, "call", "calls") +
+                            " not shown: made at instructions outside this listing.");
     if (unplaced > 0)
         out.notes.push_back(count_text(unplaced, "call", "calls") + " not shown: the profile records calls by " +
                             (unplaced_by_line == unplaced ? "source line, and several call instructions of the line "

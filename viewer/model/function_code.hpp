@@ -79,8 +79,10 @@ struct AsmListing {
 // costs of `profile`'s instrs rows (placed by the offset the object was
 // loaded at). `profile_path` is the profile's file, to notice an object
 // file changed since.
-// The calls of `fn` (its `calls` rows) are tied to its call instructions
-// by call site: a row goes to the one executed call (or tail-call jump) of
+// The calls of `fn` (its `calls` rows) go under the instruction that made
+// them (version 8 records its address); in older profiles they are tied
+// to its call instructions by call site: a row goes to the one executed
+// call (or tail-call jump) of
 // its source line naming the callee, else to the line's one executed
 // call naming no other callee of the line, else to its one executed call;
 // of several, to the one that ran as many times as the row's calls (with
