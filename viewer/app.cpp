@@ -48,7 +48,7 @@ std::optional<FnId> starting_function(const Document& doc)
     const Profile& p = doc.profile();
     const auto startup = [&](FnId fn) {
         const std::string& obj = p.obj_path(p.function(fn).obj);
-        const std::string base = obj.substr(obj.rfind('/') + 1);
+        const std::string base = basename_of(obj);
         return base.rfind("libc.so", 0) == 0 || base.rfind("ld-linux", 0) == 0;
     };
     std::optional<FnId> best, best_own;
