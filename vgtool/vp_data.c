@@ -261,12 +261,17 @@ static void add_object_syms(const DebugInfo* di, XArray* out)
    entry is empty with lo = hi). */
 #define NO_PAGE (~(UWord)0)
 
+/* What lies outside the symbols of a page (outside_symbols), by page:
+   a page holding both symbols and gaps is classified once, not at every
+   miss of a granule in a gap. */
+static VP_DataPage outside_pages[VP_DATA_PAGES];
+
 static void clear_all_caches(void)
 {
    UInt i;
    VG_(memset)(VP_(data_granules), 0, sizeof VP_(data_granules));
    for (i = 0; i < VP_DATA_PAGES; i++)
-      VP_(data_pages)[i].tag = NO_PAGE;
+      VP_(data_pages)[i].tag = outside_pages[i].tag = NO_PAGE;
 }
 
 static void read_symbols(void)
@@ -384,6 +389,17 @@ static VP_DataObj* outside_symbols(Addr a)
    return other_obj;
 }
 
+static VP_DataObj* outside_symbols_cached(Addr a)
+{
+   UWord        p  = a >> VP_PAGE_SHIFT;
+   VP_DataPage* pe = &outside_pages[p & (VP_DATA_PAGES - 1)];
+   if (pe->tag != p) {
+      pe->tag = p;
+      pe->obj = outside_symbols(a);
+   }
+   return pe->obj;
+}
+
 static Addr max_addr(Addr a, Addr b) { return a > b ? a : b; }
 static Addr min_addr(Addr a, Addr b) { return a < b ? a : b; }
 
@@ -412,7 +428,7 @@ VP_DataPlace VP_(data_static_slow)(Addr a)
    Addr gap_lo = i >= 0 ? syms[i].start + syms[i].size : 0;
    Addr gap_hi = (UInt)(i + 1) < n_syms ? syms[i + 1].start : ~(Addr)0;
    Addr plo = a & ~(((Addr)1 << VP_PAGE_SHIFT) - 1), phi = plo + ((Addr)1 << VP_PAGE_SHIFT);
-   VP_DataObj* o = outside_symbols(a);
+   VP_DataObj* o = outside_symbols_cached(a);
    if (gap_lo <= plo && phi <= gap_hi) {
       VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
       pe->tag = a >> VP_PAGE_SHIFT;
@@ -449,6 +465,9 @@ static void forget_range(Addr a, SizeT len)
       p = VP_(data_pages)[i].tag;
       if (p >= p_lo && p <= p_hi)
          VP_(data_pages)[i].tag = NO_PAGE;
+      p = outside_pages[i].tag;
+      if (p >= p_lo && p <= p_hi)
+         outside_pages[i].tag = NO_PAGE;
    }
 }
 

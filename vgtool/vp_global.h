@@ -144,17 +144,20 @@ typedef struct _VP_SB {
    ULong*         seg_count;    /* [n_segs] completions of each segment */
    struct _VP_InstrCC** instr_cc; /* [n_instrs] */
    UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
-   /* For the call graph. */
+   UInt*          exit_instr;   /* [n_exits] the instruction holding the exit */
+   Addr*          exit_next;    /* [n_exits] the address after that instruction */
+   /* For the call graph: what the entry of every block reads comes last,
+      right before exit_jk's bytes (the first thing after the record), so
+      that it shares the record's last cache lines rather than touching
+      one more at each block. */
    UInt           fn;           /* function of the first instruction */
    UInt           end_fn;       /* function of the last instruction */
    UInt           obj;          /* string id of its object */
+   UInt           n_exits;      /* side exits, then the final jump */
    Bool           is_entry;     /* the first instruction starts a function */
    Bool           in_plt;       /* the code is a PLT stub */
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
-   UInt           n_exits;      /* side exits, then the final jump */
    UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
-   UInt*          exit_instr;   /* [n_exits] the instruction holding the exit */
-   Addr*          exit_next;    /* [n_exits] the address after that instruction */
 } VP_SB;
 
 /* Program-wide running cost, one counter per event, bumped inline. */

@@ -200,49 +200,96 @@ VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n)
 /*--- The block index                                      ---*/
 /*------------------------------------------------------------*/
 
+/* Records of one size, made and dropped at every allocation and free
+   (the blocks, and the index's tree nodes): dropped ones are kept on a
+   list for the next, sparing the arena's search and its per-record
+   overhead. */
+typedef struct _Spare { struct _Spare* next; } Spare;
+typedef struct { SizeT size; Spare* spare; } Recycler;
+static Recycler block_records, node_records;
+
+static void* recycled(Recycler* r, SizeT size)
+{
+   tl_assert(r->size == 0 || r->size == size);
+   r->size = size;
+   if (r->spare == NULL)
+      return VG_(malloc)("vp.heap.record", size < sizeof(Spare) ? sizeof(Spare) : size);
+   Spare* x = r->spare;
+   r->spare = x->next;
+   return x;
+}
+
+static void recycle(Recycler* r, void* p)
+{
+   Spare* x = p;
+   x->next  = r->spare;
+   r->spare = x;
+}
+
+/* The index's allocator: its tree nodes are recycled, the index's own
+   record (made first, while making_index) is not. */
+static Bool making_index;
+
+static void* node_alloc(const HChar* cc, SizeT size)
+{
+   return making_index ? VG_(malloc)(cc, size) : recycled(&node_records, size);
+}
+
+static void node_free(void* p) { recycle(&node_records, p); }
+
 /* Live blocks by address, in two indexes: the allocator's blocks, and
    the blocks client requests make, which may lie inside the former.  The
-   blocks of one index never overlap, so two compare equal exactly when
-   they overlap: a lookup with a 1-byte probe finds the block holding an
-   address. */
+   blocks of one index never overlap; each is keyed by its start address,
+   compared as a plain word (no comparison function to call at each level
+   of the tree, which made wordfreq's lookups twice as slow): the block
+   holding an address is the one starting last at or below it. */
 static WordFM* blocks;
 static WordFM* inner_blocks;
 static UWord   n_inner;
 
-static Word cmp_block(UWord a, UWord b)
+/* The blocks of index around a: the one starting last at or below a and
+   the one starting first above it (NULL: none), in one descent of the
+   tree; when a block starts at a, that block (and no block above). */
+typedef struct { VP_Block* below; VP_Block* above; } Around;
+
+static Around around(WordFM* index, Addr a)
 {
-   const VP_Block* x = (const VP_Block*)a;
-   const VP_Block* y = (const VP_Block*)b;
-   if (x->start + x->size <= y->start) return -1;
-   if (y->start + y->size <= x->start) return 1;
-   return 0;
+   UWord k, below = 0, above = 0;
+   if (!VG_(findBoundsFM)(index, &k, &below, &k, &above, 0, 0, ~(UWord)0, 0, a)) {
+      VG_(lookupFM)(index, &k, &below, a);
+      above = 0;
+   }
+   Around r = { (VP_Block*)below, (VP_Block*)above };
+   return r;
 }
 
+/* The block around a holding a, or NULL. */
+static VP_Block* holding(Around r, Addr a)
+{
+   return r.below != NULL && a - r.below->start < r.below->size ? r.below : NULL;
+}
+
+/* Whether no block of the index lies in [lo, lo + n), given the blocks
+   around an address of it that none holds. */
+static Bool none_in(Around r, Addr lo, SizeT n)
+{
+   return (r.below == NULL || r.below->start + r.below->size <= lo)
+          && (r.above == NULL || r.above->start - lo >= n);
+}
+
+/* The lowest block of index overlapping [start, start + size). */
 static VP_Block* overlapping_in(WordFM* index, Addr start, SizeT size)
 {
-   VP_Block probe;
-   UWord    key, val;
-   probe.start = start;
-   probe.size  = size;
-   return VG_(lookupFM)(index, &key, &val, (UWord)&probe) ? (VP_Block*)key : NULL;
+   Around    r = around(index, start);
+   VP_Block* b = holding(r, start);
+   if (b != NULL)
+      return b;
+   return r.above != NULL && r.above->start - start < size ? r.above : NULL;
 }
 
 static VP_Block* inner_overlapping(Addr start, SizeT size)
 {
    return n_inner > 0 ? overlapping_in(inner_blocks, start, size) : NULL;
-}
-
-/* The innermost block holding a. */
-static VP_Block* block_holding(Addr a)
-{
-   VP_Block* b = inner_overlapping(a, 1);
-   return b ? b : overlapping_in(blocks, a, 1);
-}
-
-/* Any block in [start, start + size). */
-static Bool any_block_in(Addr start, SizeT size)
-{
-   return overlapping_in(blocks, start, size) != NULL || inner_overlapping(start, size) != NULL;
 }
 
 /* Forgets what a cache of entries 1 << shift bytes wide (n of them) knows
@@ -274,16 +321,19 @@ static Bool alone_in(const VP_Block* b, Addr lo, SizeT n)
 
 /* A miss in both caches: the block holding a, found in the index, fills
    the page entry when it covers the whole page (or no block touches the
-   page), else the granule entry. */
+   page), else the granule entry.  The allocator's blocks around a, found
+   once, answer all three questions. */
 VP_Block* VP_(heap_find_slow)(Addr a)
 {
    UWord            p  = a >> VP_PAGE_SHIFT;
    Addr             lo = p << VP_PAGE_SHIFT;
    SizeT            n  = (SizeT)1 << VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
-   VP_Block*        b  = block_holding(a);
+   Around           r  = around(blocks, a);
+   VP_Block*        in = inner_overlapping(a, 1);
+   VP_Block*        b  = in != NULL ? in : holding(r, a);
    if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size && alone_in(b, lo, n)
-                 : !any_block_in(lo, n)) {
+                 : none_in(r, lo, n) && inner_overlapping(lo, n) == NULL) {
       pe->tag = p;
       pe->blk = b;
       return b;
@@ -292,7 +342,7 @@ VP_Block* VP_(heap_find_slow)(Addr a)
    Addr             glo = g << VP_GRANULE_SHIFT;
    SizeT            gn = (SizeT)1 << VP_GRANULE_SHIFT;
    VP_GranuleEntry* e  = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-   if (b != NULL ? alone_in(b, glo, gn) : !any_block_in(glo, gn)) {
+   if (b != NULL ? alone_in(b, glo, gn) : none_in(r, glo, gn) && inner_overlapping(glo, gn) == NULL) {
       e->tag = g;
       e->blk = b;   /* NULL: no block anywhere in the granule */
    }
@@ -329,7 +379,7 @@ static void add_block(VP_Block* b)
    VP_Block* stale;
    while ((stale = overlapping_in(index, b->start, b->size)) != NULL)
       free_block(stale);
-   Bool present = VG_(addToFM)(index, (UWord)b, 0);
+   Bool present = VG_(addToFM)(index, b->start, (UWord)b);
    tl_assert(!present);
    if (b->inner) n_inner++;
    if (b->start < real_lo || real_lo > real_hi) real_lo = b->start;
@@ -341,8 +391,8 @@ static void add_block(VP_Block* b)
 static void remove_block(VP_Block* b)
 {
    UWord key, val;
-   Bool  found = VG_(delFromFM)(b->inner ? inner_blocks : blocks, &key, &val, (UWord)b);
-   tl_assert(found && key == (UWord)b);
+   Bool  found = VG_(delFromFM)(b->inner ? inner_blocks : blocks, &key, &val, b->start);
+   tl_assert(found && val == (UWord)b);
    if (b->inner) n_inner--;
    clear_caches(b->start, b->size);
 }
@@ -488,7 +538,7 @@ void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
 {
    if (size == 0)
       size = 1;   /* a zero-sized block would be invisible to the index */
-   VP_Block* b = VG_(malloc)("vp.heap.block", sizeof(VP_Block));
+   VP_Block* b = recycled(&block_records, sizeof(VP_Block));
    b->start  = a;
    b->size   = size;
    b->site   = s;
@@ -546,11 +596,12 @@ static void retire_into(VP_Site* s, const VP_Block* b, ULong now)
    block starts where the allocator's block around it does. */
 static VP_Block* block_at(Addr a)
 {
-   VP_Block* b = a ? inner_overlapping(a, 1) : NULL;
-   if (b && b->start == a)
-      return b;
-   b = a ? overlapping_in(blocks, a, 1) : NULL;
-   return b && b->start == a ? b : NULL;
+   UWord k, v;
+   if (a == 0)
+      return NULL;
+   if (n_inner > 0 && VG_(lookupFM)(inner_blocks, &k, &v, a))
+      return (VP_Block*)v;
+   return VG_(lookupFM)(blocks, &k, &v, a) ? (VP_Block*)v : NULL;
 }
 
 Bool VP_(heap_is_block)(Addr a) { return block_at(a) != NULL; }
@@ -565,7 +616,7 @@ static void free_block(VP_Block* b)
    retire_into(s, b, VP_(heap_now)());
    remove_block(b);
    if (b->acc) VG_(free)(b->acc);
-   VG_(free)(b);
+   recycle(&block_records, b);
    tl_record();
    snap_maybe();
 }
@@ -657,8 +708,10 @@ void VP_(heap_post_clo_init)(void)
    VG_(needs_cxx_freeres)();
    sites      = VG_(HT_construct)("vp.heap.sites");
    frames     = VG_(HT_construct)("vp.heap.frames");
-   blocks     = VG_(newFM)(VG_(malloc), "vp.heap.blocks", VG_(free), cmp_block);
-   inner_blocks = VG_(newFM)(VG_(malloc), "vp.heap.inner", VG_(free), cmp_block);
+   making_index = True;
+   blocks       = VG_(newFM)(node_alloc, "vp.heap.blocks", node_free, NULL);
+   inner_blocks = VG_(newFM)(node_alloc, "vp.heap.inner", node_free, NULL);
+   making_index = False;
    probe_site = VG_(calloc)("vp.heap.probe", 1, sizeof(VP_Site));
    VG_(track_pre_mem_read)(noninsn_read);
    VG_(track_pre_mem_read_asciiz)(noninsn_read_asciiz);
@@ -705,7 +758,7 @@ static void retire_live(WordFM* index)
    UWord key, val;
    VG_(initIterFM)(index);
    while (VG_(nextIterFM)(index, &key, &val)) {
-      const VP_Block* b = (const VP_Block*)key;
+      const VP_Block* b = (const VP_Block*)val;
       retire_into(&out_of(b->site)->s, b, VP_(heap_now)());
    }
    VG_(doneIterFM)(index);

@@ -73,24 +73,26 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
 {
    /* At most one segment ends at each exit and each switch of function. */
    UInt   max_segs = n_exits + n_switches;
-   SizeT  sz = sizeof(VP_SB)
+   SizeT  jk_bytes = (n_exits + 7) & ~7u;   /* keeps what follows aligned */
+   SizeT  sz = sizeof(VP_SB) + jk_bytes
                + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
                + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt))
-               + n_exits * (sizeof(UInt) + sizeof(UChar));
+               + n_exits * sizeof(UInt);
    VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
    UChar* p  = (UChar*)(sb + 1);
 
-   /* 8-byte fields first, so every array stays aligned. */
+   /* The exit kinds first, next to the fields every block's entry reads
+      (vp_callgraph.c); then 8-byte fields, so every array stays aligned. */
    sb->orig_addr  = orig_addr;
    sb->nraddr     = orig_addr;
    sb->n_instrs   = n_instrs;
    sb->n_exits    = n_exits;
+   sb->exit_jk    = p;                p += jk_bytes;
    sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
    sb->exit_next  = (Addr*)p;         p += n_exits * sizeof(Addr);
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
    sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
-   sb->exit_instr = (UInt*)p;         p += n_exits * sizeof(UInt);
-   sb->exit_jk    = (UChar*)p;
+   sb->exit_instr = (UInt*)p;
    return sb;
 }
 

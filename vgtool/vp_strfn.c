@@ -75,40 +75,48 @@ static VP_StrFn family_of_name(const HChar* name)
 }
 
 
+/* A byte per function, 0 while not known: *a grown to hold fn's. */
+static UChar* per_fn(UChar** a, UInt* n_a, UInt fn)
+{
+   if (fn >= *n_a) {
+      UInt n = fn + 1 > 2 * *n_a ? fn + 1 : 2 * *n_a;
+      *a = VG_(realloc)("vp.strfn", *a, n);
+      VG_(memset)(*a + *n_a, 0, n - *n_a);
+      *n_a = n;
+   }
+   return &(*a)[fn];
+}
+
 static UChar* families;   /* per function: VP_StrFn + 1, 0 while unknown */
 static UInt   n_families;
 
 VP_StrFn VP_(strfn_family)(UInt fn)
 {
-   if (fn >= n_families) {
-      UInt n = fn + 1 > 2 * n_families ? fn + 1 : 2 * n_families;
-      families = VG_(realloc)("vp.strfn", families, n);
-      VG_(memset)(families + n_families, 0, n - n_families);
-      n_families = n;
-   }
-   if (families[fn] == 0) {
+   UChar* known = per_fn(&families, &n_families, fn);
+   if (*known == 0) {
       const VP_Fn* f = VP_(fn)(fn);
       /* Only the C library's: the same names elsewhere are the program's own. */
       VP_StrFn fam = VP_(is_object)(VP_(str)(f->obj), "libc.so") ? family_of_name(VP_(str)(f->name))
                                                                   : VP_SF_NONE;
-      families[fn] = (UChar)(fam + 1);
+      *known = (UChar)(fam + 1);
    }
-   return (VP_StrFn)(families[fn] - 1);
+   return (VP_StrFn)(*known - 1);
 }
+
+/* Per function: 0 while not known, 1 not the linker's, 2 the linker's.
+   Asked at every call of a string function: the object's name is
+   compared once per function, not at each call. */
+static UChar* linker_fns;
+static UInt   n_linker_fns;
 
 Bool VP_(strfn_caller_is_linker)(UInt fn)
 {
-   static UInt  linker_obj = ~0u;   /* the dynamic linker's object, once seen */
-   const VP_Fn* f = VP_(fn)(fn);
-   if (f->obj == linker_obj)
-      return True;
-   if (linker_obj != ~0u)
-      return False;
-   const HChar* obj = VP_(str)(f->obj);
-   if (!VP_(is_object)(obj, "ld-linux") && !VP_(is_object)(obj, "ld.so"))
-      return False;
-   linker_obj = f->obj;
-   return True;
+   UChar* known = per_fn(&linker_fns, &n_linker_fns, fn);
+   if (*known == 0) {
+      const HChar* obj = VP_(str)(VP_(fn)(fn)->obj);
+      *known = VP_(is_object)(obj, "ld-linux") || VP_(is_object)(obj, "ld.so") ? 2 : 1;
+   }
+   return *known == 2;
 }
 
 /*------------------------------------------------------------*/
@@ -116,17 +124,35 @@ Bool VP_(strfn_caller_is_linker)(UInt fn)
 /*------------------------------------------------------------*/
 
 /* Bytes the call has just read: the checks only guard against a call
-   that did not return normally (left by longjmp with bad arguments). */
-static Addr ok_page = 1;   /* a page known readable; 1: none */
+   that did not return normally (left by longjmp with bad arguments).
+   Pages known readable during one call's accounting (1: none): a few,
+   as a comparison or a copy reads two strings, often on two pages: the
+   address space manager is asked once per page, not at each byte. */
+#define OK_PAGES 4
+static Addr ok_pages[OK_PAGES];
+static UInt ok_next;
+
+static void forget_ok_pages(void)
+{
+   UInt i;
+   for (i = 0; i < OK_PAGES; i++) ok_pages[i] = 1;
+}
+
+static Bool page_ok(Addr page)
+{
+   UInt i;
+   for (i = 0; i < OK_PAGES; i++)
+      if (ok_pages[i] == page) return True;
+   if (!VG_(am_is_valid_for_client)(page, VKI_PAGE_SIZE, VKI_PROT_READ))
+      return False;
+   ok_pages[ok_next++ % OK_PAGES] = page;
+   return True;
+}
 
 static Bool byte_at(Addr a, UChar* out)
 {
-   Addr page = a & ~(Addr)(VKI_PAGE_SIZE - 1);
-   if (page != ok_page) {
-      if (!VG_(am_is_valid_for_client)(page, VKI_PAGE_SIZE, VKI_PROT_READ))
-         return False;
-      ok_page = page;
-   }
+   if (!page_ok(a & ~(Addr)(VKI_PAGE_SIZE - 1)))
+      return False;
    *out = *(const UChar*)a;
    return True;
 }
@@ -226,7 +252,7 @@ static void touch(Addr a, SizeT n, Bool write, Addr sp)
       } else if ((b = VP_(heap_find)(a)) != NULL) {
          k = b->start + b->size - a;
          if (k > n) k = n;
-         VP_(heap_access)(a, k, write);
+         VP_(heap_access_in)(b, a, k, write);
       } else {
          k = 16 - (a & 15);
          if (k > n) k = n;
@@ -328,7 +354,7 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
    Addr  d = arg[0], s = arg[1];
    SizeT n = arg[2], len, k;
    UChar c = (UChar)arg[1];
-   ok_page = 1;
+   forget_ok_pages();
    switch (fam) {
       case VP_SF_NONE:
          return;
