@@ -10,6 +10,8 @@
 #include "option_checks.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
+#include "vgprof/identity.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -18,7 +20,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <iostream>
 #include <memory>
@@ -80,12 +81,10 @@ struct Plan {
 
 std::vector<BenchmarkPair> read_pairs_file(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     std::vector<BenchmarkPair> pairs;
-    std::string line;
-    for (size_t number = 1; std::getline(in, line); ++number) {
+    size_t number = 0;
+    for (std::string& line : read_lines(path)) {
+        ++number;
         if (const size_t hash = line.find('#'); hash != std::string::npos)
             line.erase(hash);
         std::istringstream words(line);
@@ -218,7 +217,7 @@ int run_diff(const DiffCommand& command)
 
 std::string benchmark_name(const std::string& path)
 {
-    std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    std::string name = basename_of(path);
     for (const char* ending : {".json.gz", ".json.zst", ".json"}) {
         const size_t n = std::strlen(ending);
         if (name.size() > n && name.compare(name.size() - n, n, ending) == 0)
@@ -358,7 +357,8 @@ Command add_diff_command(CLI::App& app)
                   "compare profiles that do not compare (another command, environment, "
                   "cache, options), with a warning");
     cmd->add_option("--strip-prefix", options.strip_prefixes,
-                    "show source paths without PREFIX (repeatable), e.g. the checkout's path")
+                    "show paths under the directory PREFIX without it (whole components), e.g. "
+                    "the checkout's path; may be given more than once")
         ->type_name("PREFIX")
         ->allow_extra_args(false);
     cmd->add_flag("--derived", options.derived,

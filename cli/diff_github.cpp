@@ -50,7 +50,7 @@ void annotate(std::ostream& out, const char* level, const LineDelta* where,
 {
     out << "::" << level << ' ';
     if (where != nullptr && !is_unknown(where->file) && where->line != 0)
-        out << "file=" << escaped_property(stripped(where->file, options.strip_prefixes))
+        out << "file=" << escaped_property(path_display(options).stripped(where->file))
             << ",line=" << where->line << ',';
     out << "title=" << escaped_property(title) << "::" << escaped_data(message) << '\n';
 }

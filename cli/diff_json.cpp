@@ -53,7 +53,7 @@ json::array lines_json(const std::vector<LineDelta>& lines, const DiffOptions& o
     json::array a;
     for (const LineDelta& l : lines) {
         json::object o = delta_json(l.cost);
-        o["file"] = stripped(l.file, options.strip_prefixes);
+        o["file"] = path_display(options).stripped(l.file);
         o["line"] = l.line;
         a.push_back(std::move(o));
     }
@@ -63,7 +63,7 @@ json::array lines_json(const std::vector<LineDelta>& lines, const DiffOptions& o
 json::object function_json(const FunctionDelta& f, const DiffOptions& options)
 {
     json::object o = {{"name", f.name},
-                      {"file", stripped(f.file, options.strip_prefixes)},
+                      {"file", path_display(options).stripped(f.file)},
                       {"line", f.line},
                       {"object", f.object},
                       {"change", change_name(f.change)},
@@ -71,7 +71,7 @@ json::object function_json(const FunctionDelta& f, const DiffOptions& options)
                       {"in_new", f.in_now}};
     if (f.change == FunctionChange::moved || f.change == FunctionChange::renamed)
         o["from"] = {{"name", f.base_name},
-                     {"file", stripped(f.base_file, options.strip_prefixes)},
+                     {"file", path_display(options).stripped(f.base_file)},
                      {"line", f.base_line}};
     return o;
 }

@@ -115,8 +115,7 @@ bool relocated(const FunctionDelta& f)
 // --strip-prefix takes off (any file when none is given).
 bool is_projects(const FunctionDelta& f, const DiffOptions& options)
 {
-    return options.strip_prefixes.empty() ||
-           stripped(f.file, options.strip_prefixes) != f.file;
+    return options.strip_prefixes.empty() || path_display(options).is_under_prefix(f.file);
 }
 
 // The functions whose self cost of `metric` rose most: the project's own
@@ -291,23 +290,18 @@ const char* verdict_name(Verdict v)
     return "ok";
 }
 
-std::string stripped(const std::string& path, const std::vector<std::string>& prefixes)
-{
-    for (const std::string& p : prefixes)
-        if (!p.empty() && path.size() > p.size() && path.compare(0, p.size(), p) == 0)
-            return path.substr(p.size());
-    return path;
-}
+PathDisplay path_display(const DiffOptions& options) { return PathDisplay{options.strip_prefixes}; }
 
 std::string place_text(const std::string& file, uint32_t line, const DiffOptions& options)
 {
-    return location_text(stripped(file, options.strip_prefixes), line);
+    return location_text(path_display(options).show(file), line);
 }
 
 // Without the line: a function matches whatever line it starts at.
 std::string function_text(const FunctionDelta& f, const DiffOptions& options)
 {
-    return function_label(f.name, stripped(f.file, options.strip_prefixes), 0, f.object);
+    const PathDisplay display = path_display(options);
+    return function_label(f.name, display.show(f.file), 0, display.show(f.object));
 }
 
 std::string move_text(const FunctionDelta& f, const DiffOptions& options)

@@ -10,6 +10,7 @@
 #include "diff_data.hpp"
 
 #include "vgprof/diff.hpp"
+#include "vgprof/path_display.hpp"
 
 #include <map>
 #include <memory>
@@ -96,8 +97,10 @@ std::string signed_count(int64_t n);
 std::string relative_text(const CostDelta& c);
 // "ok", "warn", "fail", "error".
 const char* verdict_name(Verdict v);
-// `path` without the first of `prefixes` it starts with.
-std::string stripped(const std::string& path, const std::vector<std::string>& prefixes);
+// How --strip-prefix shows paths, as in report and annotate: stripped()
+// where a program resolves the path (GitHub's annotations, JSON), show()
+// in text people read.
+PathDisplay path_display(const DiffOptions& options);
 // "src/hash.c:42", "src/hash.c" (line 0), "???" (no file).
 std::string place_text(const std::string& file, uint32_t line, const DiffOptions& options);
 // "work (src/app.c)  [/usr/bin/app]".

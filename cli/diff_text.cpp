@@ -135,7 +135,7 @@ Table functions_table(const BenchmarkDiff& b, const DiffOptions& options, bool m
             std::string name = code(f->name);
             if (const std::string moved = move_text(*f, options); !moved.empty())
                 name += " (" + moved + ")";
-            row = {name, stripped(f->file, options.strip_prefixes), f->object};
+            row = {name, path_display(options).show(f->file), path_display(options).show(f->object)};
         }
         const CostDelta& self = f->self[b.sort];
         for (std::string cell : {format_thousands(self.base), format_thousands(self.now),

@@ -11,6 +11,7 @@
 #include "vgdb.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/subprocess.hpp"
 
 #include <fmt/format.h>
@@ -60,7 +61,7 @@ bool runs_vgprof_binary(long pid)
     if (n <= 0)
         return false;
     const std::string path(target, size_t(n));
-    return starts_with(path.substr(path.rfind('/') + 1), "vgprof-");
+    return starts_with(basename_of(path), "vgprof-");
 }
 
 } // namespace

@@ -452,9 +452,7 @@ bool FunctionFilter::matches(const FunctionDelta& f) const
             return fnmatch(p.c_str(), text.c_str(), 0) == 0;
         });
     };
-    const size_t slash = f.object.rfind('/');
-    const std::string basename = slash == std::string::npos ? f.object : f.object.substr(slash + 1);
-    return any(functions, f.name) || any(objects, f.object) || any(objects, basename);
+    return any(functions, f.name) || any(objects, f.object) || any(objects, basename_of(f.object));
 }
 
 std::vector<Breach> exceeded_thresholds(const DiffResult& diff,

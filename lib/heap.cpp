@@ -116,8 +116,7 @@ std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& 
     for (size_t i = first; i < site.frames.size(); ++i) {
         const FrameId f = site.frames[i];
         const std::string& obj = profile.obj_path(profile.function(heap.frame(f).fn).obj);
-        const size_t slash = obj.rfind('/');
-        if (obj.compare(slash == std::string::npos ? 0 : slash + 1, 10, "vgpreload_") != 0)
+        if (basename_of(obj).compare(0, 10, "vgpreload_") != 0)
             return f;
     }
     return std::nullopt;

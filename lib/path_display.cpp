@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// Paths shortened for text output (see vgprof/path_display.hpp).
+// Paths as the commands show them (see vgprof/path_display.hpp).
 #include "vgprof/path_display.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/profile.hpp"
 
 #include <cctype>
+#include <optional>
 
 namespace vgprof {
 
@@ -18,6 +20,21 @@ bool starts_with_component(const std::string& path, const std::string& prefix)
     if (prefix.empty() || path.compare(0, prefix.size(), prefix) != 0)
         return false;
     return prefix.back() == '/' || path.size() == prefix.size() || path[prefix.size()] == '/';
+}
+
+// Where the rest of `path` starts after the first of `prefixes` that
+// applies to it and the '/'s that follow; nullopt when none applies.
+std::optional<size_t> stripped_length(const std::string& path,
+                                      const std::vector<std::string>& prefixes)
+{
+    for (const std::string& prefix : prefixes)
+        if (starts_with_component(path, prefix)) {
+            size_t rest = prefix.size();
+            while (rest < path.size() && path[rest] == '/')
+                ++rest;
+            return rest;
+        }
+    return std::nullopt;
 }
 
 } // namespace
@@ -34,15 +51,16 @@ size_t rustc_prefix_length(const std::string& path)
     return end + 1;
 }
 
+std::string PathDisplay::stripped(const std::string& path) const
+{
+    const std::optional<size_t> rest = stripped_length(path, strip_prefixes);
+    return rest && *rest < path.size() ? path.substr(*rest) : path;
+}
+
 std::string PathDisplay::show(const std::string& path) const
 {
-    for (const std::string& prefix : strip_prefixes)
-        if (starts_with_component(path, prefix)) {
-            size_t rest = prefix.size();
-            while (rest < path.size() && path[rest] == '/')
-                ++rest;
-            return rest < path.size() ? path.substr(rest) : path;
-        }
+    if (stripped_length(path, strip_prefixes))
+        return stripped(path);
     if (const size_t n = rustc_prefix_length(path))
         return path.substr(0, 7 + kShortCommit) + path.substr(n - 1);
     return path;
@@ -51,11 +69,8 @@ std::string PathDisplay::show(const std::string& path) const
 std::string function_label(const Profile& profile, FnId fn, const PathDisplay& display)
 {
     const Function& f = profile.function(fn);
-    std::string label = profile.str(f.name);
-    const std::string& file = profile.file_path(f.file);
-    if (file != "???")
-        label += " (" + display.show(file) + (f.line == 0 ? "" : ":" + std::to_string(f.line)) + ")";
-    return label + "  [" + display.show(profile.obj_path(f.obj)) + "]";
+    return function_label(profile.str(f.name), display.show(profile.file_path(f.file)), f.line,
+                          display.show(profile.obj_path(f.obj)));
 }
 
 } // namespace vgprof

@@ -252,7 +252,7 @@ static void add_object_syms(const DebugInfo* di, XArray* out)
                                  &is_global);
       if (is_text || size == 0 || pri == NULL)
          continue;
-      Sym s = { avmas.main, size, pri, path ? path : "???", NULL };
+      Sym s = { avmas.main, size, pri, path ? path : VP_(unknown), NULL };
       VG_(addToXA)(out, &s);
    }
 }

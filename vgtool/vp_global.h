@@ -96,6 +96,10 @@ typedef struct {
    UInt inlined;
 } VP_Fn;
 
+/* What the debug information does not give (a function's name, a source
+   file, an object), as cachegrind writes it and the companions read it. */
+extern const HChar VP_(unknown)[];
+
 void         VP_(init_locs)(void);
 UInt         VP_(intern_str)(const HChar* s);
 UInt         VP_(n_strs)(void);

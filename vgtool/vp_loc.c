@@ -18,7 +18,7 @@
 extern Bool VG_(get_inst_offset_in_function)(DiEpoch ep, Addr a,
                                              /*OUT*/PtrdiffT* offset);
 
-static const HChar unknown[] = "???";
+const HChar VP_(unknown)[] = "???";
 
 static WordFM* str_ids;   /* HChar* (owned) -> id */
 static XArray* strs;      /* of HChar*, indexed by id */
@@ -127,7 +127,7 @@ static Bool file_line_of(DiEpoch ep, Addr a, UInt* file, UInt* line)
 {
    const HChar *name, *dir;
    if (!VG_(get_filename_linenum)(ep, a, &name, &dir, line)) {
-      *file = VP_(intern_str)(unknown);
+      *file = VP_(intern_str)(VP_(unknown));
       *line = 0;
       return False;
    }
@@ -146,9 +146,9 @@ static UInt unnamed_fn(DiEpoch ep, Addr a, VP_Fn* fn)
    Addr  start, in_obj;
    HChar name[48];
    if (!VP_(unnamed_fn_start)(ep, a, &start, &in_obj)) {
-      fn->file = VP_(intern_str)(unknown);
+      fn->file = VP_(intern_str)(VP_(unknown));
       fn->line = 0;
-      return VP_(intern_str)(unknown);
+      return VP_(intern_str)(VP_(unknown));
    }
    VG_(sprintf)(name, "0x%016lx%s", (UWord)in_obj,
                 VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT ? " [PLT]" : "");
@@ -166,7 +166,7 @@ VP_Loc VP_(loc_of_instr)(Addr a)
    file_line_of(ep, a, &loc.file, &loc.line);
 
    VG_(memset)(&fn, 0, sizeof fn);
-   fn.obj = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : unknown);
+   fn.obj = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : VP_(unknown));
    if (VG_(get_fnname)(ep, a, &s)) {
       fn.name = VP_(intern_str)(s);
       /* A function is told apart by where it starts, so that two static
@@ -175,7 +175,7 @@ VP_Loc VP_(loc_of_instr)(Addr a)
       if (VG_(get_inst_offset_in_function)(ep, a, &offset)) {
          file_line_of(ep, a - offset, &fn.file, &fn.line);
       } else {
-         fn.file = VP_(intern_str)(unknown);
+         fn.file = VP_(intern_str)(VP_(unknown));
          fn.line = 0;
       }
    } else {
@@ -245,7 +245,7 @@ static HChar* describe_level(DiEpoch ep, Addr a, const InlIPCursor* iipc,
    HChar* dir  = xml_element(xml, "dir");
    HChar* name = xml_element(xml, "file");
    HChar* num  = xml_element(xml, "line");
-   *file = name ? intern_path(dir ? dir : "", name) : VP_(intern_str)(unknown);
+   *file = name ? intern_path(dir ? dir : "", name) : VP_(intern_str)(VP_(unknown));
    *line = name && num ? (UInt)VG_(strtoull10)(num, NULL) : 0;
    VG_(free)(dir);
    VG_(free)(name);
@@ -269,7 +269,7 @@ static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
       return 0;
    do {
       HChar* name = describe_level(ep, a, iipc, &out[n].file, &out[n].line);
-      out[n].name = VP_(intern_str)(name ? name : unknown);
+      out[n].name = VP_(intern_str)(name ? name : VP_(unknown));
       VG_(free)(name);
       n++;
    } while (VG_(next_IIPC)(iipc) && n < max);
@@ -287,7 +287,7 @@ static UInt inlined_fn(UInt name, UInt obj)
    VG_(memset)(&fn, 0, sizeof fn);
    fn.name    = name;
    fn.obj     = obj;
-   fn.file    = VP_(intern_str)(unknown);
+   fn.file    = VP_(intern_str)(VP_(unknown));
    fn.inlined = 1;
    return intern_fn(&fn);
 }

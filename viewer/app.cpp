@@ -6,6 +6,7 @@
 #include "screenshot.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -47,7 +48,7 @@ std::optional<FnId> starting_function(const Document& doc)
     const Profile& p = doc.profile();
     const auto startup = [&](FnId fn) {
         const std::string& obj = p.obj_path(p.function(fn).obj);
-        const std::string base = obj.substr(obj.rfind('/') + 1);
+        const std::string base = basename_of(obj);
         return base.rfind("libc.so", 0) == 0 || base.rfind("ld-linux", 0) == 0;
     };
     std::optional<FnId> best, best_own;
@@ -56,7 +57,7 @@ std::optional<FnId> starting_function(const Document& doc)
         const std::string& name = p.fn_name(fn);
         if (name == "main")
             return fn;
-        if (name == "???" || name.rfind("(below main)", 0) == 0)
+        if (is_unknown(name) || name.rfind("(below main)", 0) == 0)
             continue;
         const auto larger = [&](const std::optional<FnId>& than) {
             return !than || doc.inclusive(fn, 0) > doc.inclusive(*than, 0);

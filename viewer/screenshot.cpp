@@ -1,30 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// PNG output through stb_image_write (libstb).
+// PNG output through stb_image_write (libstb), written as every file vgprof
+// writes is (vgprof/file_io.hpp).
 #include "screenshot.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 
 #include <stb_image_write.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <unistd.h>
+#include <ostream>
 
 namespace vgprof::viewer {
 
+namespace {
+
+void append_to_stream(void* context, void* data, int size)
+{
+    static_cast<std::ostream*>(context)->write(static_cast<const char*>(data), size);
+}
+
+} // namespace
+
 void write_png(const std::string& path, const std::vector<uint8_t>& rgba, int width, int height)
 {
-    const std::string temp = path + ".tmp." + std::to_string(getpid());
-    if (!stbi_write_png(temp.c_str(), width, height, 4, rgba.data(), width * 4)) {
-        const int err = errno;
-        std::remove(temp.c_str());
-        throw Error(path + ": cannot write the screenshot: " + std::strerror(err));
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        const int err = errno;
-        std::remove(temp.c_str());
-        throw Error(path + ": cannot write the screenshot: " + std::strerror(err));
+    try {
+        write_file_atomically(path, [&](std::ostream& out) {
+            if (!stbi_write_png_to_func(append_to_stream, &out, width, height, 4, rgba.data(),
+                                        width * 4))
+                throw Error(path + ": cannot encode the image");
+        });
+    } catch (const Error& e) {
+        throw Error(std::string("cannot write the screenshot: ") + e.what());
     }
 }
 

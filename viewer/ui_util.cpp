@@ -2,6 +2,7 @@
 // Shared drawing helpers.
 #include "ui_util.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -235,7 +236,7 @@ void function_tooltip(const ViewContext& ctx, FnId fn)
     ImGui::TextUnformatted(p.fn_name(fn).c_str());
     ImGui::PopTextWrapPos();
     const Function& f = p.function(fn);
-    if (p.file_path(f.file) != "???")
+    if (!is_unknown(p.file_path(f.file)))
         ImGui::TextDisabled("%s:%u", p.file_path(f.file).c_str(), f.line);
     ImGui::TextDisabled("%s", p.obj_path(f.obj).c_str());
     ImGui::Separator();

@@ -13,6 +13,7 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <SDL.h>
@@ -43,7 +44,7 @@ std::string library_of(const Profile& p, NodeKey key)
     if (!fn && key.kind != NodeKey::Kind::object)
         return "";
     const std::string& path = p.obj_path(fn ? p.function(*fn).obj : ObjId(key.id));
-    return path.substr(path.rfind('/') + 1);
+    return basename_of(path);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 
 #include "data_selection.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>
@@ -327,7 +328,7 @@ void DataHeatmapPanel::draw_code(ViewContext& ctx, std::optional<FnId> fn)
         ImGui::TableNextColumn();
         ImGui::PushID(int(r));
         const std::string& path = p.file_path(row.file);
-        const std::string label = path.substr(path.rfind('/') + 1) + ":" + std::to_string(row.line);
+        const std::string label = basename_of(path) + ":" + std::to_string(row.line);
         if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_SpanAllColumns))
             ctx.selection.select(Selection::source_line(row.fn, row.file, row.line));
         for (size_t c = 0; c < code_.columns.size(); ++c) {

@@ -9,6 +9,8 @@
 #include "capabilities.hpp"
 #include "data_selection.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <SDL.h>
 
 #include <algorithm>
@@ -220,15 +222,15 @@ void FunctionsView::draw(ViewContext& ctx)
             if (compact_)
                 continue;
             const Function& f = p.function(fn);
-            if (ImGui::TableNextColumn() && p.file_path(f.file) != "???") {
+            if (ImGui::TableNextColumn() && !is_unknown(p.file_path(f.file))) {
                 const std::string& path = p.file_path(f.file);
-                ImGui::TextDisabled("%s:%u", path.substr(path.rfind('/') + 1).c_str(), f.line);
+                ImGui::TextDisabled("%s:%u", basename_of(path).c_str(), f.line);
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("%s:%u", path.c_str(), f.line);
             }
             if (ImGui::TableNextColumn()) {
                 const std::string& path = p.obj_path(f.obj);
-                ImGui::TextDisabled("%s", path.substr(path.rfind('/') + 1).c_str());
+                ImGui::TextDisabled("%s", basename_of(path).c_str());
                 if (ImGui::IsItemHovered())
                     ImGui::SetTooltip("%s", path.c_str());
             }

@@ -9,6 +9,7 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 
 #include <cmath>
@@ -200,7 +201,7 @@ void HeatmapView::draw_code_map(ViewContext& ctx)
             const bool selected = by_line_ ? (sel.kind == Selection::Kind::line && sel.line == row.line &&
                                               sel.file == row.file)
                                            : sel.fn == row.fn;
-            const std::string label = by_line_ ? p.file_path(row.file).substr(p.file_path(row.file).rfind('/') + 1) +
+            const std::string label = by_line_ ? basename_of(p.file_path(row.file)) +
                                                      ":" + std::to_string(row.line)
                                                : ctx.doc.names().function(row.fn);
             if (ImGui::Selectable(label.c_str(), selected))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// How text output shows long paths: the prefixes a user strips
-// (--strip-prefix) and the Rust toolchain's /rustc/<commit>/ shortened to
-// the commit's first nine digits, as `rustc --version` shows it.
+// How the commands show paths: the prefixes a user strips (--strip-prefix
+// of report, annotate and diff alike) and, in text people read, the Rust
+// toolchain's /rustc/<commit>/ shortened to the commit's first nine digits,
+// as `rustc --version` shows it.
 #ifndef VGPROF_PATH_DISPLAY_HPP
 #define VGPROF_PATH_DISPLAY_HPP
 
@@ -16,10 +17,22 @@ class Profile;
 
 struct PathDisplay {
     // Removed from the start of a path they begin with, whole components
-    // only (the first that applies); the rest is shown without its leading
-    // '/'.
+    // only, with or without a trailing '/' (the first that applies); the
+    // rest is shown without its leading '/'. A prefix that ends inside a
+    // component ("/src/ap" of "/src/app.c") does not apply: a directory is
+    // what users name, as a compiler's -fdebug-prefix-map is given one.
     std::vector<std::string> strip_prefixes;
 
+    // `path` without the first of strip_prefixes that applies; as it is
+    // when none does or nothing would be left. For paths a program resolves
+    // (GitHub's annotations, JSON output).
+    std::string stripped(const std::string& path) const;
+
+    // Whether one of strip_prefixes applies to `path`.
+    bool is_under_prefix(const std::string& path) const { return stripped(path) != path; }
+
+    // stripped(path), or, when no prefix applies, a Rust toolchain path
+    // shortened: for text people read.
     std::string show(const std::string& path) const;
 };
 

@@ -149,6 +149,59 @@ TEST(DiffOutput, GithubGivesAMovedFunctionANotice)
               "1 without regressions; 0 regressed\n");
 }
 
+// --strip-prefix takes whole components, as report and annotate do: with
+// or without its trailing '/', and never part of a name.
+TEST(DiffOutput, StripPrefixTakesWholeComponents)
+{
+    const auto github = [](const std::string& prefix) {
+        cli::DiffOptions o = options("Ir=+1%", "github");
+        o.strip_prefixes = {prefix};
+        return run(test::two_event_profile(), test::heavier_profile(), o).output;
+    };
+    EXPECT_EQ(github("/src"), github("/src/"));
+    EXPECT_NE(github("/src").find("::error file=app.c,line=4,"), std::string::npos)
+        << github("/src");
+    // "/src/ap" ends inside "app.c": the paths stay whole.
+    EXPECT_NE(github("/src/ap").find("::error file=/src/app.c,line=4,"), std::string::npos)
+        << github("/src/ap");
+    EXPECT_NE(github("/src/ap").find("changed most at /src/app.c:4 +200"), std::string::npos)
+        << github("/src/ap");
+}
+
+// The Rust toolchain's sources, remapped by rustc to /rustc/<commit>/, in
+// place of /src/app.c.
+test::ProfileText in_rust_toolchain(test::ProfileText p)
+{
+    p.set("strs", R"(["/lib/libc.so.6","/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/)"
+                  R"(library/core/src/app.rs","/usr/bin/app","???","helper","main","memset","work"])");
+    return p;
+}
+
+TEST(DiffOutput, RustToolchainPathsAreShortInTextAndWholeWhereGithubPlacesThem)
+{
+    const std::string whole =
+        "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/app.rs";
+    const std::string shown = "/rustc/59807616e/library/core/src/app.rs";
+    const ProfileText base = in_rust_toolchain(test::two_event_profile());
+    const ProfileText now = in_rust_toolchain(test::heavier_profile());
+
+    const Outcome github = run(base, now, options("Ir=+1%", "github"));
+    EXPECT_NE(github.output.find("::error file=" + whole + ",line=4,"), std::string::npos)
+        << github.output;
+    EXPECT_NE(github.output.find("changed most at " + shown + ":4 +200"), std::string::npos)
+        << github.output;
+
+    const Outcome markdown = run(base, now, options("Ir=+1%", "markdown"));
+    EXPECT_NE(markdown.output.find("| `work` | " + shown + " | /usr/bin/app | 8,000 | 8,200 |"),
+              std::string::npos)
+        << markdown.output;
+    EXPECT_EQ(markdown.output.find(whole), std::string::npos) << markdown.output;
+
+    const Outcome json = run(base, now, options("Ir=+1%", "json"));
+    EXPECT_NE(json.output.find("\"file\":\"" + whole + "\""), std::string::npos) << json.output;
+    EXPECT_EQ(json.output.find(shown), std::string::npos) << json.output;
+}
+
 TEST(DiffOutput, MarkdownListsAMovedFunctionAsOneSentenceAndNoEmptyTable)
 {
     cli::DiffOptions o = options("", "markdown");

@@ -82,51 +82,66 @@ TEST(HeapLoad, AbsentWithHeapNoAndIgnoredBeforeVersion3)
     EXPECT_EQ(load(ProfileText().set("heap", heap_json())).heap(), nullptr);
 }
 
-TEST(HeapLoad, BadHeapsAreReportedWithWhereAndWhat)
+// A profile's heap section replaced, and the message that says where and
+// what is wrong with it.
+struct BadHeapCase {
+    std::string heap;
+    std::string message;
+};
+
+class BadHeap : public ::testing::TestWithParam<BadHeapCase> {};
+
+TEST_P(BadHeap, IsReportedWithWhereAndWhat)
 {
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, "[[1,9,1,5]]"))),
-              "p.json: heap.frames[0][1]: fn id 9 out of range (2 functions)");
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[0,7],1,1,0,1,1,0,0,0,0,0,0,null]]"))),
-              "p.json: heap.sites[0][0][1]: heap frame id 7 out of range (3 frames)");
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[],1,1,0,1,1,0,0,0,0,0,0,null]]"))),
-              "p.json: heap.sites[0][0]: an allocation site needs at least one frame");
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, "[[[0],1,1,0]]"))),
-              "p.json: heap.sites[0]: expected 13 entries [frames, bytes, blocks, lifetimes, "
-              "max_bytes, max_blocks, peak_bytes, peak_blocks, end_bytes, end_blocks, reads, "
-              "writes, accesses], got 4");
-    // A site cannot have more live than its own highest.
-    EXPECT_EQ(load_error(with_heap(heap_json(
-                  kTotals, kFrames, std::string("[") + kSite0 + "," +
-                                        "[[2],2000,1,90000,2000,1,2001,1,0,0,4000,2000,null]]"))),
-              "p.json: heap.sites[1][6]: 2001 is more than the site's highest live bytes (2000)");
-    // The sites must add up to the totals.
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, std::string("[") + kSite0 + "]"))),
-              "p.json: heap.totals.bytes: bytes total is 3000 but the sites add up to 1000");
-    EXPECT_EQ(load_error(with_heap(heap_json(
-                  kTotals, kFrames,
-                  "[[[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[0,2]]," + std::string(kSite1) +
-                      "]"))),
-              "p.json: heap.sites[0][12][0]: a run of zero offsets");
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames,
-                                             std::string("[") + kSite0 + "," + kSite1 + "]",
-                                             R"({"width":4,"samples":[[500,1,1],[100,1,1]]})"))),
-              "p.json: heap.timeline.samples[1][0]: time 100 comes before the previous "
-              "sample's (500)");
-    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames,
-                                             std::string("[") + kSite0 + "," + kSite1 + "]",
-                                             R"({"width":4,"samples":[[500,2301,1]]})"))),
-              "p.json: heap.timeline.samples[0][1]: 2301 live bytes, more than the peak (2300)");
-    EXPECT_EQ(load_error(with_heap(heap_json(
-                  kTotals, kFrames, std::string("[") + kSite0 + "," + kSite1 + "]", kTimeline,
-                  R"([{"kind":"now","time":1,"bytes":1,"blocks":1,"sites":[]}])"))),
-              "p.json: heap.snapshots[0].kind: unknown snapshot kind \"now\" (expected "
-              "\"periodic\", \"peak\" or \"end\")");
-    EXPECT_EQ(load_error(with_heap(heap_json(
-                  kTotals, kFrames, std::string("[") + kSite0 + "," + kSite1 + "]", kTimeline,
-                  R"([{"kind":"end","time":1,"bytes":1,"blocks":1,"sites":[[2,1,1]]}])"))),
-              "p.json: heap.snapshots[0].sites[0][0]: heap site id 2 out of range (2 sites)");
-    EXPECT_EQ(load_error(with_heap(R"({"depth":12})")), "p.json: heap: missing required key \"totals\"");
+    EXPECT_EQ(load_error(with_heap(GetParam().heap)), GetParam().message);
 }
+
+const std::string kBothSites = std::string("[") + kSite0 + "," + kSite1 + "]";
+
+INSTANTIATE_TEST_SUITE_P(
+    HeapLoad, BadHeap,
+    ::testing::Values(
+        BadHeapCase{heap_json(kTotals, "[[1,9,1,5]]"),
+                    "p.json: heap.frames[0][1]: fn id 9 out of range (2 functions)"},
+        BadHeapCase{heap_json(kTotals, kFrames, "[[[0,7],1,1,0,1,1,0,0,0,0,0,0,null]]"),
+                    "p.json: heap.sites[0][0][1]: heap frame id 7 out of range (3 frames)"},
+        BadHeapCase{heap_json(kTotals, kFrames, "[[[],1,1,0,1,1,0,0,0,0,0,0,null]]"),
+                    "p.json: heap.sites[0][0]: an allocation site needs at least one frame"},
+        BadHeapCase{heap_json(kTotals, kFrames, "[[[0],1,1,0]]"),
+                    "p.json: heap.sites[0]: expected 13 entries [frames, bytes, blocks, "
+                    "lifetimes, max_bytes, max_blocks, peak_bytes, peak_blocks, end_bytes, "
+                    "end_blocks, reads, writes, accesses], got 4"},
+        // A site cannot have more live than its own highest.
+        BadHeapCase{heap_json(kTotals, kFrames,
+                              std::string("[") + kSite0 + "," +
+                                  "[[2],2000,1,90000,2000,1,2001,1,0,0,4000,2000,null]]"),
+                    "p.json: heap.sites[1][6]: 2001 is more than the site's highest live "
+                    "bytes (2000)"},
+        // The sites must add up to the totals.
+        BadHeapCase{heap_json(kTotals, kFrames, std::string("[") + kSite0 + "]"),
+                    "p.json: heap.totals.bytes: bytes total is 3000 but the sites add up to "
+                    "1000"},
+        BadHeapCase{heap_json(kTotals, kFrames,
+                              "[[[0,1],1000,10,3000,400,4,300,3,100,1,0,1000,[0,2]]," +
+                                  std::string(kSite1) + "]"),
+                    "p.json: heap.sites[0][12][0]: a run of zero offsets"},
+        BadHeapCase{heap_json(kTotals, kFrames, kBothSites,
+                              R"({"width":4,"samples":[[500,1,1],[100,1,1]]})"),
+                    "p.json: heap.timeline.samples[1][0]: time 100 comes before the previous "
+                    "sample's (500)"},
+        BadHeapCase{heap_json(kTotals, kFrames, kBothSites,
+                              R"({"width":4,"samples":[[500,2301,1]]})"),
+                    "p.json: heap.timeline.samples[0][1]: 2301 live bytes, more than the peak "
+                    "(2300)"},
+        BadHeapCase{heap_json(kTotals, kFrames, kBothSites, kTimeline,
+                              R"([{"kind":"now","time":1,"bytes":1,"blocks":1,"sites":[]}])"),
+                    "p.json: heap.snapshots[0].kind: unknown snapshot kind \"now\" (expected "
+                    "\"periodic\", \"peak\" or \"end\")"},
+        BadHeapCase{heap_json(kTotals, kFrames, kBothSites, kTimeline,
+                              R"([{"kind":"end","time":1,"bytes":1,"blocks":1,"sites":[[2,1,1]]}])"),
+                    "p.json: heap.snapshots[0].sites[0][0]: heap site id 2 out of range (2 "
+                    "sites)"},
+        BadHeapCase{R"({"depth":12})", "p.json: heap: missing required key \"totals\""}));
 
 TEST(HeapLoad, TooManyAccessOffsets)
 {

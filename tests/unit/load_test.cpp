@@ -542,23 +542,43 @@ TEST(LoadProfileError, MissingMetaKeyIsNamedWithItsSection)
               R"(p.json: meta: missing required key "events")");
 }
 
-TEST(LoadProfileError, WrongTypesNameTheirPath)
+// A value of the wrong type at the top level or in meta, and the message
+// that names its path and what it is.
+struct WrongTypeCase {
+    const char* key;
+    bool in_meta;
+    const char* json;
+    const char* message;
+};
+
+class LoadWrongType : public ::testing::TestWithParam<WrongTypeCase> {};
+
+TEST_P(LoadWrongType, NamesItsPath)
 {
-    EXPECT_EQ(load_error(ProfileText().set("meta", "[]")),
-              "p.json: meta: expected an object, got an array");
-    EXPECT_EQ(load_error(ProfileText().set_meta("argv", R"(["./app",5])")),
-              "p.json: meta.argv[1]: expected a string, got 5");
-    EXPECT_EQ(load_error(ProfileText().set_meta("cache", "5")),
-              "p.json: meta.cache: expected null or an object, got 5");
-    EXPECT_EQ(load_error(ProfileText().set_meta("exit", R"({"code":"0"})")),
-              "p.json: meta.exit.code: expected an integer, got a string");
-    EXPECT_EQ(load_error(ProfileText().set_meta("run", R"({"pid":null})")),
-              "p.json: meta.run.pid: expected an integer, got null");
-    EXPECT_EQ(load_error(ProfileText().set("strs", R"({"0":"???"})")),
-              "p.json: strs: expected an array, got an object");
-    EXPECT_EQ(load_error(ProfileText().set("fns", "[[3,1,0,10],{}]")),
-              "p.json: fns[1]: expected an array, got an object");
+    const WrongTypeCase& c = GetParam();
+    ProfileText text;
+    if (c.in_meta)
+        text.set_meta(c.key, c.json);
+    else
+        text.set(c.key, c.json);
+    EXPECT_EQ(load_error(text), c.message);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    LoadProfileError, LoadWrongType,
+    ::testing::Values(
+        WrongTypeCase{"meta", false, "[]", "p.json: meta: expected an object, got an array"},
+        WrongTypeCase{"argv", true, R"(["./app",5])",
+                      "p.json: meta.argv[1]: expected a string, got 5"},
+        WrongTypeCase{"cache", true, "5", "p.json: meta.cache: expected null or an object, got 5"},
+        WrongTypeCase{"exit", true, R"({"code":"0"})",
+                      "p.json: meta.exit.code: expected an integer, got a string"},
+        WrongTypeCase{"run", true, R"({"pid":null})",
+                      "p.json: meta.run.pid: expected an integer, got null"},
+        WrongTypeCase{"strs", false, R"({"0":"???"})",
+                      "p.json: strs: expected an array, got an object"},
+        WrongTypeCase{"fns", false, "[[3,1,0,10],{}]",
+                      "p.json: fns[1]: expected an array, got an object"}));
 
 TEST(LoadProfileError, ToolOtherThanVgprofIsRejected)
 {
@@ -700,19 +720,19 @@ TEST(LoadProfileError, CallGraphTablesMustBeArraysOfRows)
               "p.json: inclusive[0]: expected an array, got 5");
 }
 
-TEST(LoadProfileError, CallGraphIdsOutOfRangeNameTheTableAndItsSize)
-{
-    EXPECT_EQ(load_error(ProfileText().set("calls", "[[2,1,1,12,1,2484747]]")),
-              "p.json: calls[0][0]: fn id 2 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,7,1,12,1,2484747]]")),
-              "p.json: calls[0][1]: fn id 7 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("calls", "[[0,1,2,12,1,2484747]]")),
-              "p.json: calls[0][2]: file id 2 out of range (2 files)");
-    EXPECT_EQ(load_error(ProfileText().set("inclusive", "[[0,2485947],[2,2484747]]")),
-              "p.json: inclusive[1][0]: fn id 2 out of range (2 functions)");
-    EXPECT_EQ(load_error(ProfileText().set("paths", "[[null,0,0,1200,2485947],[0,9,1,2484747,2484747]]")),
-              "p.json: paths[1][1]: fn id 9 out of range (2 functions)");
-}
+INSTANTIATE_TEST_SUITE_P(
+    LoadProfileErrorCallGraph, LoadBadId,
+    ::testing::Values(
+        BadIdCase{"calls", "[[2,1,1,12,1,2484747]]",
+                  "p.json: calls[0][0]: fn id 2 out of range (2 functions)"},
+        BadIdCase{"calls", "[[0,7,1,12,1,2484747]]",
+                  "p.json: calls[0][1]: fn id 7 out of range (2 functions)"},
+        BadIdCase{"calls", "[[0,1,2,12,1,2484747]]",
+                  "p.json: calls[0][2]: file id 2 out of range (2 files)"},
+        BadIdCase{"inclusive", "[[0,2485947],[2,2484747]]",
+                  "p.json: inclusive[1][0]: fn id 2 out of range (2 functions)"},
+        BadIdCase{"paths", "[[null,0,0,1200,2485947],[0,9,1,2484747,2484747]]",
+                  "p.json: paths[1][1]: fn id 9 out of range (2 functions)"}));
 
 TEST(LoadProfileError, CallGraphRowsMustHaveOneCostPerEventPerCostSet)
 {

@@ -6,6 +6,8 @@
 
 #include "function_table.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -21,12 +23,6 @@ constexpr uint32_t kNone = CallTree::kNone;
 // below it.
 constexpr uint32_t kRoot = UINT32_MAX - 1;
 constexpr uint32_t kDropped = UINT32_MAX;
-
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // The tree after a pass, with children looked up by (parent, key) so that
 // two nodes mapped to the same place become one. The lookup is an

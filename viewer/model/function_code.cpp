@@ -283,7 +283,7 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
         offset = *found;
         low = instrs.positions.front() - offset;
         high = instrs.positions.back() - offset;
-    } else if (name == "???") {
+    } else if (is_unknown(name)) {
         out.problem = "This code has no name and the profile holds no instruction addresses to find "
                       "it by: record with --dump-instr=yes to see its instructions.";
         return out;

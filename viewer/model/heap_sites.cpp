@@ -2,6 +2,8 @@
 // Naming allocation sites by the code that called the allocator.
 #include "heap_sites.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -29,13 +31,7 @@ const char* const kAllocatorPrefixes[] = {
 
 std::string_view without_version(std::string_view name) { return name.substr(0, name.find('@')); }
 
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool unnamed(const Profile& p, FnId fn) { return p.fn_name(fn) == "???"; }
+bool unnamed(const Profile& p, FnId fn) { return is_unknown(p.fn_name(fn)); }
 
 } // namespace
 

@@ -4,19 +4,11 @@
 
 #include "heap_sites.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <unordered_map>
 
 namespace vgprof::viewer {
-
-namespace {
-
-std::string basename_of(const std::string& path)
-{
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
 
 Names::Names(const Profile& p) : profile_(&p), qualified_(p.functions().size()), sites_(distinct_site_labels(p))
 {
@@ -35,7 +27,7 @@ Names::Names(const Profile& p) : profile_(&p), qualified_(p.functions().size()),
         if (by_name[f.name.value] < 2)
             continue;
         qualified_[i] = p.str(f.name) + " [" + basename_of(p.obj_path(f.obj)) + "]";
-        if (by_name_and_object[both(f)] > 1 && p.file_path(f.file) != "???")
+        if (by_name_and_object[both(f)] > 1 && !is_unknown(p.file_path(f.file)))
             qualified_[i] += " (" + basename_of(p.file_path(f.file)) + ")";
     }
 }
