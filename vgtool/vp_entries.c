@@ -202,9 +202,33 @@ static EntryTable* table_for(const DebugInfo* di)
    return VG_(indexXA)(tables, VG_(sizeXA)(tables) - 1);
 }
 
+/* The object holding code outside its .text, by which alone Valgrind
+   finds an object: the stubs of the procedure linkage table (.plt,
+   .plt.got) and .init, which lie before it in the same mapping.  Of the
+   objects of that file name, the one whose .text comes next. */
+static const DebugInfo* owner_before_text(DiEpoch ep, Addr a)
+{
+   const HChar*     name;
+   const DebugInfo* di;
+   const DebugInfo* best = NULL;
+   if (!VG_(get_objname)(ep, a, &name))
+      return NULL;
+   for (di = VG_(next_DebugInfo)(NULL); di != NULL; di = VG_(next_DebugInfo)(di)) {
+      const HChar* path = VG_(DebugInfo_get_filename)(di);
+      Addr         text = VG_(DebugInfo_get_text_avma)(di);
+      if (path == NULL || text <= a || VG_(strcmp)(path, name) != 0)
+         continue;
+      if (best == NULL || text < VG_(DebugInfo_get_text_avma)(best))
+         best = di;
+   }
+   return best;
+}
+
 Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_obj)
 {
-   DebugInfo* di = VG_(find_DebugInfo)(ep, a);
+   const DebugInfo* di = VG_(find_DebugInfo)(ep, a);
+   if (di == NULL)
+      di = owner_before_text(ep, a);
    if (di == NULL)
       return False;
    EntryTable* t = table_for(di);

@@ -84,6 +84,35 @@ TEST(StrippedLibrary, UnnamedFunctionsAreNamedAndCostAsCallgrindsAreByAddress)
    }
 }
 
+// Debian's sqlite3 calls into its stripped libsqlite3, and that library
+// into libc, through stubs of the procedure linkage table, which lie before
+// the object's .text. They are one function of their object, "0x... [PLT]";
+// what is left to an anonymous "???" is an object's .init and .fini, a few
+// instructions each (arithmetic: under 20 per object).
+TEST(StrippedLibrary, LinkageStubsAreAFunctionOfTheirObject)
+{
+   TempDir dir;
+   write_file(dir / "input", "create table t(a, b);\n"
+                             "with recursive n(i) as (select 1 union all select i + 1 from n where i < 300)\n"
+                             "insert into t select i, 'v' || i from n;\n"
+                             "select count(*), max(b) from t;\n");
+   const std::vector<std::string> program = resolve_program({"sqlite3", "-init", "input", ":memory:"});
+   auto vp = run_tool("vgprof", {"--cache-sim=no", "--vgprof-out-file=vp.json"}, program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   uint64_t stubs = 0;
+   for (const auto& [key, cost] : self_ir(p)) {
+      if (key.second == "???") {
+         EXPECT_LT(cost, 20u) << key.first;
+      }
+      if (key.first.rfind("libsqlite3", 0) == 0 &&
+          std::regex_match(key.second, std::regex("0x[0-9a-f]{16} \\[PLT\\]")))
+         stubs += cost;
+   }
+   // Every call from libsqlite3 into libc goes through a stub: one jump.
+   EXPECT_GT(stubs, 1000u);
+}
+
 struct Program {
    std::string name;
    std::vector<std::string> argv;   // a test program's name, or a command
