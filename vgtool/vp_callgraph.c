@@ -188,6 +188,10 @@ static void* blank_record(void)
    return blank;
 }
 
+/* Whether any --toggle-collect pattern was given: when none was, as
+   usual, entering and leaving a function asks nothing about it. */
+static Bool any_toggles;
+
 /* After the events are chosen: each record has room for their costs only. */
 void VP_(init_callgraph)(void)
 {
@@ -201,6 +205,7 @@ void VP_(init_callgraph)(void)
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
    for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
+   any_toggles = VG_(sizeXA)(VP_(clo).toggle_collect) > 0;
    node_index = VG_(HT_construct)("vp.cg.nodeindex");
 }
 
@@ -415,7 +420,7 @@ static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
          st->incl_row = incl_row_for(fn, c->tid);
       f->incl_row = st->incl_row;
    }
-   if (f->outermost && VP_(fn_toggles_collection)(fn))
+   if (f->outermost && any_toggles && VP_(fn_toggles_collection)(fn))
       VP_(set_collecting)(!VP_(collecting));
    const ULong* clock = clock_of(c);
    for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = clock[e] - c->offset[e];
@@ -597,7 +602,7 @@ static void pop_frame(Context* c)
    }
    if (!f->skip) {
       fn_state(c, f->fn)->active--;
-      if (f->outermost && VP_(fn_toggles_collection)(f->fn))
+      if (f->outermost && any_toggles && VP_(fn_toggles_collection)(f->fn))
          VP_(set_collecting)(!VP_(collecting));
    }
    c->depth--;
