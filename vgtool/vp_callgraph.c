@@ -3,9 +3,11 @@
    edges, inclusive cost per function and the call-path tree.
 
    VP_(sb_entry) runs at the start of every superblock with the stack
-   pointer.  From how the previous superblock was left (a call, a return,
-   a jump) and from the stack pointer it decides, as callgrind does, what
-   happened:
+   pointer, but for the most common kind, a plain jump within a function
+   that leaves no frame, which the block settles by an inline test
+   (vp_instr.c).  From how the previous superblock was left (a call, a
+   return, a jump) and from the stack pointer it decides, as callgrind
+   does, what happened:
    - a call instruction, or a jump into the first instruction of a
      function, another object or between a PLT stub and ordinary code,
      pushes a frame (a PLT stub's frame is "skipped": it belongs to no

@@ -21,7 +21,10 @@
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
    helper call at the start of the superblock receives the stack pointer:
-   that is all the call tracking needs to see calls, returns and jumps. */
+   that is all the call tracking needs to see calls, returns and jumps.
+   The call is guarded: a block entered by a plain jump from its own
+   function, with the top frame not left, needs none, and an inline test
+   of what the exit stored tells it so. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
