@@ -165,7 +165,7 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    }
    if (dat) {
       VP_Block* b = VP_(heap_find)(a);
-      VP_(data_book)(&n->data_fn, n->loc.fn, a, b, r ? 0 : 1, m1, mL);
+      VP_(data_book)(VP_(cc_data_fn)(n), n->loc.fn, a, b, r ? 0 : 1, m1, mL);
       if (heap) heap_bytes(b, a, size, sp, r, w);
    } else if (heap) {
       if (r) VP_(heap_access_at)(a, size, False, sp);

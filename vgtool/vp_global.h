@@ -171,7 +171,10 @@ extern UWord VP_(cur_exit);
    its hash key.  A cell has counters for the events its instruction can
    have, in the order of the events: with the cache simulated, an
    instruction that touches no data has only Ir, I1mr and ILmr, one that
-   only reads has the read events too; the events past n_costs are 0. */
+   only reads has the read events too; the events past n_costs are 0.
+   With the data objects on, the cell is preceded by the (function, data
+   object) pair the instruction last booked a data access to (vp_data.h),
+   VP_(cc_data_fn); without, by nothing. */
 typedef struct _VP_InstrCC {
    struct _VP_InstrCC* next;   /* hash chain; must come first */
    UWord               addr;   /* hash key; must come second */
@@ -179,11 +182,13 @@ typedef struct _VP_InstrCC {
    UShort              n_costs; /* counters in cost[] */
    UInt                epoch;  /* debug-info epoch loc was found in */
    VP_Loc              loc;
-   /* The (function, data object) pair the instruction last booked a data
-      access to (vp_data.h). */
-   struct _VP_FnData*  data_fn;
    ULong               cost[0];   /* n_costs counters */
 } VP_InstrCC;
+
+static inline struct _VP_FnData** VP_(cc_data_fn)(VP_InstrCC* cc)
+{
+   return (struct _VP_FnData**)cc - 1;
+}
 
 /* A cell's count of event e. */
 static inline ULong VP_(cc_cost)(const VP_InstrCC* cc, UInt e)

@@ -136,14 +136,16 @@ static Word cmp_cc_loc(const void* a, const void* b)
 
 static Word cmp_cc_same(const void* a, const void* b) { return a != b; }
 
+/* A cell like model (its pair of the data objects aside), zeroed. */
 static VP_InstrCC* new_cc(const VP_InstrCC* model, UInt n_costs)
 {
-   VP_InstrCC* cc = VP_(perm_alloc)(sizeof(VP_InstrCC) + n_costs * sizeof(ULong));
+   SizeT       pre = VP_(data_on) ? sizeof(struct _VP_FnData*) : 0;
+   UChar*      p   = VP_(perm_alloc)(pre + sizeof(VP_InstrCC) + n_costs * sizeof(ULong));
+   VP_InstrCC* cc  = (VP_InstrCC*)(p + pre);
    cc->addr    = model->addr;
    cc->len     = model->len;
    cc->epoch   = model->epoch;
    cc->loc     = model->loc;
-   cc->data_fn = model->data_fn;
    cc->n_costs = (UShort)n_costs;
    VG_(HT_add_node)(instr_table, cc);
    return cc;
@@ -154,6 +156,8 @@ static VP_InstrCC* widen(VP_InstrCC* narrow, UInt n_costs)
 {
    VG_(HT_gen_remove)(instr_table, narrow, cmp_cc_same);
    VP_InstrCC* cc = new_cc(narrow, n_costs);
+   if (VP_(data_on))
+      *VP_(cc_data_fn)(cc) = *VP_(cc_data_fn)(narrow);
    narrow->next = cc;
    VG_(addToXA)(narrow_ccs, &narrow);
    return cc;
@@ -183,7 +187,6 @@ static VP_InstrCC* instr_cc_for(Addr a, UInt len, UInt n_costs)
    probe.addr  = a;
    probe.len   = (UShort)len;
    probe.epoch = VG_(current_DiEpoch)().n;
-   probe.data_fn = NULL;
 
    /* Code is translated again and again (evictions, discards); while the
       debug info has not changed, the location found last time stands,
