@@ -165,7 +165,7 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    }
    if (dat) {
       VP_Block* b = VP_(heap_find)(a);
-      VP_(data_book)(&n->data_fn, n->loc.fn, a, b, r ? 0 : 1, m1, mL);
+      VP_(data_book)(VP_(cc_data_fn)(n), n->loc.fn, a, b, r ? 0 : 1, m1, mL);
       if (heap) heap_bytes(b, a, size, sp, r, w);
    } else if (heap) {
       if (r) VP_(heap_access_at)(a, size, False, sp);
@@ -603,4 +603,35 @@ void VP_(events_end)(IRSB* sbIn)
        && sbIn->next->tag == Iex_RdTmp)
       push(EV_IND, sbIn->next, 0);
    flush();
+}
+
+/* The counters an instruction's cell needs: the fetch events, then the
+   read events if it may read data, then the write events if it may
+   write (the order of the events, so the helpers' constant positions
+   hold).  The statements are those events_stmt turns into accesses.
+   Without the cache simulation, or with branches simulated (their
+   events come last), every cell has them all. */
+UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
+{
+   Bool reads = False, writes = False;
+   if (!VP_(clo).cache_sim || VP_(clo).branch_sim)
+      return VP_(n_events);
+   for (i++; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++) {
+      const IRStmt* st = sbIn->stmts[i];
+      switch (st->tag) {
+         case Ist_WrTmp:  reads  |= st->Ist.WrTmp.data->tag == Iex_Load; break;
+         case Ist_LoadG:  reads  = True; break;
+         case Ist_Store:
+         case Ist_StoreG:
+         case Ist_CAS:
+         case Ist_LLSC:   writes = True; break;
+         case Ist_Dirty:
+            reads  |= st->Ist.Dirty.details->mFx == Ifx_Read;
+            writes |= st->Ist.Dirty.details->mFx == Ifx_Write
+                      || st->Ist.Dirty.details->mFx == Ifx_Modify;
+            break;
+         default: break;
+      }
+   }
+   return writes ? VP_(n_events) : reads ? ev_Dw : ev_Dr;
 }
