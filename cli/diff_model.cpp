@@ -256,8 +256,13 @@ std::unique_ptr<BenchmarkDiff> compare_profiles(const BenchmarkPair& pair, Profi
 std::unique_ptr<BenchmarkDiff> compare_benchmark(const BenchmarkPair& pair,
                                                  const DiffOptions& options, const Limits& limits)
 {
-    return compare_profiles(pair, load_profile(pair.base), load_profile(pair.now), options,
-                            limits);
+    // One after the other, each without its call-path tree, which the diff
+    // does not compare: the second is read while the first is held.
+    Profile base = load_profile(pair.base);
+    base.drop_call_paths();
+    Profile now = load_profile(pair.now);
+    now.drop_call_paths();
+    return compare_profiles(pair, std::move(base), std::move(now), options, limits);
 }
 
 // --- text every format shares -----------------------------------------------------

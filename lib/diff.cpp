@@ -217,7 +217,9 @@ DiffResult diff_profiles(const Profile& base, const Profile& now)
 
     diff.inclusive = base.has_call_graph() && now.has_call_graph();
     const FunctionCosts base_costs(base, base_events, heap), now_costs(now, now_events, heap);
-    for (const FunctionMatch& m : match_functions(base, now)) {
+    const std::vector<FunctionMatch> matches = match_functions(base, now);
+    diff.functions.reserve(matches.size());  // grown by doubling, it would hold twice as much
+    for (const FunctionMatch& m : matches) {
         FunctionDelta d = delta_of(m, diff.metrics.size(), diff.inclusive);
         add_costs(d, base_costs, now_costs, diff.inclusive);
         if (has_cost(d))

@@ -195,6 +195,9 @@ std::vector<FunctionMatch> match_functions(const Profile& base, const Profile& n
 {
     std::map<Key, FunctionGroup> base_groups = groups_of(base), now_groups = groups_of(now);
     std::vector<FunctionMatch> out;
+    // Most functions are in both profiles: about as many matches as the
+    // larger one has groups.
+    out.reserve(std::max(base_groups.size(), now_groups.size()));
     std::vector<FunctionGroup> base_left, now_left;
     for (auto& [key, g] : base_groups) {
         const auto it = now_groups.find(key);

@@ -29,6 +29,16 @@ ProfileTables Profile::take_tables() &&
     return t;
 }
 
+void Profile::drop_call_paths()
+{
+    // Swapped with empty vectors, which gives their memory back (clear()
+    // keeps it).
+    std::vector<PathNode>().swap(t_.paths);
+    std::vector<uint64_t>().swap(t_.path_costs);
+    for (ThreadGraph& thread : threads_)
+        std::vector<PathId>().swap(thread.roots);
+}
+
 std::optional<size_t> Profile::event_index(std::string_view event) const
 {
     const auto& events = t_.meta.events;

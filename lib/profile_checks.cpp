@@ -4,6 +4,7 @@
 
 #include "vgprof/error.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace vgprof::detail {
@@ -36,28 +37,28 @@ void check_line_totals(const ProfileTables& t, const std::string& name)
 }
 
 // Checked so that every reader can trust any node's inclusive cost without
-// re-adding its subtree.
+// re-adding its subtree. One event at a time: the children's sums of all
+// events at once would take as much memory again as the tree's costs.
 void check_path_inclusive_costs(const ProfileTables& t, const std::string& name)
 {
     const size_t events = t.num_events(), nodes = t.paths.size();
     const auto self = [&](size_t node) { return &t.path_costs[2 * node * events]; };
     const auto inclusive = [&](size_t node) { return &t.path_costs[(2 * node + 1) * events]; };
-    std::vector<uint64_t> children(nodes * events, 0);
-    for (size_t i = 0; i < nodes; ++i) {
-        const std::optional<PathId> parent = t.paths[i].parent;
-        if (!parent)
-            continue;
-        for (size_t e = 0; e < events; ++e) {
-            uint64_t& sum = children[parent->index() * events + e];
+    std::vector<uint64_t> children(nodes);
+    for (size_t e = 0; e < events; ++e) {
+        std::fill(children.begin(), children.end(), 0);
+        for (size_t i = 0; i < nodes; ++i) {
+            const std::optional<PathId> parent = t.paths[i].parent;
+            if (!parent)
+                continue;
+            uint64_t& sum = children[parent->index()];
             if (__builtin_add_overflow(sum, inclusive(i)[e], &sum))
                 fail_at(name, cat("paths[", parent->index(), ']'),
                         cat("the ", t.meta.events[e], " inclusive costs of the node's ",
                             "children add up to more than 2^64-1"));
         }
-    }
-    for (size_t i = 0; i < nodes; ++i)
-        for (size_t e = 0; e < events; ++e) {
-            const uint64_t below = children[i * events + e];
+        for (size_t i = 0; i < nodes; ++i) {
+            const uint64_t below = children[i];
             uint64_t expected;
             const bool overflow = __builtin_add_overflow(self(i)[e], below, &expected);
             if (!overflow && inclusive(i)[e] == expected)
@@ -67,6 +68,7 @@ void check_path_inclusive_costs(const ProfileTables& t, const std::string& name)
                         self(i)[e], " plus the children's inclusive ", below,
                         overflow ? std::string(" is more than 2^64-1") : cat(" is ", expected)));
         }
+    }
 }
 
 // The tree accounts for every instruction exactly once, as the lines do.

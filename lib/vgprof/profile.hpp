@@ -391,6 +391,11 @@ public:
     // and inclusive costs but not the paths that led to them.
     const std::vector<PathNode>& paths() const { return t_.paths; }
     const PathNode& path(PathId id) const { return t_.paths[id.index()]; }
+    // Forgets the call-path tree and the threads' roots in it, keeping the
+    // calls and inclusive costs: the profile is then one a callgrind file
+    // gives. For a reader that compares functions and lines alone (vgprof
+    // diff): the tree is the largest table of most profiles.
+    void drop_call_paths();
 
     // As CallGraph's, for the whole program's graph.
     const uint64_t* call_cost(size_t row) const { return graph_.call_cost(row); }

@@ -884,6 +884,26 @@ TEST(LoadThreads, EachThreadsCallsInclusiveCostsAndRootsAreLoaded)
     EXPECT_EQ(p.fn_inclusive(FnId(3))[0], 9000u);
 }
 
+TEST(LoadThreads, DroppingTheCallPathsKeepsCallsAndInclusiveCosts)
+{
+    Profile p = parse_profile(test::two_thread_profile().str(), "p.json");
+    ASSERT_FALSE(p.paths().empty());
+    const size_t calls = p.calls().size();
+    ASSERT_NE(p.fn_inclusive(FnId(0)), nullptr);
+    const uint64_t memset_inclusive = p.fn_inclusive(FnId(0))[0];
+
+    p.drop_call_paths();
+    EXPECT_TRUE(p.paths().empty());
+    EXPECT_TRUE(p.has_call_graph());
+    EXPECT_EQ(p.calls().size(), calls);
+    ASSERT_NE(p.fn_inclusive(FnId(0)), nullptr);
+    EXPECT_EQ(p.fn_inclusive(FnId(0))[0], memset_inclusive);
+    ASSERT_EQ(p.threads().size(), 2u);
+    for (const ThreadGraph& t : p.threads())
+        EXPECT_TRUE(t.roots.empty());  // no tree left for them to begin in
+    EXPECT_EQ(p.threads()[0].calls().size(), 4u);
+}
+
 TEST(LoadThreads, ThreadIsFoundByTid)
 {
     const Profile p = parse_profile(test::two_thread_profile().str(), "p.json");
