@@ -8,6 +8,8 @@
 
 #include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 
 #include <fmt/format.h>
 

@@ -8,6 +8,7 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 

@@ -10,6 +10,7 @@
 
 #include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"

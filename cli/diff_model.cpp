@@ -7,9 +7,9 @@
 
 #include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
-#include "vgprof/query.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // of every benchmark and the closing "N without regressions; M regressed".
 #include "diff_model.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
 
 #include <fmt/format.h>
 

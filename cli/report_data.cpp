@@ -9,6 +9,7 @@
 
 #include "vgprof/data.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 
 #include <fmt/format.h>
 

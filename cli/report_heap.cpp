@@ -11,6 +11,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 

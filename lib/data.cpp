@@ -4,10 +4,10 @@
 
 #include "text.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/profile.hpp"
-#include "vgprof/query.hpp"
 
 #include <algorithm>
 #include <functional>

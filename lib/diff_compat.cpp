@@ -3,6 +3,7 @@
 // what differs in a few words, so that a refusal fits on one line.
 #include "diff_compat.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/query.hpp"
 
 #include <algorithm>

@@ -4,7 +4,6 @@
 
 #include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
-#include "vgprof/query.hpp"
 
 #include <algorithm>
 #include <array>

@@ -67,6 +67,22 @@ static Word   n_saved;
    in the live segment counters until folded. */
 static UInt first_simulated(void) { return VP_(clo).cache_sim ? 0 : 1; }
 
+/* A cell's simulated counts from event first on, zeros past its own. */
+static void copy_counts(ULong* to, const VP_InstrCC* cc, UInt first)
+{
+   UInt e;
+   for (e = first; e < VP_(n_events); e++)
+      to[e - first] = VP_(cc_cost)(cc, e);
+}
+
+/* Puts them back. */
+static void put_counts(VP_InstrCC* cc, const ULong* from, UInt first)
+{
+   UInt e;
+   for (e = first; e < cc->n_costs; e++)
+      cc->cost[e] = from[e - first];
+}
+
 static void save_simulated_counts(void)
 {
    XArray* all   = VP_(all_instr_ccs)();
@@ -79,7 +95,7 @@ static void save_simulated_counts(void)
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
       ULong*      r  = saved + i * width;
       r[0] = (ULong)(Addr)cc;
-      VG_(memcpy)(r + 1, cc->cost + first, (width - 1) * sizeof(ULong));
+      copy_counts(r + 1, cc, first);
    }
    VG_(deleteXA)(all);
 }
@@ -104,7 +120,7 @@ void VP_(save_sb_cells)(const VP_SB* sb)
          continue;
       SavedCell* s = VG_(malloc)("vp.collect.cell", sizeof(SavedCell));
       s->node.key = (UWord)cc;
-      VG_(memcpy)(s->cost + first, cc->cost + first, (VP_(n_events) - first) * sizeof(ULong));
+      copy_counts(s->cost, cc, first);
       VG_(HT_add_node)(saved_cells, s);
    }
 }
@@ -133,8 +149,7 @@ static void restore_saved_cells(void)
    SavedCell* s;
    VG_(HT_ResetIter)(saved_cells);
    while ((s = VG_(HT_Next)(saved_cells)) != NULL)
-      VG_(memcpy)(((VP_InstrCC*)s->node.key)->cost + first, s->cost + first,
-                  (VP_(n_events) - first) * sizeof(ULong));
+      put_counts((VP_InstrCC*)s->node.key, s->cost, first);
 }
 
 static void forget_saved_cells(void)
@@ -149,17 +164,17 @@ static void restore_all_cells(void)
    XArray* all   = VP_(all_instr_ccs)();
    UInt    first = first_simulated();
    UInt    width = 1 + VP_(n_events) - first;
-   SizeT   bytes = (width - 1) * sizeof(ULong);
    Word    i;
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      VG_(memset)(cc->cost + first, 0, bytes);
+      if (cc->n_costs > first)
+         VG_(memset)(cc->cost + first, 0, (cc->n_costs - first) * sizeof(ULong));
    }
    VG_(deleteXA)(all);
    for (i = 0; saved && i < n_saved; i++) {
       const ULong* r  = saved + i * width;
       VP_InstrCC*  cc = (VP_InstrCC*)(Addr)r[0];
-      VG_(memcpy)(cc->cost + first, r + 1, bytes);
+      put_counts(cc, r + 1, first);
    }
 }
 

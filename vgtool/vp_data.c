@@ -35,6 +35,9 @@
 Bool           VP_(data_on);
 VP_DataObj*    VP_(data_alloc_obj);
 VP_DataObj*    VP_(data_stack_obj);
+VP_DataObj*    VP_(data_near_obj);
+Addr           VP_(data_near_lo);
+UWord          VP_(data_near_span);
 Addr           VP_(data_stack_lo), VP_(data_stack_hi);
 VP_DataGranule VP_(data_granules)[VP_DATA_GRANULES];
 VP_DataPage    VP_(data_pages)[VP_DATA_PAGES];
@@ -483,16 +486,32 @@ static void mem_protected(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
    forget_range(a, len);
 }
 
-/* The running thread's stack, [lo, hi]; lo = hi = 0 (no address) while
-   it is inside a call of the allocator, whose accesses are the
-   allocator's wherever they fall: the test of VP_(in_alloc) then waits
-   until the stack is ruled out, which spares the stack's accesses one. */
+/* The running thread's stack, [lo, hi], and the range every heap block
+   lies in, [blocks_lo, blocks_hi).  Inside a call of the allocator every
+   access is the allocator's wherever it falls (no heap block is found
+   meanwhile): the near range is then every address.  Outside, the stack
+   is the near range unless a heap block may lie in it. */
 static Addr stack_lo, stack_hi;
+static Addr blocks_lo = 1, blocks_hi = 0;   /* none yet */
 
 static void publish_stack(void)
 {
-   VP_(data_stack_lo) = VP_(in_alloc) ? 0 : stack_lo;
-   VP_(data_stack_hi) = VP_(in_alloc) ? 0 : stack_hi;
+   Bool in_alloc = VP_(in_alloc) != 0;
+   Bool shared   = blocks_lo < blocks_hi && blocks_lo <= stack_hi && stack_lo < blocks_hi;
+   VP_(data_near_obj)  = in_alloc ? VP_(data_alloc_obj) : VP_(data_stack_obj);
+   /* An empty range is [~0, ~0]: no access can start at the last byte. */
+   VP_(data_near_lo)   = in_alloc ? 0 : shared ? ~(Addr)0 : stack_lo;
+   VP_(data_near_span) = in_alloc ? ~(UWord)0 : shared ? 0 : stack_hi - stack_lo;
+   VP_(data_stack_lo)  = !in_alloc && shared ? stack_lo : ~(Addr)0;
+   VP_(data_stack_hi)  = !in_alloc && shared ? stack_hi : ~(Addr)0;
+}
+
+void VP_(data_heap_range)(Addr lo, Addr hi)
+{
+   blocks_lo = lo;
+   blocks_hi = hi;
+   if (VP_(data_on))
+      publish_stack();
 }
 
 void VP_(data_thread_runs)(ThreadId tid)
@@ -528,6 +547,7 @@ void VP_(data_post_clo_init)(void)
    VP_(data_alloc_obj) = new_whole_obj(VP_DK_ALLOC);
    VP_(data_stack_obj) = new_whole_obj(VP_DK_STACK);
    other_obj           = new_whole_obj(VP_DK_OTHER);
+   publish_stack();
    clear_all_caches();
    VG_(track_new_mem_mmap)(mem_mapped);
    VG_(track_die_mem_munmap)(mem_unmapped);

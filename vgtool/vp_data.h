@@ -80,10 +80,19 @@ typedef struct _VP_FnData {
    cache simulated and the heap profiled. */
 extern Bool VP_(data_on);
 
-/* The fixed objects, and the running thread's stack, [stack_lo, stack_hi]
-   (no address while it is inside a call of the allocator). */
+/* The fixed objects, and the near range, [near_lo, near_lo + near_span],
+   tested before anything else: its accesses are all booked to the near
+   object, which is the stack object while the range is the running
+   thread's stack, or the allocator's object while the running thread is
+   inside a call of the allocator (the range is then every address).  The
+   stack is near only while no heap block can lie in it (a pool carved out
+   of a stack array by client requests could); otherwise its range is
+   [stack_lo, stack_hi], tested after the heap's. */
 extern VP_DataObj* VP_(data_alloc_obj);
 extern VP_DataObj* VP_(data_stack_obj);
+extern VP_DataObj* VP_(data_near_obj);
+extern Addr        VP_(data_near_lo);
+extern UWord       VP_(data_near_span);
 extern Addr        VP_(data_stack_lo), VP_(data_stack_hi);
 
 /* What lies outside the heap and the running thread's stack, cached by
@@ -136,17 +145,21 @@ static inline __attribute__((always_inline)) VP_DataPlace VP_(data_whole)(VP_Dat
 
 VP_DataPlace VP_(data_static_slow)(Addr a);
 
-/* Where an access at a falls; b is the heap block holding a (NULL: none,
-   or inside a call of the allocator). */
+/* Whether a is in the near range: no heap block holds it then. */
+static inline __attribute__((always_inline)) Bool VP_(data_is_near)(Addr a)
+{
+   return a - VP_(data_near_lo) <= VP_(data_near_span);
+}
+
+/* Where an access at a outside the near range falls; b is the heap block
+   holding a (NULL: none). */
 static inline __attribute__((always_inline))
 VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
 {
    if (b != NULL)
       return VP_(data_place_at)(b->data, a - b->start);
-   if (a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo))
+   if (UNLIKELY(a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo)))
       return VP_(data_whole)(VP_(data_stack_obj));
-   if (UNLIKELY(VP_(in_alloc)))
-      return VP_(data_whole)(VP_(data_alloc_obj));
    UWord           g = a >> VP_DATA_GRANULE_SHIFT;
    VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
    if (LIKELY(e->tag == g && a - e->lo < e->hi - e->lo))
@@ -160,14 +173,13 @@ VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
 
 /* Books a data access, a read or a write (w: 0 or 1) with its D1 and LL
    misses, made by the instruction whose cell is n and fn its function,
-   at a: to its object and the bucket of its offset and, a miss, to the
-   (function, object) pair.  Misses are rare: counting every access per
+   at place p: to its object and the bucket of its offset and, a miss, to
+   the (function, object) pair.  Misses are rare: counting every access per
    pair too made cache-simulated bzip2 5% slower.  The cell remembers the
    pair it last booked to: an instruction mostly misses on one object. */
 static inline __attribute__((always_inline))
-void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULong m1, ULong mL)
+void VP_(data_book_at)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {
-   VP_DataPlace p = VP_(data_place)(a, b);
    p.obj->acc[2 * p.bucket + w]++;
    if (UNLIKELY(m1)) {
       VP_FnData* f = *last;
@@ -180,11 +192,28 @@ void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULon
    }
 }
 
+/* The same, of an access at a outside the near range, b the heap block
+   holding a (or NULL). */
+static inline __attribute__((always_inline))
+void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULong m1, ULong mL)
+{
+   VP_(data_book_at)(last, fn, VP_(data_place)(a, b), w, m1, mL);
+}
+
+/* The same, of an access in the near range. */
+static inline __attribute__((always_inline))
+void VP_(data_book_near)(VP_FnData** last, UInt fn, UInt w, ULong m1, ULong mL)
+{
+   VP_(data_book_at)(last, fn, VP_(data_whole)(VP_(data_near_obj)), w, m1, mL);
+}
+
 void VP_(data_post_clo_init)(void);
 /* A thread starts running: its stack is the one tested inline; and
    the running thread entered or left a call of the allocator. */
 void VP_(data_thread_runs)(ThreadId tid);
 void VP_(data_alloc_entered)(Bool inside);
+/* Every heap block lies in [lo, hi) now. */
+void VP_(data_heap_range)(Addr lo, Addr hi);
 /* The data object of a new allocation site, and making it cover blocks
    of size bytes. */
 VP_DataObj* VP_(data_new_site)(VP_Site* s);

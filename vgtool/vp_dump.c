@@ -46,26 +46,26 @@ static ULong    totals[VP_MAX_EVENTS];
 static Bool has_cost(const VP_InstrCC* cc)
 {
    Int e;
-   for (e = 0; e < (Int)VP_(n_events); e++)
+   for (e = 0; e < (Int)cc->n_costs; e++)
       if (cc->cost[e]) return True;
    return False;
 }
 
+/* The cells with a cost, in the list of all cells itself: the largest
+   table a dump makes is not made twice. */
 static void collect_executed(void)
 {
-   XArray* all = VP_(all_instr_ccs)();
-   Word    i;
-   Int     e;
-   executed = VG_(newXA)(VG_(malloc), "vp.dump.exec", VG_(free),
-                         sizeof(VP_InstrCC*));
+   Word i, n_out = 0;
+   Int  e;
+   executed = VP_(all_instr_ccs)();
    for (e = 0; e < (Int)VP_(n_events); e++) totals[e] = 0;
-   for (i = 0; i < VG_(sizeXA)(all); i++) {
-      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+   for (i = 0; i < VG_(sizeXA)(executed); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(executed, i);
       if (!has_cost(cc)) continue;
-      VG_(addToXA)(executed, &cc);
-      for (e = 0; e < (Int)VP_(n_events); e++) totals[e] += cc->cost[e];
+      *(VP_InstrCC**)VG_(indexXA)(executed, n_out++) = cc;
+      for (e = 0; e < (Int)cc->n_costs; e++) totals[e] += cc->cost[e];
    }
-   VG_(deleteXA)(all);
+   VG_(dropTailXA)(executed, VG_(sizeXA)(executed) - n_out);
 }
 
 static void free_dump_state(void)
@@ -442,7 +442,7 @@ static void write_summed_rows(VP_Out* o, const HChar* key, XArray* cells,
       for (; i < n; i++) {
          VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(cells, i);
          if (!same(cc, head)) break;
-         for (e = 0; e < (Int)VP_(n_events); e++) sum[e] += cc->cost[e];
+         for (e = 0; e < (Int)cc->n_costs; e++) sum[e] += cc->cost[e];
       }
       write_key(o, head);
       out_costs(o, sum);
@@ -488,7 +488,9 @@ static void write_instrs(VP_Out* o)
       VP_(out_u64)(o, rn.file[cc->loc.file]);
       VP_(out_s)(o, ",");
       VP_(out_u64)(o, cc->loc.line);
-      out_costs(o, cc->cost);
+      ULong costs[VP_MAX_EVENTS];
+      VP_(cc_costs)(cc, costs);
+      out_costs(o, costs);
       VP_(out_s)(o, "]");
    }
    VP_(out_s)(o, "]");

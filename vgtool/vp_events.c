@@ -146,11 +146,44 @@ void heap_bytes(VP_Block* b, Addr a, UWord size, Addr sp, Bool r, Bool w)
    if (w) VP_(heap_access_in)(b, a, size, True);
 }
 
+/* The booking of a data access to its data object, with the heap's count
+   of it when HEAP: one lookup of the block serves both, and none is made
+   in the near range (the stack's or, inside the allocator, every
+   address), where no block is found. */
+static inline __attribute__((always_inline))
+void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
+          ULong mL)
+{
+   if (VP_(data_is_near)(a)) {
+      VP_(data_book_near)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, m1, mL);
+      return;
+   }
+   VP_Block* b = VP_(heap_find)(a);
+   VP_(data_book)(VP_(cc_data_fn)(n), n->loc.fn, a, b, r ? 0 : 1, m1, mL);
+   if (heap) heap_bytes(b, a, size, sp, r, w);
+}
+
+/* The same out of line, for each kind of access: all but the near
+   range's hits go there, so that the helpers' common path saves and
+   restores fewer registers. */
+#define BOOK_FAR(SUFFIX, HEAP) \
+static __attribute__((noinline)) \
+void book_far_r##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
+   { book(n, a, size, sp, True, False, HEAP, m1, mL); } \
+static __attribute__((noinline)) \
+void book_far_w##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
+   { book(n, a, size, sp, False, True, HEAP, m1, mL); } \
+static __attribute__((noinline)) \
+void book_far_m##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
+   { book(n, a, size, sp, True, True, HEAP, m1, mL); }
+BOOK_FAR(, False)
+BOOK_FAR(_h, True)
+
 /* A read (R), write (W) or modify (R and W: the simulation counts one
    read) of data, with the heap's count of it when HEAP, and booked to
-   the data object it touched when DATA (one lookup of the block then
-   serves both).  The simulation sees at most min_line_size bytes, as
-   cachegrind caps them; the heap profile counts them all, as DHAT does. */
+   the data object it touched when DATA.  The simulation sees at most
+   min_line_size bytes, as cachegrind caps them; the heap profile counts
+   them all, as DHAT does. */
 static inline __attribute__((always_inline))
 void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool totals, Bool heap,
           Bool dat)
@@ -164,9 +197,12 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
       add(n, ev + 2, mL, totals);
    }
    if (dat) {
-      VP_Block* b = VP_(heap_find)(a);
-      VP_(data_book)(&n->data_fn, n->loc.fn, a, b, r ? 0 : 1, m1, mL);
-      if (heap) heap_bytes(b, a, size, sp, r, w);
+      if (LIKELY(m1 == 0 && VP_(data_is_near)(a)))
+         VP_(data_near_obj)->acc[r ? 0 : 1]++;
+      else if (heap)
+         (r && w ? book_far_m_h : r ? book_far_r_h : book_far_w_h)(n, a, size, sp, m1, mL);
+      else
+         (r && w ? book_far_m : r ? book_far_r : book_far_w)(n, a, size, sp, m1, mL);
    } else if (heap) {
       if (r) VP_(heap_access_at)(a, size, False, sp);
       if (w) VP_(heap_access_at)(a, size, True, sp);
@@ -603,4 +639,35 @@ void VP_(events_end)(IRSB* sbIn)
        && sbIn->next->tag == Iex_RdTmp)
       push(EV_IND, sbIn->next, 0);
    flush();
+}
+
+/* The counters an instruction's cell needs: the fetch events, then the
+   read events if it may read data, then the write events if it may
+   write (the order of the events, so the helpers' constant positions
+   hold).  The statements are those events_stmt turns into accesses.
+   Without the cache simulation, or with branches simulated (their
+   events come last), every cell has them all. */
+UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
+{
+   Bool reads = False, writes = False;
+   if (!VP_(clo).cache_sim || VP_(clo).branch_sim)
+      return VP_(n_events);
+   for (i++; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++) {
+      const IRStmt* st = sbIn->stmts[i];
+      switch (st->tag) {
+         case Ist_WrTmp:  reads  |= st->Ist.WrTmp.data->tag == Iex_Load; break;
+         case Ist_LoadG:  reads  = True; break;
+         case Ist_Store:
+         case Ist_StoreG:
+         case Ist_CAS:
+         case Ist_LLSC:   writes = True; break;
+         case Ist_Dirty:
+            reads  |= st->Ist.Dirty.details->mFx == Ifx_Read;
+            writes |= st->Ist.Dirty.details->mFx == Ifx_Write
+                      || st->Ist.Dirty.details->mFx == Ifx_Modify;
+            break;
+         default: break;
+      }
+   }
+   return writes ? VP_(n_events) : reads ? ev_Dw : ev_Dr;
 }

@@ -188,19 +188,34 @@ static inline UWord VP_(block_context)(UInt fn, Bool in_plt)
 
 /* The cost cell of one guest instruction at one location.  Segment
    counters of live translations are folded into it on discard and at
-   exit. */
+   exit.  Cells of one address (code unloaded and replaced there) share
+   its hash key.  A cell has counters for the events its instruction can
+   have, in the order of the events: with the cache simulated, an
+   instruction that touches no data has only Ir, I1mr and ILmr, one that
+   only reads has the read events too; the events past n_costs are 0.
+   With the data objects on, the cell is preceded by the (function, data
+   object) pair the instruction last booked a data access to (vp_data.h),
+   VP_(cc_data_fn); without, by nothing. */
 typedef struct _VP_InstrCC {
    struct _VP_InstrCC* next;   /* hash chain; must come first */
    UWord               addr;   /* hash key; must come second */
-   struct _VP_InstrCC* same_addr_next; /* other locations, same address */
-   UInt                len;    /* instruction length in bytes */
+   UShort              len;    /* instruction length in bytes */
+   UShort              n_costs; /* counters in cost[] */
    UInt                epoch;  /* debug-info epoch loc was found in */
    VP_Loc              loc;
-   /* The (function, data object) pair the instruction last booked a data
-      access to (vp_data.h). */
-   struct _VP_FnData*  data_fn;
-   ULong               cost[0];   /* VP_(n_events) counters */
+   ULong               cost[0];   /* n_costs counters */
 } VP_InstrCC;
+
+static inline struct _VP_FnData** VP_(cc_data_fn)(VP_InstrCC* cc)
+{
+   return (struct _VP_FnData**)cc - 1;
+}
+
+/* A cell's count of event e. */
+static inline ULong VP_(cc_cost)(const VP_InstrCC* cc, UInt e)
+{
+   return e < cc->n_costs ? cc->cost[e] : 0;
+}
 
 /* Zeroed memory that is never freed, carved out of large chunks: records
    made by the ten thousand and kept for the whole run (instruction cells,
@@ -219,6 +234,8 @@ void  VP_(zero_all)(void);
 void  VP_(drop_live_counts)(void);
 /* All instruction cells, in no particular order; caller frees. */
 XArray* VP_(all_instr_ccs)(void);
+/* Every cell's counts, VP_(n_events) of them, into costs. */
+void    VP_(cc_costs)(const VP_InstrCC* cc, ULong* costs);
 
 /*------------------------------------------------------------*/
 /*--- from vp_events.c                                     ---*/
@@ -232,6 +249,9 @@ void         VP_(events_instr)(struct _VP_InstrCC* cc, Addr addr, UInt len);
 void         VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy);
 void         VP_(events_end)(IRSB* sbIn);
 void         VP_(events_flush)(void);
+/* The counters an instruction's cell needs, for the instruction whose
+   IMark is sbIn's statement i. */
+UInt         VP_(events_cost_width)(const IRSB* sbIn, Int i);
 
 /*------------------------------------------------------------*/
 /*--- from vp_collect.c                                    ---*/

@@ -312,6 +312,44 @@ static void clear_caches(Addr start, SizeT size)
    clear_entries(VP_(granules), VP_GRANULE_CACHE, VP_GRANULE_SHIFT, start, size);
 }
 
+/* Makes the entries of units [first, last] of a cache of n entries hold
+   b; of a range longer than the cache, only the last n units have an
+   entry left to hold. */
+static void set_entries(VP_GranuleEntry* cache, UWord n, UWord first, UWord last, VP_Block* b)
+{
+   if (last - first >= n)
+      first = last - n + 1;
+   for (;; first++) {
+      VP_GranuleEntry* e = &cache[first & (n - 1)];
+      e->tag = first;
+      e->blk = b;
+      if (first == last)
+         break;
+   }
+}
+
+/* A new block, where no block of a client request lies: the entries of
+   its range are made to hold it rather than cleared (the pages it covers
+   whole, and all its granules), so that its first access to each granule
+   is not one more search of the index.  A program touches most of the
+   blocks it allocates, soon: Debian's sqlite3 searched the index for 1
+   in 20 of its heap accesses when the entries were only cleared. */
+static void fill_caches(VP_Block* b)
+{
+   Addr  end   = b->start + b->size;
+   UWord first = b->start >> VP_PAGE_SHIFT, last = (end - 1) >> VP_PAGE_SHIFT;
+   UWord whole = (b->start + ((Addr)1 << VP_PAGE_SHIFT) - 1) >> VP_PAGE_SHIFT;
+   UWord after = end >> VP_PAGE_SHIFT;   /* the first page not wholly b's */
+   if (whole < after)
+      set_entries(VP_(pages), VP_PAGE_CACHE, whole, after - 1, b);
+   if (first < whole)
+      VP_(pages)[first & (VP_PAGE_CACHE - 1)].tag = 0;
+   if (last >= after)
+      VP_(pages)[last & (VP_PAGE_CACHE - 1)].tag = 0;
+   set_entries(VP_(granules), VP_GRANULE_CACHE, b->start >> VP_GRANULE_SHIFT,
+               (end - 1) >> VP_GRANULE_SHIFT, b);
+}
+
 /* b may stand for every address of [lo, lo + n) it holds: it is an inner
    block, or no inner block lies there. */
 static Bool alone_in(const VP_Block* b, Addr lo, SizeT n)
@@ -382,10 +420,16 @@ static void add_block(VP_Block* b)
    Bool present = VG_(addToFM)(index, b->start, (UWord)b);
    tl_assert(!present);
    if (b->inner) n_inner++;
+   Addr lo = real_lo, hi = real_hi;
    if (b->start < real_lo || real_lo > real_hi) real_lo = b->start;
    if (b->start + b->size > real_hi) real_hi = b->start + b->size;
+   if (real_lo != lo || real_hi != hi)
+      VP_(data_heap_range)(real_lo, real_hi);
    publish_range();
-   clear_caches(b->start, b->size);
+   if (n_inner == 0)
+      fill_caches(b);
+   else
+      clear_caches(b->start, b->size);
 }
 
 static void remove_block(VP_Block* b)

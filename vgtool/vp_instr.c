@@ -49,6 +49,12 @@ Addr   VP_(entry_sp_limit);
    discards it. */
 static VgHashTable* sb_table;
 static VgHashTable* instr_table;  /* VP_InstrCC, by instruction address */
+/* Cells replaced by a wider one (an instruction translated again with
+   accesses its first translation did not have): translations made before
+   still count into them, and what they count is moved into the wider
+   cell, their next, whenever the cells are listed.  In the order of
+   replacement, so that a cell replaced twice passes its counts on. */
+static XArray*      narrow_ccs;
 /* Translations Valgrind never reports discarding (those made without
    redirection, for function wrapping, share both addresses with another):
    kept, never freed, so their counters stay valid. */
@@ -70,6 +76,8 @@ void VP_(init_instr)(void)
 {
    sb_table    = VG_(HT_construct)("vp.instr.sbs");
    instr_table = VG_(HT_construct)("vp.instr.ccs");
+   narrow_ccs  = VG_(newXA)(VG_(malloc), "vp.instr.narrow", VG_(free),
+                            sizeof(VP_InstrCC*));
    sb_twins    = VG_(newXA)(VG_(malloc), "vp.instr.twins", VG_(free),
                             sizeof(VP_SB*));
 }
@@ -119,42 +127,85 @@ void* VP_(perm_alloc)(SizeT size)
    return p;
 }
 
-/* The cell for an instruction at its current debug-info location; code
-   unloaded and replaced at the same address gets a cell of its own. */
-static VP_InstrCC* instr_cc_for(Addr a, UInt len)
+static Word cmp_cc_epoch(const void* a, const void* b)
 {
-   DiEpoch     ep    = VG_(current_DiEpoch)();
-   VP_InstrCC* first = VG_(HT_lookup)(instr_table, a);
+   return ((const VP_InstrCC*)a)->epoch != ((const VP_InstrCC*)b)->epoch;
+}
+
+static Word cmp_cc_loc(const void* a, const void* b)
+{
+   const VP_Loc* x = &((const VP_InstrCC*)a)->loc;
+   const VP_Loc* y = &((const VP_InstrCC*)b)->loc;
+   return !(x->fn == y->fn && x->file == y->file && x->line == y->line && x->inl == y->inl);
+}
+
+static Word cmp_cc_same(const void* a, const void* b) { return a != b; }
+
+/* A cell like model (its pair of the data objects aside), zeroed. */
+static VP_InstrCC* new_cc(const VP_InstrCC* model, UInt n_costs)
+{
+   SizeT       pre = VP_(data_on) ? sizeof(struct _VP_FnData*) : 0;
+   UChar*      p   = VP_(perm_alloc)(pre + sizeof(VP_InstrCC) + n_costs * sizeof(ULong));
+   VP_InstrCC* cc  = (VP_InstrCC*)(p + pre);
+   cc->addr    = model->addr;
+   cc->len     = model->len;
+   cc->epoch   = model->epoch;
+   cc->loc     = model->loc;
+   cc->n_costs = (UShort)n_costs;
+   VG_(HT_add_node)(instr_table, cc);
+   return cc;
+}
+
+/* A wider cell takes narrow's place for the translations to come. */
+static VP_InstrCC* widen(VP_InstrCC* narrow, UInt n_costs)
+{
+   VG_(HT_gen_remove)(instr_table, narrow, cmp_cc_same);
+   VP_InstrCC* cc = new_cc(narrow, n_costs);
+   if (VP_(data_on))
+      *VP_(cc_data_fn)(cc) = *VP_(cc_data_fn)(narrow);
+   narrow->next = cc;
+   VG_(addToXA)(narrow_ccs, &narrow);
+   return cc;
+}
+
+/* Moves what the replaced cells counted into the cells that replaced them. */
+static void merge_narrow_ccs(void)
+{
+   Word i;
+   UInt e;
+   for (i = 0; i < VG_(sizeXA)(narrow_ccs); i++) {
+      VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(narrow_ccs, i);
+      for (e = 0; e < cc->n_costs; e++) {
+         cc->next->cost[e] += cc->cost[e];
+         cc->cost[e] = 0;
+      }
+   }
+}
+
+/* The cell for an instruction at its current debug-info location, with
+   at least n_costs counters; code unloaded and replaced at the same
+   address gets a cell of its own. */
+static VP_InstrCC* instr_cc_for(Addr a, UInt len, UInt n_costs)
+{
+   VP_InstrCC  probe;
    VP_InstrCC* cc;
+   probe.addr  = a;
+   probe.len   = (UShort)len;
+   probe.epoch = VG_(current_DiEpoch)().n;
 
    /* Code is translated again and again (evictions, discards); while the
       debug info has not changed, the location found last time stands,
       and the debug-info queries, the costliest part of translating, are
       skipped. */
-   for (cc = first; cc; cc = cc->same_addr_next)
-      if (cc->epoch == ep.n)
-         return cc;
-
-   VP_Loc loc = VP_(loc_of_instr)(a);
-   for (cc = first; cc; cc = cc->same_addr_next)
-      if (cc->loc.fn == loc.fn && cc->loc.file == loc.file
-          && cc->loc.line == loc.line && cc->loc.inl == loc.inl) {
-         cc->epoch = ep.n;
-         return cc;
-      }
-
-   cc = VP_(perm_alloc)(sizeof(VP_InstrCC) + VP_(n_events) * sizeof(ULong));
-   cc->addr  = a;
-   cc->len   = len;
-   cc->loc   = loc;
-   cc->epoch = ep.n;
-   if (first) {
-      cc->same_addr_next    = first->same_addr_next;
-      first->same_addr_next = cc;
-   } else {
-      VG_(HT_add_node)(instr_table, cc);
+   cc = VG_(HT_gen_lookup)(instr_table, &probe, cmp_cc_epoch);
+   if (cc == NULL) {
+      probe.loc = VP_(loc_of_instr)(a);
+      cc = VG_(HT_gen_lookup)(instr_table, &probe, cmp_cc_loc);
+      if (cc == NULL)
+         return new_cc(&probe, n_costs);
+      cc->epoch = probe.epoch;
    }
-   return cc;
+   return cc->n_costs < n_costs ? widen(cc, n_costs) : cc;
 }
 
 /* *counter += delta, as inline IR. */
@@ -322,7 +373,8 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       const IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark) {
          UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
-         UInt now = instr_cc_for(st->Ist.IMark.addr, len)->loc.fn;
+         UInt now = instr_cc_for(st->Ist.IMark.addr, len,
+                                 VP_(events_cost_width)(sbIn, i))->loc.fn;
          if (n_instrs > 0 && now != fn) n_switches++;
          if (n_instrs == 0) first_fn = now;
          fn = now;
@@ -351,7 +403,8 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          /* A length of 0 marks an undecodable instruction: count it as
             the smallest there is, as cachegrind does. */
          UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
-         sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len);
+         sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len,
+                                             VP_(events_cost_width)(sbIn, i));
          if (n_switches > 0 && instr > 0
              && sb->instr_cc[instr]->loc.fn != sb->instr_cc[instr - 1]->loc.fn) {
             /* Code falling through into another function's: what ran
@@ -465,7 +518,7 @@ void VP_(zero_all)(void)
    VP_(forget_saved_counts)();
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      VG_(memset)(cc->cost, 0, VP_(n_events) * sizeof(ULong));
+      VG_(memset)(cc->cost, 0, cc->n_costs * sizeof(ULong));
    }
    VG_(deleteXA)(all);
    VP_(data_zero)();
@@ -475,14 +528,20 @@ XArray* VP_(all_instr_ccs)(void)
 {
    XArray*     all = VG_(newXA)(VG_(malloc), "vp.instr.all", VG_(free),
                                 sizeof(VP_InstrCC*));
-   VP_InstrCC* head;
+   VP_InstrCC* cc;
+   merge_narrow_ccs();
    /* Sized at once: a copy of every cell's address is the largest
       transient the tool makes, at the end of the run. */
    VG_(hintSizeXA)(all, (Word)VG_(HT_count_nodes)(instr_table));
-   VP_InstrCC* cc;
    VG_(HT_ResetIter)(instr_table);
-   while ((head = VG_(HT_Next)(instr_table)) != NULL)
-      for (cc = head; cc; cc = cc->same_addr_next)
-         VG_(addToXA)(all, &cc);
+   while ((cc = VG_(HT_Next)(instr_table)) != NULL)
+      VG_(addToXA)(all, &cc);
    return all;
+}
+
+void VP_(cc_costs)(const VP_InstrCC* cc, ULong* costs)
+{
+   UInt e;
+   for (e = 0; e < VP_(n_events); e++)
+      costs[e] = VP_(cc_cost)(cc, e);
 }

@@ -6,6 +6,7 @@
 #include "screenshot.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
 

@@ -4,7 +4,8 @@
 
 #include "ui_util.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 
 #include <cmath>
 

@@ -2,8 +2,8 @@
 // Shared drawing helpers.
 #include "ui_util.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
-#include "vgprof/query.hpp"
 
 #include <SDL.h>
 

@@ -13,7 +13,7 @@
 #include "capabilities.hpp"
 
 #include "vgprof/error.hpp"
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,8 +13,8 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
-#include "vgprof/query.hpp"
 
 #include <SDL.h>
 

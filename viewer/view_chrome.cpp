@@ -9,7 +9,8 @@
 #include "capabilities.hpp"
 
 #include "vgprof/data.hpp"
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 
 #include <SDL.h>
 

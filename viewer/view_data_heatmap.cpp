@@ -12,8 +12,8 @@
 
 #include "data_selection.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
-#include "vgprof/query.hpp"
 
 #include <algorithm>
 #include <cstdio>

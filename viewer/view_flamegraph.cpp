@@ -10,7 +10,8 @@
 
 #include "capabilities.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 
 #include <SDL.h>
 

@@ -14,7 +14,7 @@
 
 #include "heap_sites.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
 
 #include <algorithm>
 #include <cmath>

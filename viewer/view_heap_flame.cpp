@@ -9,7 +9,8 @@
 #include "ui_util.hpp"
 #include "views.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 
 namespace vgprof::viewer {
 

@@ -15,8 +15,8 @@
 #include "heap_range.hpp"
 #include "heap_sites.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
-#include "vgprof/query.hpp"
 
 #include <algorithm>
 #include <cmath>

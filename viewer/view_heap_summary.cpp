@@ -11,8 +11,9 @@
 #include "heap_sites.hpp"
 #include "heap_summary.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
-#include "vgprof/query.hpp"
+#include "vgprof/identity.hpp"
 
 #include <cstdio>
 #include <optional>

@@ -9,8 +9,8 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
-#include "vgprof/query.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -11,6 +11,7 @@
 
 #include "capabilities.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/query.hpp"
 
 namespace vgprof::viewer {

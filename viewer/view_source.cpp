@@ -12,7 +12,8 @@
 #include "capabilities.hpp"
 
 #include "vgprof/error.hpp"
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/source.hpp"
 
 #include <algorithm>

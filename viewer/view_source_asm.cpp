@@ -12,7 +12,7 @@
 
 #include "capabilities.hpp"
 
-#include "vgprof/query.hpp"
+#include "vgprof/format.hpp"
 
 #include <algorithm>
 #include <cinttypes>

@@ -4,8 +4,8 @@
 // them: first by name, object basename and source file; what is left, by
 // name and object alone (a function moved to another file); what is left
 // then, by identical code under another name (a rename). `vgprof diff`
-// compares the costs of matched functions (the viewer's diff mode matches
-// by function_match_key alone, vgprof/identity.hpp).
+// compares the costs of matched functions, and the viewer's diff mode
+// colors them, by this one pairing.
 #ifndef VGPROF_FUNCTION_MATCH_HPP
 #define VGPROF_FUNCTION_MATCH_HPP
 

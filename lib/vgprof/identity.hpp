@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // How a function is recognised and named: the marker of what the debug
 // information did not give, the key that matches a function across two
-// profiles of one program (what `vgprof diff` and the viewer's diff mode
-// both compare by), and the text of a source location and of a function as
+// profiles of one program (the first pass of match_functions,
+// function_match.hpp), and the text of a source location and of a function as
 // the reports print them.
 #ifndef VGPROF_IDENTITY_HPP
 #define VGPROF_IDENTITY_HPP

@@ -9,8 +9,6 @@
 #ifndef VGPROF_QUERY_HPP
 #define VGPROF_QUERY_HPP
 
-#include "vgprof/format.hpp"    // format_thousands..., once declared here
-#include "vgprof/identity.hpp"  // function_label, once declared here
 #include "vgprof/profile.hpp"
 
 #include <cstdint>

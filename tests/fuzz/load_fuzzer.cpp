@@ -6,6 +6,7 @@
 // reports. tests/fuzz/run-load-fuzzer runs it from the seeds in
 // tests/fuzz/corpus for a bounded time.
 #include "vgprof/error.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 

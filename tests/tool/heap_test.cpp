@@ -14,9 +14,9 @@
 
 #include "harness.hpp"
 #include "heap_sites.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
-#include "vgprof/query.hpp"
 
 using namespace vgtest;
 

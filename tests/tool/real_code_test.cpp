@@ -17,6 +17,7 @@
 
 #include "harness.hpp"
 #include "heap_sites.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 

@@ -5,6 +5,8 @@
 #include "report_fixture.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/format.hpp"
+#include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 

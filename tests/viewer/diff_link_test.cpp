@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Diff mode's matching of functions and call paths between a base and a new
 // profile: the "app" fixture, and the same after compute's line 32 went from
-// 600 to 900 Ir.
+// 600 to 900 Ir; functions moved and renamed, which `vgprof diff` pairs.
 #include "diff_link.hpp"
 #include "source_lines.hpp"
 
 #include "viewer_fixture.hpp"
+
+#include "vgprof/identity.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +51,30 @@ TEST(DiffLink, MatchesByNameNotById)
     EXPECT_FALSE(d.base_fn(FnId(0)));  // work: new
     EXPECT_EQ(d.self_delta(FnId(0), 0), 50);
     EXPECT_EQ(d.functions_only_in_base(), 3u);  // parse, compute, helper
+}
+
+TEST(DiffLink, AFunctionMovedToAnotherFileIsPairedWithItself)
+{
+    // As app_profile_slower (compute +300 Ir), with helper moved from
+    // /src/app.c:40 to /src/util.c:40, its line and costs with it.
+    ProfileText moved = app_profile_slower();
+    moved.set("strs", R"(["???","/src/app.c","/src/util.c","/usr/bin/app",)"
+                      R"("compute","helper","main","parse"])")
+        .set("objs", "[3]")
+        .set("files", "[0,1,2]")
+        .set("fns", "[[6,1,0,10],[7,1,0,20],[4,1,0,30],[5,2,0,40]]")
+        .set("lines", "[[0,1,11,100],[1,1,21,300],[2,1,31,400],[2,1,32,900],[3,2,41,700]]");
+    const auto base = document_of(app_profile(), "base.json");
+    const auto now = document_of(moved, "now.json");
+    const DiffLink d(*base, *now);
+    const FnId helper(kHelper);
+    ASSERT_EQ(now->profile().file_path(now->profile().function(helper).file), "/src/util.c");
+    EXPECT_EQ(d.base_fn(helper), FnId(kHelper));
+    EXPECT_EQ(d.self_delta(helper, 0), 0);       // 700 - 700, not 700 from nothing
+    EXPECT_EQ(d.inclusive_delta(helper, 0), 0);
+    EXPECT_EQ(d.path_delta(PathId(4), 0), 0);    // main > compute > helper: 500 - 500
+    EXPECT_EQ(d.self_delta(FnId(kCompute), 0), 300);
+    EXPECT_EQ(d.functions_only_in_base(), 0u);
 }
 
 TEST(DiffLink, PathsMatchOnlyWhenTheWholeStackMatches)
@@ -111,6 +137,25 @@ TEST(DiffLink, HeapSitesMatchByTheirWholeStack)
     EXPECT_EQ(d.site_bytes_delta(SiteId(0)), 2000);
     EXPECT_FALSE(d.base_site(SiteId(1)));
     EXPECT_EQ(d.site_bytes_delta(SiteId(1)), 500);
+}
+
+TEST(DiffLink, ARenamedFunctionsPathsAndAllocationSitesMatch)
+{
+    // helper is called finish, its code and allocations unchanged.
+    ProfileText renamed = app_profile_with_heap();
+    renamed.set("strs", R"(["???","/src/app.c","/usr/bin/app","compute","finish","main","parse"])");
+    const auto base = document_of(app_profile_with_heap(), "base.json");
+    const auto now = document_of(renamed, "now.json");
+    const DiffLink d(*base, *now);
+    ASSERT_EQ(now->profile().fn_name(FnId(kHelper)), "finish");
+    EXPECT_EQ(d.base_fn(FnId(kHelper)), FnId(kHelper));
+    EXPECT_EQ(d.self_delta(FnId(kHelper), 0), 0);  // 700 - 700
+    EXPECT_EQ(d.functions_only_in_base(), 0u);
+    EXPECT_EQ(d.base_path(PathId(2)), PathId(2));  // main > parse > finish
+    EXPECT_EQ(d.path_delta(PathId(2), 0), 0);
+    EXPECT_EQ(d.base_site(SiteId(0)), SiteId(0));  // finish < compute
+    EXPECT_EQ(d.site_bytes_delta(SiteId(0)), 0);
+    EXPECT_EQ(d.base_site(SiteId(1)), SiteId(1));  // finish < parse
 }
 
 TEST(DiffLink, NoSitesMatchWithoutHeapDataOnBothSides)

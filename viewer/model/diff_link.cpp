@@ -2,6 +2,9 @@
 // Matching the functions and call paths of two profiles.
 #include "diff_link.hpp"
 
+#include "vgprof/function_match.hpp"
+#include "vgprof/identity.hpp"
+
 #include <map>
 #include <unordered_map>
 
@@ -36,15 +39,20 @@ struct ChildFinder {
     }
 };
 
-// A site's stack as text: each frame's function key, file and line.
-std::string stack_key(const Profile& p, const HeapSite& site)
+// A site's stack as text: each frame's function (by `pair`, the index of
+// the function's pairing in match_functions' list, the same on both sides),
+// file and line. Empty when a frame's function has no counterpart, so the
+// site can match none.
+std::string stack_key(const Profile& p, const HeapSite& site,
+                      const std::vector<std::optional<uint32_t>>& pair)
 {
     const Heap& heap = *p.heap();
     std::string key;
     for (FrameId id : site.frames) {
         const HeapFrame& f = heap.frame(id);
-        const auto [name, object, file] = function_match_key(p, f.fn);
-        key += name + '\x1f' + object + '\x1f' + file + '\x1f' + p.file_path(f.file) + ':' +
+        if (!pair[f.fn.index()])
+            return {};
+        key += std::to_string(*pair[f.fn.index()]) + '\x1f' + p.file_path(f.file) + ':' +
                std::to_string(f.line) + '\x1e';
     }
     return key;
@@ -58,20 +66,24 @@ DiffLink::DiffLink(const Document& base, const Document& now)
     const Profile& b = base.profile();
     const Profile& n = now.profile();
 
-    std::map<FunctionMatchKey, FnId> base_by_key;
-    for (size_t i = 0; i < b.functions().size(); ++i)
-        base_by_key.emplace(function_match_key(b, FnId(uint32_t(i))), FnId(uint32_t(i)));
+    // Each function of a pair on either side, the pair's index.
+    std::vector<std::optional<uint32_t>> base_pair(b.functions().size()),
+        now_pair(n.functions().size());
     base_fn_.resize(n.functions().size());
-    std::vector<bool> matched(b.functions().size(), false);
-    for (size_t i = 0; i < n.functions().size(); ++i) {
-        const auto it = base_by_key.find(function_match_key(n, FnId(uint32_t(i))));
-        if (it != base_by_key.end()) {
-            base_fn_[i] = it->second;
-            matched[it->second.index()] = true;
+    const std::vector<FunctionMatch> matches = match_functions(b, n);
+    for (size_t i = 0; i < matches.size(); ++i) {
+        const FunctionMatch& m = matches[i];
+        if (m.base && !m.now)
+            only_in_base_ += m.base->fns.size();
+        if (!m.base || !m.now)
+            continue;
+        for (const FnId fn : m.base->fns)
+            base_pair[fn.index()] = uint32_t(i);
+        for (const FnId fn : m.now->fns) {
+            now_pair[fn.index()] = uint32_t(i);
+            base_fn_[fn.index()] = m.base->fns.front();
         }
     }
-    for (bool m : matched)
-        only_in_base_ += m ? 0 : 1;
 
     // Parents come before children, so one pass in row order matches each
     // node once its parent is matched.
@@ -95,9 +107,10 @@ DiffLink::DiffLink(const Document& base, const Document& now)
     if (n.heap() && b.heap()) {
         std::map<std::string, SiteId> base_sites;
         for (size_t i = 0; i < b.heap()->sites.size(); ++i)
-            base_sites.emplace(stack_key(b, b.heap()->sites[i]), SiteId(uint32_t(i)));
+            if (std::string key = stack_key(b, b.heap()->sites[i], base_pair); !key.empty())
+                base_sites.emplace(std::move(key), SiteId(uint32_t(i)));
         for (const HeapSite& site : n.heap()->sites) {
-            const auto it = base_sites.find(stack_key(n, site));
+            const auto it = base_sites.find(stack_key(n, site, now_pair));
             base_site_.push_back(it == base_sites.end() ? std::nullopt
                                                         : std::optional<SiteId>(it->second));
         }

@@ -3,14 +3,13 @@
 // it changed from a base profile. DiffLink finds, for each function and
 // each call path of the new profile, its counterpart in the base (ids
 // differ between profiles), so a view asks for a delta by the ids it
-// already has. Functions match as `vgprof diff` matches them, by
-// function_match_key (vgprof/identity.hpp); deltas are signed_delta's.
+// already has. Functions pair as `vgprof diff` pairs them
+// (vgprof/function_match.hpp: moved and renamed functions too); deltas are
+// signed_delta's (vgprof/identity.hpp).
 #ifndef VGPROF_VIEWER_DIFF_LINK_HPP
 #define VGPROF_VIEWER_DIFF_LINK_HPP
 
 #include "document.hpp"
-
-#include "vgprof/identity.hpp"
 
 #include <cstdint>
 #include <optional>

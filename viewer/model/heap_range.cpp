@@ -5,6 +5,8 @@
 #include "diff_link.hpp"
 #include "heap_timeline.hpp"
 
+#include "vgprof/identity.hpp"
+
 #include <algorithm>
 #include <map>
 
