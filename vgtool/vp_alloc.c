@@ -934,12 +934,6 @@ void VP_(alloc_client_resize)(ThreadId tid, Addr a, SizeT new_size)
 /*--- Set-up, and what was not seen                        ---*/
 /*------------------------------------------------------------*/
 
-static void thread_starts_running(ThreadId tid, ULong blocks_done)
-{
-   VP_(alloc_thread_runs)(tid);
-   VP_(data_thread_runs)(tid);
-}
-
 void VP_(alloc_post_clo_init)(void)
 {
    Word i;
@@ -954,7 +948,6 @@ void VP_(alloc_post_clo_init)(void)
       tl_assert(why == NULL);   /* checked when the option was read */
       VG_(addToXA)(user_fns, &u);
    }
-   VG_(track_start_client_code)(thread_starts_running);
 }
 
 /* A function that may be an allocator's: its name says alloc or free. */

@@ -3,9 +3,11 @@
    edges, inclusive cost per function and the call-path tree.
 
    VP_(sb_entry) runs at the start of every superblock with the stack
-   pointer.  From how the previous superblock was left (a call, a return,
-   a jump) and from the stack pointer it decides, as callgrind does, what
-   happened:
+   pointer, but for the most common kind, a plain jump within a function
+   that leaves no frame, which the block settles by an inline test
+   (vp_instr.c).  From how the previous superblock was left (a call, a
+   return, a jump) and from the stack pointer it decides, as callgrind
+   does, what happened:
    - a call instruction, or a jump into the first instruction of a
      function, another object or between a PLT stub and ordinary code,
      pushes a frame (a PLT stub's frame is "skipped": it belongs to no
@@ -83,8 +85,10 @@ typedef struct _Context {
       and on an alternate signal stack everything the handler does lies
       below it too, whatever the two stacks' addresses. */
    Addr    interrupted_sp;
-   VP_SB*  last_sb;          /* the superblock that ran last here */
-   UWord   saved_exit;       /* VP_(cur_exit) while another context runs */
+   /* VP_(cur_sb) and VP_(cur_exit) while another context runs: the
+      superblock that ran last here (NULL: none known) and its exit. */
+   VP_SB*  saved_sb;
+   UWord   saved_exit;
    ULong   offset[VP_MAX_EVENTS];  /* this context's clock: total - offset */
    ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
@@ -186,6 +190,10 @@ static void* blank_record(void)
    return blank;
 }
 
+/* Whether any --toggle-collect pattern was given: when none was, as
+   usual, entering and leaving a function asks nothing about it. */
+static Bool any_toggles;
+
 /* After the events are chosen: each record has room for their costs only. */
 void VP_(init_callgraph)(void)
 {
@@ -199,6 +207,7 @@ void VP_(init_callgraph)(void)
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
    for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
+   any_toggles = VG_(sizeXA)(VP_(clo).toggle_collect) > 0;
    node_index = VG_(HT_construct)("vp.cg.nodeindex");
 }
 
@@ -230,21 +239,45 @@ static void thaw(Context* c)
    for (e = 0; e < (Int)VP_(n_events); e++) c->offset[e] += VP_(total)[e] - c->out_at[e];
 }
 
+/* No block is settled inline until VP_(sb_entry) has looked at the
+   running context again: called whenever the running context, its frames
+   or VP_(ending) may change outside VP_(sb_entry). */
+static void entry_checks_off(void)
+{
+   VP_(entry_sp_limit) = 0;
+}
+
 static void stop_clock(Context* c)
 {
    if (clocks_on) freeze(c);
+   c->saved_sb   = VP_(cur_sb);
    c->saved_exit = VP_(cur_exit);
+   entry_checks_off();
 }
 
 static void start_clock(Context* c)
 {
    if (clocks_on) thaw(c);
+   VP_(cur_sb)   = c->saved_sb;
    VP_(cur_exit) = c->saved_exit;
    running = c;
 }
 
+/* The context's last block is not known (none yet, or it went away). */
+static void forget_last_sb(Context* c)
+{
+   if (c == running) {
+      VP_(cur_sb)   = NULL;
+      VP_(cur_exit) = VP_NO_CONTEXT << VP_EXIT_BITS;
+   } else {
+      c->saved_sb   = NULL;
+      c->saved_exit = VP_NO_CONTEXT << VP_EXIT_BITS;
+   }
+}
+
 void VP_(callgraph_set_collecting)(Bool on)
 {
+   entry_checks_off();   /* VP_(ending) may change with it */
    if (on == clocks_on)
       return;
    if (running) {
@@ -262,6 +295,7 @@ static Context* new_context(Context* outer, Bool is_handler, ThreadId tid)
    c->is_handler = is_handler;
    c->tid        = VP_(clo).separate_threads ? tid : 0;
    c->guest_fn   = VP_NO_ID;
+   c->saved_exit = VP_NO_CONTEXT << VP_EXIT_BITS;
    for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
    return c;
 }
@@ -388,7 +422,7 @@ static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
          st->incl_row = incl_row_for(fn, c->tid);
       f->incl_row = st->incl_row;
    }
-   if (f->outermost && VP_(fn_toggles_collection)(fn))
+   if (f->outermost && any_toggles && VP_(fn_toggles_collection)(fn))
       VP_(set_collecting)(!VP_(collecting));
    const ULong* clock = clock_of(c);
    for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = clock[e] - c->offset[e];
@@ -570,7 +604,7 @@ static void pop_frame(Context* c)
    }
    if (!f->skip) {
       fn_state(c, f->fn)->active--;
-      if (f->outermost && VP_(fn_toggles_collection)(f->fn))
+      if (f->outermost && any_toggles && VP_(fn_toggles_collection)(f->fn))
          VP_(set_collecting)(!VP_(collecting));
    }
    c->depth--;
@@ -650,39 +684,49 @@ extern ThreadId VG_(running_tid);
 
 static void follow(VP_SB* sb, Addr sp);
 
+/* Whether the running context is the running thread's innermost, with
+   a frame: what a block's inline entry test (vp_instr.c) takes for
+   granted while VP_(entry_sp_limit) is not 0. */
+static Bool running_is_current(void)
+{
+   Context* c = running;
+   return c != NULL && VG_(running_tid) == running_tid && c == contexts[running_tid]
+          && c->depth > 0;
+}
+
 /* Whatever happened, the block now running is the last one seen by the
-   context now running: leaving a signal handler (a longjmp out of it)
-   switches context in the middle of follow(). */
+   context now running (the block stores that itself once this returns):
+   leaving a signal handler (a longjmp out of it) switches context in the
+   middle of follow(). */
 static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
 {
    follow(sb, sp);
    settle_guest(running, sb->fn);
-   running->last_sb = sb;
-   VP_(cur_exit)    = 0;   /* in case this block faults before any exit */
 }
 
-/* Most blocks follow a jump inside one function and leave no frame (nor
-   change which function's code runs): they are settled here, in a
-   function small enough to need no saved registers, and everything else
-   goes on to follow(). */
+/* Called by the blocks the inline entry test cannot settle.  Some of
+   them still follow a jump inside one function and leave no frame (nor
+   change which function's code runs): the test was off (a new time
+   slice, a signal), or the block starts a function; they are settled
+   here, and everything else goes on to follow().  Then the inline test
+   is switched on for the blocks to come if it can hold. */
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
 {
-   Context* c = running;
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(sb);
-   if (LIKELY(c != NULL && VG_(running_tid) == running_tid && c == contexts[running_tid]
-              && c->depth > 0)) {
-      VP_SB* last = c->last_sb;
-      UWord  exit = VP_(cur_exit);
-      if (LIKELY(last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                 && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
-                 && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp)) {
-         c->last_sb    = sb;
-         VP_(cur_exit) = 0;
-         return;
-      }
+   Bool settled = False;
+   if (LIKELY(running_is_current())) {
+      Context* c    = running;
+      VP_SB*   last = VP_(cur_sb);
+      UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
+      settled = last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
+                && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
+                && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp;
    }
-   entry_slow(sb, sp);
+   if (!settled)
+      entry_slow(sb, sp);
+   VP_(entry_sp_limit) = !VP_(ending) && running_is_current()
+                         ? running->frames[running->depth - 1].sp : 0;
 }
 
 VG_REGPARM(1) void VP_(fn_switch)(UWord fn)
@@ -693,7 +737,7 @@ VG_REGPARM(1) void VP_(fn_switch)(UWord fn)
 
 const VP_SB* VP_(callgraph_current_sb)(void)
 {
-   return running != NULL ? running->last_sb : NULL;
+   return running != NULL ? VP_(cur_sb) : NULL;
 }
 
 static void follow(VP_SB* sb, Addr sp)
@@ -702,8 +746,8 @@ static void follow(VP_SB* sb, Addr sp)
    if (UNLIKELY(tid != running_tid || running != contexts[tid]))
       switch_to_thread(tid);
    Context* c    = running;
-   VP_SB*   last = c->last_sb;
-   UWord    exit = VP_(cur_exit);
+   VP_SB*   last = VP_(cur_sb);
+   UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
 
    if (c->depth == 0) {           /* a thread's or a handler's first block */
       push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);
@@ -781,7 +825,7 @@ void VP_(forget_sb)(VP_SB* sb)
    for (t = 0; t < VG_N_THREADS; t++) {
       Context* c;
       for (c = contexts[t]; c; c = c->outer)
-         if (c->last_sb == sb) c->last_sb = NULL;
+         if ((c == running ? VP_(cur_sb) : c->saved_sb) == sb) forget_last_sb(c);
    }
 }
 
@@ -798,12 +842,12 @@ void VP_(callgraph_pre_signal)(ThreadId tid)
    stop_clock(contexts[tid]);
    contexts[tid] = h;
    start_clock(h);
-   VP_(cur_exit) = 0;
 }
 
 void VP_(callgraph_post_signal)(ThreadId tid)
 {
    Context* h = contexts[tid];
+   entry_checks_off();
    if (h == NULL || !h->is_handler)
       return;   /* the handler was already left by a longjmp */
    if (tid != running_tid || running != h)
@@ -817,6 +861,7 @@ void VP_(callgraph_post_signal)(ThreadId tid)
    starts afresh. */
 static void thread_exit(ThreadId tid)
 {
+   entry_checks_off();
    if (contexts[tid] == NULL)
       return;
    if (tid != running_tid || running != contexts[tid])
@@ -830,7 +875,14 @@ static void thread_exit(ThreadId tid)
          break;
       leave_handler(tid);
    }
-   contexts[tid]->last_sb = NULL;
+   forget_last_sb(contexts[tid]);
+}
+
+/* Another thread may have run since this one's last block: its exit is
+   not this thread's. */
+void VP_(callgraph_thread_runs)(ThreadId tid)
+{
+   entry_checks_off();
 }
 
 void VP_(register_callgraph_tracking)(void)

@@ -162,8 +162,29 @@ typedef struct _VP_SB {
 
 /* Program-wide running cost, one counter per event, bumped inline. */
 extern ULong VP_(total)[VP_MAX_EVENTS];
-/* The exit the current thread last took, stored inline before each exit. */
+/* The exit the running context last took, stored inline before each exit
+   (and as exit 0 when a block is entered): its number in the low
+   VP_EXIT_BITS bits, and above them the block context (VP_(block_context))
+   that a block entered through it must have to be settled inline, without
+   calling VP_(sb_entry); VP_NO_CONTEXT for an exit after which every block
+   calls it (a call, a return, a jump that leaves its object). */
 extern UWord VP_(cur_exit);
+/* The block the running context entered last, stored inline at entry. */
+extern VP_SB* VP_(cur_sb);
+/* The stack pointer at or below which a block may be settled inline:
+   the top frame's, while nothing but the block's own checks stands in the
+   way, else 0 (no block then settles inline). */
+extern Addr VP_(entry_sp_limit);
+#define VP_EXIT_BITS   16
+#define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
+#define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
+/* What a block entered by a plain jump must share with the block the
+   jump left to need no call-graph work: its function and whether it is
+   a PLT stub (the object follows from the function). */
+static inline UWord VP_(block_context)(UInt fn, Bool in_plt)
+{
+   return ((UWord)fn << 1) | (in_plt ? 1 : 0);
+}
 
 /* The cost cell of one guest instruction at one location.  Segment
    counters of live translations are folded into it on discard and at
@@ -259,6 +280,8 @@ Bool VP_(fn_toggles_collection)(UInt fn);
 
 void VP_(init_callgraph)(void);
 void VP_(register_callgraph_tracking)(void);
+/* Thread tid is about to run client code (a new time slice). */
+void VP_(callgraph_thread_runs)(ThreadId tid);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
 VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);

@@ -21,7 +21,10 @@
    With the call graph on, each segment also adds its length to the running
    total VP_(total), each exit stores its number in VP_(cur_exit), and one
    helper call at the start of the superblock receives the stack pointer:
-   that is all the call tracking needs to see calls, returns and jumps. */
+   that is all the call tracking needs to see calls, returns and jumps.
+   The call is guarded: a block entered by a plain jump from its own
+   function, with the top frame not left, needs none, and an inline test
+   of what the exit stored tells it so. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
@@ -34,9 +37,11 @@
 #include "pub_tool_tooliface.h"
 #include "vp_data.h"
 
-ULong VP_(total)[VP_MAX_EVENTS];
-UInt  VP_(n_events) = 1;
-UWord VP_(cur_exit);
+ULong  VP_(total)[VP_MAX_EVENTS];
+UInt   VP_(n_events) = 1;
+UWord  VP_(cur_exit) = VP_NO_CONTEXT << VP_EXIT_BITS;
+VP_SB* VP_(cur_sb);
+Addr   VP_(entry_sp_limit);
 
 /* Live translations, by (code address, address before redirection): two
    functions redirected to one replacement have one code address, and
@@ -216,10 +221,27 @@ static void add_increment(IRSB* sbOut, ULong* counter, ULong delta)
                                      IRExpr_RdTmp(new)));
 }
 
-static void add_exit_number(IRSB* sbOut, UInt exit)
+static void store_word(IRSB* sbOut, void* where, HWord value)
 {
-   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)&VP_(cur_exit)),
-                                     mkIRExpr_HWord(exit)));
+   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)where),
+                                     mkIRExpr_HWord(value)));
+}
+
+/* The block context a block entered through this exit must have to be
+   settled inline: vp_callgraph.c's own test for a jump that changes
+   nothing (a plain jump, into the function the block ended in, between
+   code of one kind in one object), whose half about this block is known
+   now. */
+static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
+{
+   if (jk != VP_JK_JUMP || VP_(fn)(sb->end_fn)->obj != sb->obj)
+      return VP_NO_CONTEXT;
+   return VP_(block_context)(sb->end_fn, sb->in_plt);
+}
+
+static void add_exit_number(IRSB* sbOut, const VP_SB* sb, UInt exit, VP_JumpKind jk)
+{
+   store_word(sbOut, &VP_(cur_exit), (exit_context(sb, jk) << VP_EXIT_BITS) | exit);
 }
 
 /* Ends the current segment: count it, and its length into the total.
@@ -242,15 +264,16 @@ static VP_JumpKind jump_kind(IRJumpKind jk)
    return jk == Ijk_Call ? VP_JK_CALL : jk == Ijk_Ret ? VP_JK_RET : VP_JK_JUMP;
 }
 
-/* What the call tracking needs to know about where the block is. */
-static void describe_sb(VP_SB* sb, Addr a)
+/* What the call tracking needs to know about where the block is; fn and
+   end_fn are the functions of its first and last instructions. */
+static void describe_sb(VP_SB* sb, Addr a, UInt fn, UInt end_fn)
 {
    DiEpoch      ep = VG_(current_DiEpoch)();
    const HChar* name;
    PtrdiffT     offset;
 
-   sb->fn          = sb->instr_cc[0]->loc.fn;
-   sb->end_fn      = sb->instr_cc[sb->n_instrs - 1]->loc.fn;
+   sb->fn          = fn;
+   sb->end_fn      = end_fn;
    sb->obj         = VP_(fn)(sb->fn)->obj;
    sb->is_entry    = VP_(is_fn_entry)(a);
    sb->in_plt      = VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT;
@@ -259,16 +282,59 @@ static void describe_sb(VP_SB* sb, Addr a)
    (void)offset;
 }
 
+static IRTemp new_temp(IRSB* sbOut, IRExpr* value)
+{
+   IRTemp t = newIRTemp(sbOut->tyenv, typeOfIRExpr(sbOut->tyenv, value));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t, value));
+   return t;
+}
+
+static IRTemp load_word(IRSB* sbOut, void* where)
+{
+   return new_temp(sbOut, IRExpr_Load(VP_ENDIAN, Ity_I64, mkIRExpr_HWord((HWord)where)));
+}
+
+/* Whether the block must call VP_(sb_entry): most blocks are entered by
+   a plain jump from a block of their own function, with the top frame's
+   stack pointer not left, and need no call-graph work at all; that is
+   tested here, inline, from what the exit taken stored (VP_(cur_exit))
+   and VP_(entry_sp_limit), so the call is made only when it is needed.
+   Computed with 64-bit arithmetic: a mismatch in either test makes the
+   word nonzero. */
+static IRExpr* entry_needs_call(IRSB* sbOut, const VP_SB* sb, IRTemp sp)
+{
+   UWord  want  = VP_(block_context)(sb->fn, sb->in_plt) << VP_EXIT_BITS;
+   IRTemp word  = load_word(sbOut, &VP_(cur_exit));
+   IRTemp limit = load_word(sbOut, &VP_(entry_sp_limit));
+   IRTemp ctx   = new_temp(sbOut, IRExpr_Binop(Iop_And64, IRExpr_RdTmp(word),
+                                               IRExpr_Const(IRConst_U64(~VP_EXIT_MASK))));
+   IRTemp other = new_temp(sbOut, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(ctx),
+                                               IRExpr_Const(IRConst_U64(want))));
+   IRTemp left  = new_temp(sbOut, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(limit),
+                                               IRExpr_RdTmp(sp)));
+   IRTemp above = new_temp(sbOut, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(left)));
+   IRTemp any   = new_temp(sbOut, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(other),
+                                               IRExpr_RdTmp(above)));
+   return IRExpr_RdTmp(new_temp(sbOut, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(any),
+                                                    IRExpr_Const(IRConst_U64(0)))));
+}
+
+/* The call-graph hook at the block's start, and the block's record as
+   the one running: a block that starts a function always calls the hook. */
 static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
                            IRType hWordTy)
 {
    /* Helper arguments must be atoms: read the stack pointer into a temp. */
-   IRTemp   sp   = newIRTemp(sbOut->tyenv, hWordTy);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(sp, IRExpr_Get(layout->offset_SP, hWordTy)));
+   IRTemp   sp   = new_temp(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
    IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp));
    IRDirty* di = unsafeIRDirty_0_N(2, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
+   if (!sb->is_entry)
+      di->guard = entry_needs_call(sbOut, sb, sp);
    addStmtToIRSB(sbOut, IRStmt_Dirty(di));
+   /* Exit 0 until another is taken, in case the block faults before. */
+   store_word(sbOut, &VP_(cur_sb), (HWord)sb);
+   store_word(sbOut, &VP_(cur_exit), VP_NO_CONTEXT << VP_EXIT_BITS);
 }
 
 /* A block whose code runs on into another function's (no call, no
@@ -302,7 +368,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(sbOut, sbIn->stmts[i]);
    first = i;
-   UInt n_switches = 0, fn = VP_NO_ID;
+   UInt n_switches = 0, fn = VP_NO_ID, first_fn = VP_NO_ID;
    for (i = first; i < sbIn->stmts_used; i++) {
       const IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark) {
@@ -310,6 +376,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          UInt now = instr_cc_for(st->Ist.IMark.addr, len,
                                  VP_(events_cost_width)(sbIn, i))->loc.fn;
          if (n_instrs > 0 && now != fn) n_switches++;
+         if (n_instrs == 0) first_fn = now;
          fn = now;
          n_instrs++;
       }
@@ -322,8 +389,10 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    sb->nraddr = (Addr)closure->nraddr;
    sb->key    = sb_key(sb->orig_addr, sb->nraddr);
    Bool   simulate = VP_(clo).cache_sim || VP_(clo).branch_sim || VP_(clo).heap;
-   if (VP_(clo).call_graph)
+   if (VP_(clo).call_graph) {
+      describe_sb(sb, sb->orig_addr, first_fn, fn);
       add_entry_call(sbOut, sb, layout, hWordTy);
+   }
    if (simulate)
       VP_(events_begin)(sbOut, layout->offset_SP);
 
@@ -369,7 +438,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          sb->exit_jk[exit]    = jump_kind(st->Ist.Exit.jk);
          sb->exit_instr[exit] = instr - 1;
          if (VP_(clo).call_graph)
-            add_exit_number(sbOut, exit);
+            add_exit_number(sbOut, sb, exit, sb->exit_jk[exit]);
          exit++;
          sb->exit_next[exit] = sb->exit_next[exit - 1];
       }
@@ -386,9 +455,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    sb->exit_jk[exit]    = jump_kind(sbIn->jumpkind);
    sb->exit_instr[exit] = instr - 1;
    if (VP_(clo).call_graph)
-      add_exit_number(sbOut, exit);
-   if (VP_(clo).call_graph)
-      describe_sb(sb, sb->orig_addr);
+      add_exit_number(sbOut, sb, exit, sb->exit_jk[exit]);
 
    tl_assert(instr == n_instrs && exit == n_side_exits);
    if (VG_(HT_gen_lookup)(sb_table, sb, cmp_sb) == NULL)

@@ -35,6 +35,16 @@ static void post_deliver_signal(ThreadId tid, Int sig)
    if (VP_(clo).heap) VP_(alloc_post_signal)(tid);
 }
 
+/* A thread starts a time slice: another may have run since its last. */
+static void thread_starts_running(ThreadId tid, ULong blocks_done)
+{
+   if (VP_(clo).call_graph) VP_(callgraph_thread_runs)(tid);
+   if (VP_(clo).heap) {
+      VP_(alloc_thread_runs)(tid);
+      VP_(data_thread_runs)(tid);
+   }
+}
+
 static void vp_post_clo_init(void)
 {
    VP_(check_clo)();
@@ -66,6 +76,7 @@ static void vp_post_clo_init(void)
    if (VP_(clo).call_graph || VP_(clo).heap) {
       VG_(track_pre_deliver_signal)(pre_deliver_signal);
       VG_(track_post_deliver_signal)(post_deliver_signal);
+      VG_(track_start_client_code)(thread_starts_running);
    }
 }
 
