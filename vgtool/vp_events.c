@@ -198,7 +198,7 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    }
    if (dat) {
       if (LIKELY(m1 == 0 && VP_(data_is_near)(a)))
-         VP_(data_near_obj)->acc[r ? 0 : 1]++;
+         VP_(data_book_near)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, 0, 0);
       else if (heap)
          (r && w ? book_far_m_h : r ? book_far_r_h : book_far_w_h)(n, a, size, sp, m1, mL);
       else

@@ -357,6 +357,13 @@ static Bool alone_in(const VP_Block* b, Addr lo, SizeT n)
    return b->inner || inner_overlapping(lo, n) == NULL;
 }
 
+/* Whether no block at all, of either index, lies in [lo, lo + n), given
+   the allocator's blocks around an address of it that none holds. */
+static Bool empty_range(Around r, Addr lo, SizeT n)
+{
+   return none_in(r, lo, n) && inner_overlapping(lo, n) == NULL;
+}
+
 /* A miss in both caches: the block holding a, found in the index, fills
    the page entry when it covers the whole page (or no block touches the
    page), else the granule entry.  The allocator's blocks around a, found
@@ -371,7 +378,7 @@ VP_Block* VP_(heap_find_slow)(Addr a)
    VP_Block*        in = inner_overlapping(a, 1);
    VP_Block*        b  = in != NULL ? in : holding(r, a);
    if (b != NULL ? b->start <= lo && lo + n - b->start <= b->size && alone_in(b, lo, n)
-                 : none_in(r, lo, n) && inner_overlapping(lo, n) == NULL) {
+                 : empty_range(r, lo, n)) {
       pe->tag = p;
       pe->blk = b;
       return b;
@@ -380,7 +387,7 @@ VP_Block* VP_(heap_find_slow)(Addr a)
    Addr             glo = g << VP_GRANULE_SHIFT;
    SizeT            gn = (SizeT)1 << VP_GRANULE_SHIFT;
    VP_GranuleEntry* e  = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-   if (b != NULL ? alone_in(b, glo, gn) : none_in(r, glo, gn) && inner_overlapping(glo, gn) == NULL) {
+   if (b != NULL ? alone_in(b, glo, gn) : empty_range(r, glo, gn)) {
       e->tag = g;
       e->blk = b;   /* NULL: no block anywhere in the granule */
    }
