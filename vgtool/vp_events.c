@@ -163,41 +163,23 @@ void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap,
    if (heap) heap_bytes(b, a, size, sp, r, w);
 }
 
-/* The commonest access outside the near range, with no miss: to a heap
-   block one probe of the heap's caches finds, or outside the heap's
-   range to what one probe of the data objects' granule cache finds.
-   False for anything else. */
+/* The commonest access outside the near range, with no miss: one whose
+   block (or, in none, whose data object) the caches know.  False for
+   anything else, left to the whole booking. */
 static inline __attribute__((always_inline))
 Bool book_hit(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap)
 {
-   VP_Block* b;
-   if (a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo)) {
-      UWord            p  = a >> VP_PAGE_SHIFT;
-      VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
-      if (pe->tag == p) {
-         b = pe->blk;
-      } else {
-         UWord            g = a >> VP_GRANULE_SHIFT;
-         VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
-         b = e->tag == g ? e->blk : NULL;
-         if (b != NULL && a - b->start >= b->size)
-            b = NULL;
-      }
-      if (b == NULL)
-         return False;
-      VP_(data_book_at)(VP_(cc_data_fn)(n), n->loc.fn, VP_(data_place_at)(b->data, a - b->start),
-                        r ? 0 : 1, 0, 0);
-      if (heap) heap_bytes(b, a, size, sp, r, w);
-      return True;
-   }
-   if (a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo))
+   VP_Block*    b = NULL;
+   VP_DataPlace p;
+   if (a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo)
+       && (b = VP_(heap_cached)(a)) == VP_HEAP_UNKNOWN)
       return False;
-   UWord           g = a >> VP_DATA_GRANULE_SHIFT;
-   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
-   if (e->tag != g || a - e->lo >= e->hi - e->lo)
+   if (b != NULL)
+      p = VP_(data_place_at)(b->data, a - b->start);
+   else if (!VP_(data_place_cached)(a, &p))
       return False;
-   VP_(data_book_at)(VP_(cc_data_fn)(n), n->loc.fn, VP_(data_place_at)(e->obj, a - e->base),
-                     r ? 0 : 1, 0, 0);
+   VP_(data_book_at)(VP_(cc_data_fn)(n), n->loc.fn, p, r ? 0 : 1, 0, 0);
+   if (heap) heap_bytes(b, a, size, sp, r, w);
    return True;
 }
 

@@ -83,10 +83,12 @@ extern Addr VP_(heap_lo), VP_(heap_hi);
 
 VP_Block* VP_(heap_find_slow)(Addr a);
 
-static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
+/* The block holding a (in the heap's range) as the caches know it: NULL
+   for none, VP_HEAP_UNKNOWN when they do not know. */
+#define VP_HEAP_UNKNOWN ((VP_Block*)1)
+
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a)
 {
-   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
-      return NULL;
    UWord            p  = a >> VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
    if (LIKELY(pe->tag == p))
@@ -95,11 +97,19 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
    if (LIKELY(e->tag == g)) {
       VP_Block* b = e->blk;
-      if (b == NULL)
-         return NULL;
-      if (LIKELY(a - b->start < b->size))
+      if (b == NULL || LIKELY(a - b->start < b->size))
          return b;
    }
+   return VP_HEAP_UNKNOWN;
+}
+
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
+{
+   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
+      return NULL;
+   VP_Block* b = VP_(heap_cached)(a);
+   if (LIKELY(b != VP_HEAP_UNKNOWN))
+      return b;
    return VP_(heap_find_slow)(a);
 }
 
