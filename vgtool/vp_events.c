@@ -172,7 +172,7 @@ Bool book_hit(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool h
    VP_Block*    b = NULL;
    VP_DataPlace p;
    if (a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo)
-       && (b = VP_(heap_cached)(a)) == VP_HEAP_UNKNOWN)
+       && (b = VP_(heap_cached)(a, False)) == VP_HEAP_UNKNOWN)
       return False;
    if (b != NULL)
       p = VP_(data_place_at)(b->data, a - b->start);

@@ -83,11 +83,12 @@ extern Addr VP_(heap_lo), VP_(heap_hi);
 
 VP_Block* VP_(heap_find_slow)(Addr a);
 
-/* The block holding a (in the heap's range) as the caches know it: NULL
-   for none, VP_HEAP_UNKNOWN when they do not know. */
+/* The block holding a (in the heap's range), or NULL: as the caches know
+   it, else, when search, as the index says; when the caches do not know
+   and not search, VP_HEAP_UNKNOWN. */
 #define VP_HEAP_UNKNOWN ((VP_Block*)1)
 
-static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a)
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a, Bool search)
 {
    UWord            p  = a >> VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
@@ -97,20 +98,19 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a)
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
    if (LIKELY(e->tag == g)) {
       VP_Block* b = e->blk;
-      if (b == NULL || LIKELY(a - b->start < b->size))
+      if (b == NULL)
+         return NULL;
+      if (LIKELY(a - b->start < b->size))
          return b;
    }
-   return VP_HEAP_UNKNOWN;
+   return search ? VP_(heap_find_slow)(a) : VP_HEAP_UNKNOWN;
 }
 
 static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
 {
    if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
       return NULL;
-   VP_Block* b = VP_(heap_cached)(a);
-   if (LIKELY(b != VP_HEAP_UNKNOWN))
-      return b;
-   return VP_(heap_find_slow)(a);
+   return VP_(heap_cached)(a, True);
 }
 
 /* Four per-byte counts read and written as one word. */
