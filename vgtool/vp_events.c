@@ -11,11 +11,21 @@
    address a load of the same instruction just read, with the same size,
    becomes a "modify", which the simulation counts as one read.
 
-   With the cache simulated, the helpers here also count instructions
-   (Ir), since a fetch helper runs for every instruction anyway, in place
-   of vp_instr.c's inline segment counters; they count references, misses
-   and branches into the instruction's cell and, with the call graph,
-   into the running totals its inclusive costs are measured with.
+   Same-line fetches are elided.  Inside a superblock, instructions run
+   in order until a side exit leaves it, and only fetches touch I1; so an
+   instruction that starts in the I1 line in which the one before it in
+   the block ended finds that line the most recently used of its set,
+   and its lookup would be a hit that changes nothing (vp_sim.h).  Such
+   an instruction gets no fetch at all when it lies wholly in that line,
+   and a lookup of its last line alone when it runs on into the next.
+   Only the block's first instruction, and one that follows a jump inside
+   the block to another line, are fetched whole.  The figures are
+   cachegrind's all the same: only lookups that change nothing are left
+   out.  Instructions (Ir), which a fetch no longer marks, are counted by
+   vp_instr.c's segment counters, with or without the cache simulation.
+   The helpers count references, misses and branches into the
+   instruction's cell and, with the call graph, into the running totals
+   its inclusive costs are measured with.
 
    With the heap profiled, the same data-access helpers also count each
    access against the heap block it falls in (vp_heap.c); without the
@@ -94,29 +104,31 @@ void add(VP_InstrCC* n, UInt ev, ULong v, Bool totals)
       VP_(total)[ev] += v;
 }
 
-/* A fetch that stays inside one line (decided when translating): the
-   common case, and the only one merged with other events into one call,
-   as in cachegrind. */
-static inline __attribute__((always_inline)) void fetch(VP_InstrCC* n, Bool totals)
+/* An instruction fetch: of its last line alone (LAST: its other line
+   was found the most recently used when translating), or whole. */
+static inline __attribute__((always_inline)) void fetch_ref(VP_InstrCC* n, Bool last, Bool totals)
 {
    ULong m1 = 0, mL = 0;
-   add(n, VP_EV_IR, 1, totals);
-   VP_(sim_I1_ref_nox)(n->addr, &m1, &mL);
+   if (last)
+      VP_(sim_I1_ref_last)(n->addr, n->len, &m1, &mL);
+   else
+      VP_(sim_I1_ref)(n->addr, n->len, &m1, &mL);
    if (UNLIKELY(m1)) {
       add(n, ev_I1mr, m1, totals);
       add(n, ev_ILmr, mL, totals);
    }
 }
 
+/* The common fetch, the only one merged with other events into one
+   call, as in cachegrind. */
+static inline __attribute__((always_inline)) void fetch(VP_InstrCC* n, Bool totals)
+{
+   fetch_ref(n, True, totals);
+}
+
 static inline __attribute__((always_inline)) void fetch_gen(VP_InstrCC* n, Bool totals)
 {
-   ULong m1 = 0, mL = 0;
-   add(n, VP_EV_IR, 1, totals);
-   VP_(sim_I1_ref)(n->addr, n->len, &m1, &mL);
-   if (UNLIKELY(m1)) {
-      add(n, ev_I1mr, m1, totals);
-      add(n, ev_ILmr, mL, totals);
-   }
+   fetch_ref(n, False, totals);
 }
 
 static inline __attribute__((always_inline))
@@ -308,7 +320,12 @@ typedef struct {
    UInt   instr_len;
    Int    offset_sp;    /* of the guest state's stack pointer */
    Bool   heap_here;    /* the heap counts the instruction's data accesses */
+   UWord  last_line;    /* the I1 line the block's last instruction ended in */
 } Queue;
+
+/* No line: before the block's first instruction.  Line numbers are
+   addresses shifted right, so none is all ones. */
+#define NO_LINE (~(UWord)0)
 
 static Queue q;
 
@@ -339,20 +356,17 @@ static void flush(void)
       Event* e3 = i + 2 < q.used ? &q.ev[i + 2] : NULL;
       switch (e->kind) {
          case EV_FETCH:
-            if (e2 && e2->kind == EV_READ) {
-               tl_assert(e2->instr == e->instr);
+            if (e2 && e2->kind == EV_READ && e2->instr == e->instr) {
                call("vgprof_log_1I_1Dr", for_data(e2)->i1_dr, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
                i += 2;
-            } else if (e2 && e2->kind == EV_MODIFY) {
-               tl_assert(e2->instr == e->instr);
+            } else if (e2 && e2->kind == EV_MODIFY && e2->instr == e->instr) {
                call("vgprof_log_1I_1Dm", for_data(e2)->i1_dm, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
                i += 2;
-            } else if (e2 && e2->kind == EV_WRITE) {
-               tl_assert(e2->instr == e->instr);
+            } else if (e2 && e2->kind == EV_WRITE && e2->instr == e->instr) {
                call("vgprof_log_1I_1Dw", for_data(e2)->i1_dw, 3,
                     mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
                     NULL);
@@ -533,6 +547,20 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
    q.offset_sp = offset_sp;
    q.used  = 0;
    q.instr = NULL;
+   q.last_line = NO_LINE;
+}
+
+/* The fetch of the instruction of len bytes at addr, after the block's
+   instructions before it: none when it lies in the line the one before
+   ended in, the lookup of its last line when it starts there or lies in
+   one line, else the whole fetch (see the head of this file). */
+static void fetch_event(Addr addr, UInt len)
+{
+   UWord first = VP_(sim_I1_line)(addr);
+   UWord last  = VP_(sim_I1_line)(addr + len - 1);
+   if (first != q.last_line || last != first)
+      push(first == q.last_line || first == last ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
+   q.last_line = last;
 }
 
 void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
@@ -545,7 +573,7 @@ void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
    q.instr_addr = addr;
    q.instr_len  = len;
    if (VP_(clo).cache_sim)
-      push(VP_(sim_I1_is_nox)(addr, len) ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
+      fetch_event(addr, len);
 }
 
 /* A conditional exit's taken-ness: the guard, inverted when the optimiser
