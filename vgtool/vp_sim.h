@@ -41,12 +41,13 @@
    modelled.
 
    Why the reference functions are always inlined: tests/sim/sim_bench.c
-   (gcc 12.2 -O2, x86-64, CPU time, best of 6 runs) simulates 2^27
-   instruction fetches (fast path) and 2^27 data references of 1-8
-   bytes over a 16 MB footprint with the default geometry:
-      always_inline, as below ............................. 2.35 s
-      the same functions as static noinline calls ......... 3.41 s
-   Calls cost 45% more per reference: the cache descriptor is then
+   (gcc 12.2 -O2, x86-64, CPU time, best of 3 runs on a shared machine)
+   simulates 2^27 instruction fetches (VP_(sim_I1_ref_last)) and 2^27
+   data references of 1-8 bytes over a 16 MB footprint with the default
+   geometry:
+      always_inline, as below ............................. 1.91 s
+      the same functions as static noinline calls ......... 2.33 s
+   Calls cost 22% more per reference: the cache descriptor is then
    reached through a pointer argument on every call instead of being a
    known global the compiler folds into the code.  Every memory access
    of the client pays this, so the functions are inlined into the
@@ -184,6 +185,15 @@ VP_SIM_INLINE void VP_(sim_D1_ref)(Addr a, UChar size, ULong* m1, ULong* mL)
 VP_SIM_INLINE UWord VP_(sim_I1_line)(Addr a)
 {
    return a >> VP_(I1).line_bits;
+}
+
+/* Where the most recently used line of line's set in I1 is kept: a
+   fetch of line finding it there is a hit that changes nothing, which
+   translated code can test with one load before it calls anything.
+   The place stays the same while the simulation runs. */
+VP_SIM_INLINE const UWord* VP_(sim_I1_mru)(UWord line)
+{
+   return VP_(I1).tags + (line & VP_(I1).set_mask) * (UWord)VP_(I1).assoc;
 }
 
 /* An instruction fetch of size bytes at a whose lines other than the
