@@ -107,15 +107,19 @@ void add(VP_InstrCC* n, UInt ev, ULong v, Bool totals)
       VP_(total)[ev] += v;
 }
 
-/* An instruction fetch: of its last line alone (LAST: its other line
-   was found the most recently used when translating), or whole. */
-static inline __attribute__((always_inline)) void fetch(VP_InstrCC* n, Bool last, Bool totals)
+/* The fetch of instruction n, of len bytes at a: of its last line alone
+   (LAST: its other line was found the most recently used when
+   translating), or whole.  The address and length come as arguments, so
+   that only a miss reaches the cell: with much code, cells are seldom in
+   the host's caches. */
+static inline __attribute__((always_inline))
+void fetch(VP_InstrCC* n, Addr a, UWord len, Bool last, Bool totals)
 {
    ULong m1 = 0, mL = 0;
    if (last)
-      VP_(sim_I1_ref_last)(n->addr, n->len, &m1, &mL);
+      VP_(sim_I1_ref_last)(a, len, &m1, &mL);
    else
-      VP_(sim_I1_ref)(n->addr, n->len, &m1, &mL);
+      VP_(sim_I1_ref)(a, len, &m1, &mL);
    if (UNLIKELY(m1)) {
       add(n, ev_I1mr, m1, totals);
       add(n, ev_ILmr, mL, totals);
@@ -219,8 +223,10 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    stack pointer at the access (0 without the heap) as a fourth argument,
    and with the booking of data accesses to data objects. */
 #define HELPERS(SUFFIX, TOTALS, HEAP, DATA) \
-static VG_REGPARM(1) void log_1I##SUFFIX(VP_InstrCC* n) { fetch(n, True, TOTALS); } \
-static VG_REGPARM(1) void log_1I_gen##SUFFIX(VP_InstrCC* n) { fetch(n, False, TOTALS); } \
+static VG_REGPARM(3) void log_1I##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
+   { fetch(n, a, len, True, TOTALS); } \
+static VG_REGPARM(3) void log_1I_gen##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
+   { fetch(n, a, len, False, TOTALS); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
    { data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
@@ -350,14 +356,15 @@ static void fetch_call(const Event* e)
    VP_InstrCC* n     = e->instr;
    UWord       last  = VP_(sim_I1_line)(n->addr + n->len - 1);
    IRExpr*     guard = not_mru(last);
+   IRExpr**    args  = mkIRExprVec_3(cc_expr(n), mkIRExpr_HWord(n->addr), mkIRExpr_HWord(n->len));
    if (e->kind == EV_FETCH) {
-      call("vgprof_log_1I", helpers->i1, 1, mkIRExprVec_1(cc_expr(n)), guard);
+      call("vgprof_log_1I", helpers->i1, 3, args, guard);
       return;
    }
    IRTemp either = newIRTemp(q.sbOut->tyenv, Ity_I1);
    addStmtToIRSB(q.sbOut, IRStmt_WrTmp(either, IRExpr_Binop(Iop_Or1, guard,
                                                             not_mru(VP_(sim_I1_line)(n->addr)))));
-   call("vgprof_log_1I_gen", helpers->i1_gen, 1, mkIRExprVec_1(cc_expr(n)), IRExpr_RdTmp(either));
+   call("vgprof_log_1I_gen", helpers->i1_gen, 3, args, IRExpr_RdTmp(either));
 }
 
 static void flush(void)
