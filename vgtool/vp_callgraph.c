@@ -42,11 +42,14 @@
 #include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
-/* Where a call was made: the calling instruction and its location. */
+/* Where a call was made: the calling instruction and its location, and
+   the memo of the block whose final exit it is (VP_SB's call_memo), NULL
+   when there is none (a side exit, a translation gone). */
 typedef struct {
    Addr  addr;
    UInt  file, line;
    UInt  inl;         /* the inlined call the calling code belongs to */
+   VP_CallMemo* memo;
 } CallSite;
 
 typedef struct {
@@ -381,8 +384,18 @@ static Frame* push_frame(Context* c)
       c->frames = VG_(realloc)("vp.cg.frames", c->frames, c->cap * sizeof(Frame));
    }
    Frame* f = &c->frames[c->depth++];
-   /* enter[] is set when a function is entered, and unused otherwise. */
-   VG_(memset)(f, 0, offsetof(Frame, enter));
+   /* Field by field, what the callers do not set themselves: a frame is
+      pushed at most calls, returns and jumps between functions.  enter[]
+      is set when a function is entered, and unused otherwise; strfn_arg[]
+      with strfn_count. */
+   f->ret_addr    = 0;
+   f->fn          = 0;
+   f->incl_row    = 0;
+   f->skip        = False;
+   f->inside      = False;
+   f->outermost   = False;
+   f->strfn       = False;
+   f->strfn_count = VP_SF_NONE;
    return f;
 }
 
@@ -432,6 +445,7 @@ static void push_root(Context* c, UInt fn, Addr sp)
 {
    Frame* f = push_frame(c);
    f->sp   = sp;
+   f->site = (CallSite){ 0 };
    f->edge = VP_NO_ID;
    enter_fn(c, f, fn, node_for(VP_NO_ID, fn, c->tid));
 }
@@ -453,6 +467,13 @@ static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
                           const CallSite* s, UInt tid, UInt* edge, UInt* node)
 {
+   VP_CallMemo* m = s->memo;
+   if (m && m->edge != VP_NO_ID && m->caller_node == caller_node && m->callee == callee
+       && m->caller_fn == caller_fn && m->tid == tid) {
+      *edge = m->edge;
+      *node = m->node;
+      return;
+   }
    UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)s->addr * 9973u ^ tid
              ^ s->inl * 31u) & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
@@ -472,6 +493,14 @@ static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
    }
    *edge = e->edge;
    *node = e->node;
+   if (m) {
+      m->caller_node = caller_node;
+      m->caller_fn   = caller_fn;
+      m->callee      = callee;
+      m->tid         = tid;
+      m->edge        = e->edge;
+      m->node        = e->node;
+   }
 }
 
 /* A call of a string function takes its arguments now, at its first
@@ -715,13 +744,14 @@ VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(sb);
    Bool settled = False;
+   /* The exit word holds the context a block entered through it must
+      have (a plain jump from fn's code in fn's object, of the same kind),
+      so the test reads nothing of the block left. */
    if (LIKELY(running_is_current())) {
-      Context* c    = running;
-      VP_SB*   last = VP_(cur_sb);
-      UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
-      settled = last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
-                && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp;
+      Context* c = running;
+      settled = VP_(cur_sb) != NULL && !sb->is_entry
+                && VP_(cur_exit) >> VP_EXIT_BITS == VP_(block_context)(sb->fn, sb->in_plt)
+                && c->frames[c->depth - 1].sp >= sp;
    }
    if (!settled)
       entry_slow(sb, sp);
@@ -748,6 +778,7 @@ static void follow(VP_SB* sb, Addr sp)
    Context* c    = running;
    VP_SB*   last = VP_(cur_sb);
    UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
+   Bool     is_ret = VP_(cur_exit) >> VP_EXIT_BITS == VP_RET_CONTEXT;
 
    if (c->depth == 0) {           /* a thread's or a handler's first block */
       push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);
@@ -755,9 +786,10 @@ static void follow(VP_SB* sb, Addr sp)
    }
    if (last == NULL)
       return;
-   tl_assert(exit < last->n_exits);
-
-   VP_JumpKind jk        = last->exit_jk[exit];
+   /* A return's block record is not read: it may not be in the cache. */
+   tl_assert(is_ret || exit < last->n_exits);
+   const VP_JumpKind exit_jk = is_ret ? VP_JK_RET : last->exit_jk[exit];
+   VP_JumpKind       jk      = exit_jk;
 
    /* Most blocks follow a jump inside one function and leave no frame:
       settle them before anything else is looked at. */
@@ -766,7 +798,7 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    Bool        emulated  = False, resolved = False;
-   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL };
+   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL, NULL };
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -775,7 +807,7 @@ static void follow(VP_SB* sb, Addr sp)
       if (pops == 0) jk = VP_JK_JUMP;
    }
    if (jk == VP_JK_JUMP
-       && ((jk != last->exit_jk[exit]) || sb->is_entry
+       && (jk != exit_jk || sb->is_entry
            || last->in_plt != sb->in_plt || last->obj != sb->obj)) {
       /* The lazy-binding resolver jumps to the function it resolved: that
          is the caller's call, not the resolver's. */
@@ -805,7 +837,8 @@ static void follow(VP_SB* sb, Addr sp)
 
    c = contexts[tid];
    const VP_InstrCC* at = last->instr_cc[last->exit_instr[exit]];
-   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl };
+   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl,
+                     exit == last->n_exits - 1 ? &last->call_memo : NULL };
    Addr     ret  = emulated ? 0 : last->exit_next[exit];
    if (resolved)
       site = resolved_site;
@@ -818,14 +851,19 @@ static void follow(VP_SB* sb, Addr sp)
    push_call(c, sb, sp, ret, &site);
 }
 
-/* A translation is going away: no context may keep pointing at it. */
+/* A translation is going away: no context may keep pointing at it, nor
+   any frame at its memo. */
 void VP_(forget_sb)(VP_SB* sb)
 {
-   Int t;
+   Int  t;
+   UInt i;
    for (t = 0; t < VG_N_THREADS; t++) {
       Context* c;
-      for (c = contexts[t]; c; c = c->outer)
+      for (c = contexts[t]; c; c = c->outer) {
          if ((c == running ? VP_(cur_sb) : c->saved_sb) == sb) forget_last_sb(c);
+         for (i = 0; i < c->depth; i++)
+            if (c->frames[i].site.memo == &sb->call_memo) c->frames[i].site.memo = NULL;
+      }
    }
 }
 

@@ -132,6 +132,14 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* How control left a superblock through one of its exits. */
 typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 
+/* The call edge and path node a call from one call site found last, and
+   what they were found for (vp_callgraph.c): a site is mostly called
+   again from the same caller and path. */
+typedef struct {
+   UInt caller_node, caller_fn, callee, tid;
+   UInt edge, node;             /* edge VP_NO_ID: nothing found yet */
+} VP_CallMemo;
+
 /* Static information about one translation, allocated in one piece. */
 typedef struct _VP_SB {
    struct _VP_SB* next;         /* hash chain; must come first */
@@ -158,6 +166,7 @@ typedef struct _VP_SB {
    Bool           in_plt;       /* the code is a PLT stub */
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
    UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
+   VP_CallMemo    call_memo;    /* for calls from the final exit */
 } VP_SB;
 
 /* Program-wide running cost, one counter per event, bumped inline. */
@@ -166,8 +175,10 @@ extern ULong VP_(total)[VP_MAX_EVENTS];
    (and as exit 0 when a block is entered): its number in the low
    VP_EXIT_BITS bits, and above them the block context (VP_(block_context))
    that a block entered through it must have to be settled inline, without
-   calling VP_(sb_entry); VP_NO_CONTEXT for an exit after which every block
-   calls it (a call, a return, a jump that leaves its object). */
+   calling VP_(sb_entry); for an exit after which every block calls it,
+   VP_RET_CONTEXT for a return (so that the hook knows it without reading
+   the block's record) and VP_NO_CONTEXT for the others (a call, a jump
+   that leaves its object, or not known). */
 extern UWord VP_(cur_exit);
 /* The block the running context entered last, stored inline at entry. */
 extern VP_SB* VP_(cur_sb);
@@ -178,6 +189,7 @@ extern Addr VP_(entry_sp_limit);
 #define VP_EXIT_BITS   16
 #define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
 #define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
+#define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
 /* What a block entered by a plain jump must share with the block the
    jump left to need no call-graph work: its function and whether it is
    a PLT stub (the object follows from the function). */

@@ -106,6 +106,7 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
    sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
    sb->exit_instr = (UInt*)p;
+   sb->call_memo.edge = VP_NO_ID;
    return sb;
 }
 
@@ -231,9 +232,12 @@ static void store_word(IRSB* sbOut, void* where, HWord value)
    settled inline: vp_callgraph.c's own test for a jump that changes
    nothing (a plain jump, into the function the block ended in, between
    code of one kind in one object), whose half about this block is known
-   now. */
+   now.  A return is marked as such: its hook then reads nothing of the
+   block it left. */
 static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
 {
+   if (jk == VP_JK_RET)
+      return VP_RET_CONTEXT;
    if (jk != VP_JK_JUMP || VP_(fn)(sb->end_fn)->obj != sb->obj)
       return VP_NO_CONTEXT;
    return VP_(block_context)(sb->end_fn, sb->in_plt);
