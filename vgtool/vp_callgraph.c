@@ -42,6 +42,15 @@
 #include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
+/* The block being entered, as its hook is told: its record, and the
+   facts about it the hook reads, which its code passes as constants so
+   that the record need not be read (it is mostly not in the cache). */
+typedef struct {
+   VP_SB* sb;
+   UInt   fn, obj;
+   Bool   is_entry, in_plt;
+} Entered;
+
 /* Where a call was made: the calling instruction and its location, and
    the memo of the block whose final exit it is (VP_SB's call_memo), NULL
    when there is none (a side exit, a translation gone). */
@@ -529,7 +538,8 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
                              offsetof(VexGuestAMD64State, guest_RDX), sizeof(UWord));
 }
 
-static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr, const CallSite* site)
+static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
+                      const CallSite* site)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -680,7 +690,7 @@ static Int unwind(ThreadId tid, Addr sp, Int min_pops)
 
 /* A return with no call to return from: start a new root for the
    function returned into, as callgrind does on a call-stack underflow. */
-static void underflow(Context* c, VP_SB* sb)
+static void underflow(Context* c, const Entered* sb)
 {
    while (c->depth > 0)
       pop_frame(c);
@@ -694,14 +704,14 @@ static void underflow(Context* c, VP_SB* sb)
 /* A real return pops at least the top frame: its stack pointer was left,
    or it is the same and this block is the return address of the top
    frame (or of frames below it entered at the same stack pointer). */
-static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
+static Int pops_for_return(Context* c, const Entered* sb, Addr sp)
 {
    Int i   = (Int)c->depth - 1;
    Int pops = 1;
    if (sp < c->frames[i].sp) return 0;
    if (sp > c->frames[i].sp) return 1;
    for (;;) {
-      if (c->frames[i].ret_addr == sb->orig_addr) return pops;
+      if (c->frames[i].ret_addr == sb->sb->orig_addr) return pops;
       if (i > 1 && c->frames[i - 1].sp == sp) { i--; pops++; continue; }
       return 0;
    }
@@ -711,7 +721,7 @@ static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
    VG_(get_running_tid) would cost a call to return it. */
 extern ThreadId VG_(running_tid);
 
-static void follow(VP_SB* sb, Addr sp);
+static void follow(const Entered* sb, Addr sp);
 
 /* Whether the running context is the running thread's innermost, with
    a frame: what a block's inline entry test (vp_instr.c) takes for
@@ -727,7 +737,7 @@ static Bool running_is_current(void)
    context now running (the block stores that itself once this returns):
    leaving a signal handler (a longjmp out of it) switches context in the
    middle of follow(). */
-static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
+static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
 {
    follow(sb, sp);
    settle_guest(running, sb->fn);
@@ -739,22 +749,24 @@ static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+void VP_(sb_entry)(VP_SB* block, Addr sp, UWord fn_obj, UWord flags)
 {
    if (UNLIKELY(VP_(ending)))
-      VP_(save_sb_cells)(sb);
+      VP_(save_sb_cells)(block);
+   Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
+                  (flags & VP_ENTERED_IS_ENTRY) != 0, (flags & VP_ENTERED_IN_PLT) != 0 };
    Bool settled = False;
    /* The exit word holds the context a block entered through it must
       have (a plain jump from fn's code in fn's object, of the same kind),
       so the test reads nothing of the block left. */
    if (LIKELY(running_is_current())) {
       Context* c = running;
-      settled = VP_(cur_sb) != NULL && !sb->is_entry
-                && VP_(cur_exit) >> VP_EXIT_BITS == VP_(block_context)(sb->fn, sb->in_plt)
+      settled = VP_(cur_sb) != NULL && !sb.is_entry
+                && VP_(cur_exit) >> VP_EXIT_BITS == VP_(block_context)(sb.fn, sb.in_plt)
                 && c->frames[c->depth - 1].sp >= sp;
    }
    if (!settled)
-      entry_slow(sb, sp);
+      entry_slow(&sb, sp);
    VP_(entry_sp_limit) = !VP_(ending) && running_is_current()
                          ? running->frames[running->depth - 1].sp : 0;
 }
@@ -770,7 +782,7 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    return running != NULL ? VP_(cur_sb) : NULL;
 }
 
-static void follow(VP_SB* sb, Addr sp)
+static void follow(const Entered* sb, Addr sp)
 {
    ThreadId tid = VG_(running_tid);
    if (UNLIKELY(tid != running_tid || running != contexts[tid]))

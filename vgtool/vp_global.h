@@ -296,7 +296,13 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_thread_runs)(ThreadId tid);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
-VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);
+/* The hook at a block's start (vp_instr.c).  The block's own facts come
+   as constants of its code, so that the hook need not read its record:
+   fn_obj holds sb->fn in its low 32 bits and sb->obj above them, flags
+   the VP_ENTERED_ bits. */
+#define VP_ENTERED_IN_PLT   1
+#define VP_ENTERED_IS_ENTRY 2
+void VP_(sb_entry)(VP_SB* sb, Addr sp, UWord fn_obj, UWord flags);
 /* A block's code has run on into function fn's code. */
 VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);

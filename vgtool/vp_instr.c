@@ -330,8 +330,11 @@ static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
 {
    /* Helper arguments must be atoms: read the stack pointer into a temp. */
    IRTemp   sp   = new_temp(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
-   IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp));
-   IRDirty* di = unsafeIRDirty_0_N(2, "vgprof_sb_entry",
+   UWord    fn_obj = sb->fn | (UWord)sb->obj << 32;
+   UWord    flags  = (sb->in_plt ? VP_ENTERED_IN_PLT : 0) | (sb->is_entry ? VP_ENTERED_IS_ENTRY : 0);
+   IRExpr** args = mkIRExprVec_4(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp),
+                                 mkIRExpr_HWord(fn_obj), mkIRExpr_HWord(flags));
+   IRDirty* di = unsafeIRDirty_0_N(0, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
    if (!sb->is_entry)
       di->guard = entry_needs_call(sbOut, sb, sp);
