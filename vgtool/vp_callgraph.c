@@ -97,10 +97,12 @@ typedef struct _Context {
       and on an alternate signal stack everything the handler does lies
       below it too, whatever the two stacks' addresses. */
    Addr    interrupted_sp;
-   /* VP_(cur_sb) and VP_(cur_exit) while another context runs: the
-      superblock that ran last here (NULL: none known) and its exit. */
+   /* VP_(cur_sb), VP_(cur_exit) and VP_(call_cc) while another context
+      runs: the superblock that ran last here (NULL: none known), its exit
+      and the cell of its call. */
    VP_SB*  saved_sb;
    UWord   saved_exit;
+   VP_InstrCC* saved_call_cc;
    ULong   offset[VP_MAX_EVENTS];  /* this context's clock: total - offset */
    ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
@@ -262,8 +264,9 @@ static void entry_checks_off(void)
 static void stop_clock(Context* c)
 {
    if (clocks_on) freeze(c);
-   c->saved_sb   = VP_(cur_sb);
-   c->saved_exit = VP_(cur_exit);
+   c->saved_sb      = VP_(cur_sb);
+   c->saved_exit    = VP_(cur_exit);
+   c->saved_call_cc = VP_(call_cc);
    entry_checks_off();
 }
 
@@ -272,6 +275,7 @@ static void start_clock(Context* c)
    if (clocks_on) thaw(c);
    VP_(cur_sb)   = c->saved_sb;
    VP_(cur_exit) = c->saved_exit;
+   VP_(call_cc)  = c->saved_call_cc;
    running = c;
 }
 
@@ -782,6 +786,20 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    return running != NULL ? VP_(cur_sb) : NULL;
 }
 
+/* The call made by a block's exit, and where it returns to if ret is
+   not NULL; a call by the final exit that the exit word marked as such
+   has its cell in VP_(call_cc), so that the block's arrays are not read. */
+static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret)
+{
+   Bool              final = marked_call || exit == last->n_exits - 1;
+   const VP_InstrCC* at    = marked_call ? VP_(call_cc) : last->instr_cc[last->exit_instr[exit]];
+   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl,
+                     final ? &last->call_memo : NULL };
+   if (ret)
+      *ret = marked_call ? at->addr + at->len : last->exit_next[exit];
+   return site;
+}
+
 static void follow(const Entered* sb, Addr sp)
 {
    ThreadId tid = VG_(running_tid);
@@ -790,7 +808,7 @@ static void follow(const Entered* sb, Addr sp)
    Context* c    = running;
    VP_SB*   last = VP_(cur_sb);
    UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
-   Bool     is_ret = VP_(cur_exit) >> VP_EXIT_BITS == VP_RET_CONTEXT;
+   UWord    ctx  = VP_(cur_exit) >> VP_EXIT_BITS;
 
    if (c->depth == 0) {           /* a thread's or a handler's first block */
       push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);
@@ -798,10 +816,18 @@ static void follow(const Entered* sb, Addr sp)
    }
    if (last == NULL)
       return;
-   /* A return's block record is not read: it may not be in the cache. */
-   tl_assert(is_ret || exit < last->n_exits);
-   const VP_JumpKind exit_jk = is_ret ? VP_JK_RET : last->exit_jk[exit];
-   VP_JumpKind       jk      = exit_jk;
+   /* The exit word tells returns and calls: the record of the block
+      left is mostly not in the cache. */
+   VP_JumpKind exit_jk;
+   if (ctx == VP_RET_CONTEXT)
+      exit_jk = VP_JK_RET;
+   else if (ctx == VP_CALL_CONTEXT)
+      exit_jk = VP_JK_CALL;
+   else {
+      tl_assert(exit < last->n_exits);
+      exit_jk = last->exit_jk[exit];
+   }
+   VP_JumpKind jk = exit_jk;
 
    /* Most blocks follow a jump inside one function and leave no frame:
       settle them before anything else is looked at. */
@@ -848,18 +874,17 @@ static void follow(const Entered* sb, Addr sp)
       return;
 
    c = contexts[tid];
-   const VP_InstrCC* at = last->instr_cc[last->exit_instr[exit]];
-   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl,
-                     exit == last->n_exits - 1 ? &last->call_memo : NULL };
-   Addr     ret  = emulated ? 0 : last->exit_next[exit];
-   if (resolved)
-      site = resolved_site;
-   if (emulated && c->depth > 1) {
-      Frame* top = &c->frames[c->depth - 1];
+   Frame*   top = emulated && c->depth > 1 ? &c->frames[c->depth - 1] : NULL;
+   CallSite site;
+   Addr     ret = 0;
+   if (top)
       sp = top->sp;
-      if (top->skip)               /* a PLT stub jumping on: the call is the caller's */
-         site = top->site;
-   }
+   if (top && top->skip)           /* a PLT stub jumping on: the call is the caller's */
+      site = top->site;
+   else if (resolved)
+      site = resolved_site;
+   else
+      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT, emulated ? NULL : &ret);
    push_call(c, sb, sp, ret, &site);
 }
 

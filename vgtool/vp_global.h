@@ -176,10 +176,13 @@ extern ULong VP_(total)[VP_MAX_EVENTS];
    VP_EXIT_BITS bits, and above them the block context (VP_(block_context))
    that a block entered through it must have to be settled inline, without
    calling VP_(sb_entry); for an exit after which every block calls it,
-   VP_RET_CONTEXT for a return (so that the hook knows it without reading
-   the block's record) and VP_NO_CONTEXT for the others (a call, a jump
-   that leaves its object, or not known). */
+   VP_RET_CONTEXT for a return and VP_CALL_CONTEXT for a call by the final
+   exit (so that the hook knows them without reading the block's record),
+   VP_NO_CONTEXT for the others (a jump that leaves its object, a call by a
+   side exit, or not known). */
 extern UWord VP_(cur_exit);
+/* The cell of the calling instruction, stored with VP_CALL_CONTEXT. */
+extern struct _VP_InstrCC* VP_(call_cc);
 /* The block the running context entered last, stored inline at entry. */
 extern VP_SB* VP_(cur_sb);
 /* The stack pointer at or below which a block may be settled inline:
@@ -190,6 +193,7 @@ extern Addr VP_(entry_sp_limit);
 #define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
 #define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
 #define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
+#define VP_CALL_CONTEXT (VP_NO_CONTEXT - 2)
 /* What a block entered by a plain jump must share with the block the
    jump left to need no call-graph work: its function and whether it is
    a PLT stub (the object follows from the function). */

@@ -41,6 +41,7 @@ ULong  VP_(total)[VP_MAX_EVENTS];
 UInt   VP_(n_events) = 1;
 UWord  VP_(cur_exit) = VP_NO_CONTEXT << VP_EXIT_BITS;
 VP_SB* VP_(cur_sb);
+VP_InstrCC* VP_(call_cc);
 Addr   VP_(entry_sp_limit);
 
 /* Live translations, by (code address, address before redirection): two
@@ -232,12 +233,14 @@ static void store_word(IRSB* sbOut, void* where, HWord value)
    settled inline: vp_callgraph.c's own test for a jump that changes
    nothing (a plain jump, into the function the block ended in, between
    code of one kind in one object), whose half about this block is known
-   now.  A return is marked as such: its hook then reads nothing of the
-   block it left. */
-static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
+   now.  A return, and a call by the final exit, are marked as such: their
+   hook then reads little or nothing of the block they left. */
+static UWord exit_context(const VP_SB* sb, UInt exit, VP_JumpKind jk)
 {
    if (jk == VP_JK_RET)
       return VP_RET_CONTEXT;
+   if (jk == VP_JK_CALL && exit == sb->n_exits - 1)
+      return VP_CALL_CONTEXT;
    if (jk != VP_JK_JUMP || VP_(fn)(sb->end_fn)->obj != sb->obj)
       return VP_NO_CONTEXT;
    return VP_(block_context)(sb->end_fn, sb->in_plt);
@@ -245,7 +248,10 @@ static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
 
 static void add_exit_number(IRSB* sbOut, const VP_SB* sb, UInt exit, VP_JumpKind jk)
 {
-   store_word(sbOut, &VP_(cur_exit), (exit_context(sb, jk) << VP_EXIT_BITS) | exit);
+   UWord context = exit_context(sb, exit, jk);
+   if (context == VP_CALL_CONTEXT)
+      store_word(sbOut, &VP_(call_cc), (HWord)sb->instr_cc[sb->exit_instr[exit]]);
+   store_word(sbOut, &VP_(cur_exit), (context << VP_EXIT_BITS) | exit);
 }
 
 /* Ends the current segment: count it, and its length into the total.
