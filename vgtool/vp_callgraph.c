@@ -823,15 +823,19 @@ static void follow(const Entered* sb, Addr sp)
       exit_jk = VP_JK_RET;
    else if (ctx == VP_CALL_CONTEXT)
       exit_jk = VP_JK_CALL;
+   else if (ctx == VP_PLT_JUMP_CONTEXT)
+      exit_jk = VP_JK_JUMP;
    else {
       tl_assert(exit < last->n_exits);
       exit_jk = last->exit_jk[exit];
    }
    VP_JumpKind jk = exit_jk;
+   /* A PLT stub's jump out of the PLT: a call whatever else holds. */
+   Bool plt_out = ctx == VP_PLT_JUMP_CONTEXT && !sb->in_plt;
 
    /* Most blocks follow a jump inside one function and leave no frame:
       settle them before anything else is looked at. */
-   if (LIKELY(jk == VP_JK_JUMP && !sb->is_entry && last->in_plt == sb->in_plt
+   if (LIKELY(jk == VP_JK_JUMP && !plt_out && !sb->is_entry && last->in_plt == sb->in_plt
               && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp))
       return;
 
@@ -845,11 +849,11 @@ static void follow(const Entered* sb, Addr sp)
       if (pops == 0) jk = VP_JK_JUMP;
    }
    if (jk == VP_JK_JUMP
-       && (jk != exit_jk || sb->is_entry
+       && (plt_out || jk != exit_jk || sb->is_entry
            || last->in_plt != sb->in_plt || last->obj != sb->obj)) {
       /* The lazy-binding resolver jumps to the function it resolved: that
          is the caller's call, not the resolver's. */
-      if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
+      if (!plt_out && last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
          resolved_site = c->frames[c->depth - 1].site;
          resolved = True;
          sp = c->frames[c->depth - 1].sp;

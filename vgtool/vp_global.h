@@ -176,10 +176,11 @@ extern ULong VP_(total)[VP_MAX_EVENTS];
    VP_EXIT_BITS bits, and above them the block context (VP_(block_context))
    that a block entered through it must have to be settled inline, without
    calling VP_(sb_entry); for an exit after which every block calls it,
-   VP_RET_CONTEXT for a return and VP_CALL_CONTEXT for a call by the final
-   exit (so that the hook knows them without reading the block's record),
-   VP_NO_CONTEXT for the others (a jump that leaves its object, a call by a
-   side exit, or not known). */
+   VP_RET_CONTEXT for a return, VP_CALL_CONTEXT for a call by the final
+   exit and VP_PLT_JUMP_CONTEXT for a PLT stub's jump (so that the hook
+   knows them without reading the block's record), VP_NO_CONTEXT for the
+   others (a jump that leaves its object, a call by a side exit, or not
+   known). */
 extern UWord VP_(cur_exit);
 /* The cell of the calling instruction, stored with VP_CALL_CONTEXT. */
 extern struct _VP_InstrCC* VP_(call_cc);
@@ -194,6 +195,7 @@ extern Addr VP_(entry_sp_limit);
 #define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
 #define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
 #define VP_CALL_CONTEXT (VP_NO_CONTEXT - 2)
+#define VP_PLT_JUMP_CONTEXT (VP_NO_CONTEXT - 3)
 /* What a block entered by a plain jump must share with the block the
    jump left to need no call-graph work: its function and whether it is
    a PLT stub (the object follows from the function). */

@@ -233,14 +233,17 @@ static void store_word(IRSB* sbOut, void* where, HWord value)
    settled inline: vp_callgraph.c's own test for a jump that changes
    nothing (a plain jump, into the function the block ended in, between
    code of one kind in one object), whose half about this block is known
-   now.  A return, and a call by the final exit, are marked as such: their
-   hook then reads little or nothing of the block they left. */
+   now.  A return, a call by the final exit and a PLT stub's jump (not the
+   lazy-binding resolver's) are marked as such: their hook then reads
+   little or nothing of the block they left. */
 static UWord exit_context(const VP_SB* sb, UInt exit, VP_JumpKind jk)
 {
    if (jk == VP_JK_RET)
       return VP_RET_CONTEXT;
    if (jk == VP_JK_CALL && exit == sb->n_exits - 1)
       return VP_CALL_CONTEXT;
+   if (jk == VP_JK_JUMP && sb->in_plt && !sb->pop_on_jump)
+      return VP_PLT_JUMP_CONTEXT;
    if (jk != VP_JK_JUMP || VP_(fn)(sb->end_fn)->obj != sb->obj)
       return VP_NO_CONTEXT;
    return VP_(block_context)(sb->end_fn, sb->in_plt);
