@@ -52,13 +52,12 @@ typedef struct {
 } Entered;
 
 /* Where a call was made: the calling instruction and its location, and
-   the memo of the block whose final exit it is (VP_SB's call_memo), NULL
-   when there is none (a side exit, a translation gone). */
+   its cell, which stands for both in the call cache. */
 typedef struct {
    Addr  addr;
    UInt  file, line;
    UInt  inl;         /* the inlined call the calling code belongs to */
-   VP_CallMemo* memo;
+   const VP_InstrCC* cell;
 } CallSite;
 
 typedef struct {
@@ -184,15 +183,17 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr 
 
 /* The edge and node of recent calls: a call repeats where it was made
    before far more often than it is new, and the hash tables' generic
-   lookups cost more than this direct-mapped probe. */
+   lookups cost more than this direct-mapped probe.  The site is its
+   cell (one cell has one address and location), so that an entry fills
+   half a cache line. */
 typedef struct {
-   UInt caller_node, caller_fn, callee, file, line, tid, inl;
-   Addr addr;
+   const VP_InstrCC* site;
+   UInt caller_node, caller_fn, callee, tid;
    UInt edge, node;
 } CallCacheEntry;
 
 #define CALL_CACHE_SIZE 16384
-static CallCacheEntry call_cache[CALL_CACHE_SIZE];
+static CallCacheEntry call_cache[CALL_CACHE_SIZE] __attribute__((aligned(64)));
 
 /* A record made on the stack before it is added to its table: the
    largest of them with VP_MAX_EVENTS costs, zeroed. */
@@ -480,40 +481,21 @@ static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
                           const CallSite* s, UInt tid, UInt* edge, UInt* node)
 {
-   VP_CallMemo* m = s->memo;
-   if (m && m->edge != VP_NO_ID && m->caller_node == caller_node && m->callee == callee
-       && m->caller_fn == caller_fn && m->tid == tid) {
-      *edge = m->edge;
-      *node = m->node;
-      return;
-   }
    UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)s->addr * 9973u ^ tid
              ^ s->inl * 31u) & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
-   if (e->caller_node != caller_node || e->caller_fn != caller_fn
-       || e->callee != callee || e->addr != s->addr || e->file != s->file
-       || e->line != s->line || e->tid != tid || e->inl != s->inl || e->edge == VP_NO_ID) {
+   if (e->site != s->cell || e->caller_node != caller_node || e->caller_fn != caller_fn
+       || e->callee != callee || e->tid != tid || e->edge == VP_NO_ID) {
+      e->site        = s->cell;
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
-      e->addr        = s->addr;
-      e->file        = s->file;
-      e->line        = s->line;
       e->tid         = tid;
-      e->inl         = s->inl;
       e->edge        = edge_for(caller_fn, callee, s->file, s->line, tid, s->addr);
       e->node        = node_for(inlined_node(caller_node, s->inl, tid), callee, tid);
    }
    *edge = e->edge;
    *node = e->node;
-   if (m) {
-      m->caller_node = caller_node;
-      m->caller_fn   = caller_fn;
-      m->callee      = callee;
-      m->tid         = tid;
-      m->edge        = e->edge;
-      m->node        = e->node;
-   }
 }
 
 /* A call of a string function takes its arguments now, at its first
@@ -791,10 +773,8 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    has its cell in VP_(call_cc), so that the block's arrays are not read. */
 static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret)
 {
-   Bool              final = marked_call || exit == last->n_exits - 1;
-   const VP_InstrCC* at    = marked_call ? VP_(call_cc) : last->instr_cc[last->exit_instr[exit]];
-   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl,
-                     final ? &last->call_memo : NULL };
+   const VP_InstrCC* at = marked_call ? VP_(call_cc) : last->instr_cc[last->exit_instr[exit]];
+   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl, at };
    if (ret)
       *ret = marked_call ? at->addr + at->len : last->exit_next[exit];
    return site;
@@ -892,19 +872,14 @@ static void follow(const Entered* sb, Addr sp)
    push_call(c, sb, sp, ret, &site);
 }
 
-/* A translation is going away: no context may keep pointing at it, nor
-   any frame at its memo. */
+/* A translation is going away: no context may keep pointing at it. */
 void VP_(forget_sb)(VP_SB* sb)
 {
-   Int  t;
-   UInt i;
+   Int t;
    for (t = 0; t < VG_N_THREADS; t++) {
       Context* c;
-      for (c = contexts[t]; c; c = c->outer) {
+      for (c = contexts[t]; c; c = c->outer)
          if ((c == running ? VP_(cur_sb) : c->saved_sb) == sb) forget_last_sb(c);
-         for (i = 0; i < c->depth; i++)
-            if (c->frames[i].site.memo == &sb->call_memo) c->frames[i].site.memo = NULL;
-      }
    }
 }
 

@@ -132,14 +132,6 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* How control left a superblock through one of its exits. */
 typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 
-/* The call edge and path node a call from one call site found last, and
-   what they were found for (vp_callgraph.c): a site is mostly called
-   again from the same caller and path. */
-typedef struct {
-   UInt caller_node, caller_fn, callee, tid;
-   UInt edge, node;             /* edge VP_NO_ID: nothing found yet */
-} VP_CallMemo;
-
 /* Static information about one translation, allocated in one piece. */
 typedef struct _VP_SB {
    struct _VP_SB* next;         /* hash chain; must come first */
@@ -166,7 +158,6 @@ typedef struct _VP_SB {
    Bool           in_plt;       /* the code is a PLT stub */
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
    UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
-   VP_CallMemo    call_memo;    /* for calls from the final exit */
 } VP_SB;
 
 /* Program-wide running cost, one counter per event, bumped inline. */

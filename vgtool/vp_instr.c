@@ -107,7 +107,6 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
    sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
    sb->exit_instr = (UInt*)p;
-   sb->call_memo.edge = VP_NO_ID;
    return sb;
 }
 
