@@ -9,9 +9,10 @@
    of a segment has executed once per increment, so an instruction's Ir is
    the sum of its segments' counters over all the translations that held
    it.  Counters are folded into per-instruction cells when a translation
-   is discarded and at exit.  (With the cache simulated, the fetch
-   helpers of vp_events.c count instructions instead, and the segment
-   counters stay at zero.)
+   is discarded and at exit.  With the cache simulated too: most
+   instructions then make no simulated fetch (vp_events.c elides those
+   that stay in the line the one before them ended in), so no helper runs
+   for them to count them.
 
    With the heap profiled and no call graph, each segment also adds its
    length to the instruction clock VP_(heap_time); the first instruction
@@ -256,16 +257,12 @@ static void add_exit_number(IRSB* sbOut, const VP_SB* sb, UInt exit, VP_JumpKind
    store_word(sbOut, &VP_(cur_exit), (context << VP_EXIT_BITS) | exit);
 }
 
-/* Ends the current segment: count it, and its length into the total.
-   With the cache simulated, the fetch helpers count instructions
-   instead, as they are called for every instruction anyway. */
+/* Ends the current segment: count it, and its length into the total. */
 static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
 {
    sb->n_segs++;
    if (VP_(clo).heap && !VP_(clo).call_graph)
       add_increment(sbOut, &VP_(heap_time), length);
-   if (VP_(clo).cache_sim)
-      return;
    add_increment(sbOut, &sb->seg_count[sb->n_segs - 1], 1);
    if (VP_(clo).call_graph)
       add_increment(sbOut, &VP_(total)[VP_EV_IR], length);
