@@ -42,11 +42,22 @@
 #include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
-/* Where a call was made: the calling instruction and its location. */
+/* The block being entered, as its hook is told: its record, and the
+   facts about it the hook reads, which its code passes as constants so
+   that the record need not be read (it is mostly not in the cache). */
+typedef struct {
+   VP_SB* sb;
+   UInt   fn, obj;
+   Bool   is_entry, in_plt;
+} Entered;
+
+/* Where a call was made: the calling instruction and its location, and
+   its cell, which stands for both in the call cache. */
 typedef struct {
    Addr  addr;
    UInt  file, line;
    UInt  inl;         /* the inlined call the calling code belongs to */
+   const VP_InstrCC* cell;
 } CallSite;
 
 typedef struct {
@@ -85,10 +96,12 @@ typedef struct _Context {
       and on an alternate signal stack everything the handler does lies
       below it too, whatever the two stacks' addresses. */
    Addr    interrupted_sp;
-   /* VP_(cur_sb) and VP_(cur_exit) while another context runs: the
-      superblock that ran last here (NULL: none known) and its exit. */
+   /* VP_(cur_sb), VP_(cur_exit) and VP_(call_cc) while another context
+      runs: the superblock that ran last here (NULL: none known), its exit
+      and the cell of its call. */
    VP_SB*  saved_sb;
    UWord   saved_exit;
+   VP_InstrCC* saved_call_cc;
    ULong   offset[VP_MAX_EVENTS];  /* this context's clock: total - offset */
    ULong   out_at[VP_MAX_EVENTS];  /* the total when it stopped running */
    Frame*  frames;           /* frames[0] is the root */
@@ -170,15 +183,17 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr 
 
 /* The edge and node of recent calls: a call repeats where it was made
    before far more often than it is new, and the hash tables' generic
-   lookups cost more than this direct-mapped probe. */
+   lookups cost more than this direct-mapped probe.  The site is its
+   cell (one cell has one address and location), so that an entry fills
+   half a cache line. */
 typedef struct {
-   UInt caller_node, caller_fn, callee, file, line, tid, inl;
-   Addr addr;
+   const VP_InstrCC* site;
+   UInt caller_node, caller_fn, callee, tid;
    UInt edge, node;
 } CallCacheEntry;
 
 #define CALL_CACHE_SIZE 16384
-static CallCacheEntry call_cache[CALL_CACHE_SIZE];
+static CallCacheEntry call_cache[CALL_CACHE_SIZE] __attribute__((aligned(64)));
 
 /* A record made on the stack before it is added to its table: the
    largest of them with VP_MAX_EVENTS costs, zeroed. */
@@ -250,8 +265,9 @@ static void entry_checks_off(void)
 static void stop_clock(Context* c)
 {
    if (clocks_on) freeze(c);
-   c->saved_sb   = VP_(cur_sb);
-   c->saved_exit = VP_(cur_exit);
+   c->saved_sb      = VP_(cur_sb);
+   c->saved_exit    = VP_(cur_exit);
+   c->saved_call_cc = VP_(call_cc);
    entry_checks_off();
 }
 
@@ -260,6 +276,7 @@ static void start_clock(Context* c)
    if (clocks_on) thaw(c);
    VP_(cur_sb)   = c->saved_sb;
    VP_(cur_exit) = c->saved_exit;
+   VP_(call_cc)  = c->saved_call_cc;
    running = c;
 }
 
@@ -381,8 +398,18 @@ static Frame* push_frame(Context* c)
       c->frames = VG_(realloc)("vp.cg.frames", c->frames, c->cap * sizeof(Frame));
    }
    Frame* f = &c->frames[c->depth++];
-   /* enter[] is set when a function is entered, and unused otherwise. */
-   VG_(memset)(f, 0, offsetof(Frame, enter));
+   /* Field by field, what the callers do not set themselves: a frame is
+      pushed at most calls, returns and jumps between functions.  enter[]
+      is set when a function is entered, and unused otherwise; strfn_arg[]
+      with strfn_count. */
+   f->ret_addr    = 0;
+   f->fn          = 0;
+   f->incl_row    = 0;
+   f->skip        = False;
+   f->inside      = False;
+   f->outermost   = False;
+   f->strfn       = False;
+   f->strfn_count = VP_SF_NONE;
    return f;
 }
 
@@ -432,6 +459,7 @@ static void push_root(Context* c, UInt fn, Addr sp)
 {
    Frame* f = push_frame(c);
    f->sp   = sp;
+   f->site = (CallSite){ 0 };
    f->edge = VP_NO_ID;
    enter_fn(c, f, fn, node_for(VP_NO_ID, fn, c->tid));
 }
@@ -456,17 +484,13 @@ static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
    UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)s->addr * 9973u ^ tid
              ^ s->inl * 31u) & (CALL_CACHE_SIZE - 1);
    CallCacheEntry* e = &call_cache[h];
-   if (e->caller_node != caller_node || e->caller_fn != caller_fn
-       || e->callee != callee || e->addr != s->addr || e->file != s->file
-       || e->line != s->line || e->tid != tid || e->inl != s->inl || e->edge == VP_NO_ID) {
+   if (e->site != s->cell || e->caller_node != caller_node || e->caller_fn != caller_fn
+       || e->callee != callee || e->tid != tid || e->edge == VP_NO_ID) {
+      e->site        = s->cell;
       e->caller_node = caller_node;
       e->caller_fn   = caller_fn;
       e->callee      = callee;
-      e->addr        = s->addr;
-      e->file        = s->file;
-      e->line        = s->line;
       e->tid         = tid;
-      e->inl         = s->inl;
       e->edge        = edge_for(caller_fn, callee, s->file, s->line, tid, s->addr);
       e->node        = node_for(inlined_node(caller_node, s->inl, tid), callee, tid);
    }
@@ -500,7 +524,8 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
                              offsetof(VexGuestAMD64State, guest_RDX), sizeof(UWord));
 }
 
-static void push_call(Context* c, VP_SB* callee, Addr sp, Addr ret_addr, const CallSite* site)
+static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
+                      const CallSite* site)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -651,7 +676,7 @@ static Int unwind(ThreadId tid, Addr sp, Int min_pops)
 
 /* A return with no call to return from: start a new root for the
    function returned into, as callgrind does on a call-stack underflow. */
-static void underflow(Context* c, VP_SB* sb)
+static void underflow(Context* c, const Entered* sb)
 {
    while (c->depth > 0)
       pop_frame(c);
@@ -665,14 +690,14 @@ static void underflow(Context* c, VP_SB* sb)
 /* A real return pops at least the top frame: its stack pointer was left,
    or it is the same and this block is the return address of the top
    frame (or of frames below it entered at the same stack pointer). */
-static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
+static Int pops_for_return(Context* c, const Entered* sb, Addr sp)
 {
    Int i   = (Int)c->depth - 1;
    Int pops = 1;
    if (sp < c->frames[i].sp) return 0;
    if (sp > c->frames[i].sp) return 1;
    for (;;) {
-      if (c->frames[i].ret_addr == sb->orig_addr) return pops;
+      if (c->frames[i].ret_addr == sb->sb->orig_addr) return pops;
       if (i > 1 && c->frames[i - 1].sp == sp) { i--; pops++; continue; }
       return 0;
    }
@@ -682,7 +707,7 @@ static Int pops_for_return(Context* c, VP_SB* sb, Addr sp)
    VG_(get_running_tid) would cost a call to return it. */
 extern ThreadId VG_(running_tid);
 
-static void follow(VP_SB* sb, Addr sp);
+static void follow(const Entered* sb, Addr sp);
 
 /* Whether the running context is the running thread's innermost, with
    a frame: what a block's inline entry test (vp_instr.c) takes for
@@ -698,7 +723,7 @@ static Bool running_is_current(void)
    context now running (the block stores that itself once this returns):
    leaving a signal handler (a longjmp out of it) switches context in the
    middle of follow(). */
-static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
+static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
 {
    follow(sb, sp);
    settle_guest(running, sb->fn);
@@ -710,21 +735,24 @@ static __attribute__((noinline)) void entry_slow(VP_SB* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp)
+void VP_(sb_entry)(VP_SB* block, Addr sp, UWord fn_obj, UWord flags)
 {
    if (UNLIKELY(VP_(ending)))
-      VP_(save_sb_cells)(sb);
+      VP_(save_sb_cells)(block);
+   Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
+                  (flags & VP_ENTERED_IS_ENTRY) != 0, (flags & VP_ENTERED_IN_PLT) != 0 };
    Bool settled = False;
+   /* The exit word holds the context a block entered through it must
+      have (a plain jump from fn's code in fn's object, of the same kind),
+      so the test reads nothing of the block left. */
    if (LIKELY(running_is_current())) {
-      Context* c    = running;
-      VP_SB*   last = VP_(cur_sb);
-      UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
-      settled = last != NULL && exit < last->n_exits && last->exit_jk[exit] == VP_JK_JUMP
-                && !sb->is_entry && last->end_fn == sb->fn && last->in_plt == sb->in_plt
-                && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp;
+      Context* c = running;
+      settled = VP_(cur_sb) != NULL && !sb.is_entry
+                && VP_(cur_exit) >> VP_EXIT_BITS == VP_(block_context)(sb.fn, sb.in_plt)
+                && c->frames[c->depth - 1].sp >= sp;
    }
    if (!settled)
-      entry_slow(sb, sp);
+      entry_slow(&sb, sp);
    VP_(entry_sp_limit) = !VP_(ending) && running_is_current()
                          ? running->frames[running->depth - 1].sp : 0;
 }
@@ -740,7 +768,19 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    return running != NULL ? VP_(cur_sb) : NULL;
 }
 
-static void follow(VP_SB* sb, Addr sp)
+/* The call made by a block's exit, and where it returns to if ret is
+   not NULL; a call by the final exit that the exit word marked as such
+   has its cell in VP_(call_cc), so that the block's arrays are not read. */
+static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret)
+{
+   const VP_InstrCC* at = marked_call ? VP_(call_cc) : last->instr_cc[last->exit_instr[exit]];
+   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl, at };
+   if (ret)
+      *ret = marked_call ? at->addr + at->len : last->exit_next[exit];
+   return site;
+}
+
+static void follow(const Entered* sb, Addr sp)
 {
    ThreadId tid = VG_(running_tid);
    if (UNLIKELY(tid != running_tid || running != contexts[tid]))
@@ -748,6 +788,7 @@ static void follow(VP_SB* sb, Addr sp)
    Context* c    = running;
    VP_SB*   last = VP_(cur_sb);
    UWord    exit = VP_(cur_exit) & VP_EXIT_MASK;
+   UWord    ctx  = VP_(cur_exit) >> VP_EXIT_BITS;
 
    if (c->depth == 0) {           /* a thread's or a handler's first block */
       push_root(c, sb->fn, c->is_handler ? sp : ~(Addr)0);
@@ -755,18 +796,31 @@ static void follow(VP_SB* sb, Addr sp)
    }
    if (last == NULL)
       return;
-   tl_assert(exit < last->n_exits);
-
-   VP_JumpKind jk        = last->exit_jk[exit];
+   /* The exit word tells returns and calls: the record of the block
+      left is mostly not in the cache. */
+   VP_JumpKind exit_jk;
+   if (ctx == VP_RET_CONTEXT)
+      exit_jk = VP_JK_RET;
+   else if (ctx == VP_CALL_CONTEXT)
+      exit_jk = VP_JK_CALL;
+   else if (ctx == VP_PLT_JUMP_CONTEXT)
+      exit_jk = VP_JK_JUMP;
+   else {
+      tl_assert(exit < last->n_exits);
+      exit_jk = last->exit_jk[exit];
+   }
+   VP_JumpKind jk = exit_jk;
+   /* A PLT stub's jump out of the PLT: a call whatever else holds. */
+   Bool plt_out = ctx == VP_PLT_JUMP_CONTEXT && !sb->in_plt;
 
    /* Most blocks follow a jump inside one function and leave no frame:
       settle them before anything else is looked at. */
-   if (LIKELY(jk == VP_JK_JUMP && !sb->is_entry && last->in_plt == sb->in_plt
+   if (LIKELY(jk == VP_JK_JUMP && !plt_out && !sb->is_entry && last->in_plt == sb->in_plt
               && last->obj == sb->obj && c->frames[c->depth - 1].sp >= sp))
       return;
 
    Bool        emulated  = False, resolved = False;
-   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL };
+   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL, NULL };
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -775,11 +829,11 @@ static void follow(VP_SB* sb, Addr sp)
       if (pops == 0) jk = VP_JK_JUMP;
    }
    if (jk == VP_JK_JUMP
-       && ((jk != last->exit_jk[exit]) || sb->is_entry
+       && (plt_out || jk != exit_jk || sb->is_entry
            || last->in_plt != sb->in_plt || last->obj != sb->obj)) {
       /* The lazy-binding resolver jumps to the function it resolved: that
          is the caller's call, not the resolver's. */
-      if (last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
+      if (!plt_out && last->pop_on_jump && has_calls && !c->frames[c->depth - 1].skip) {
          resolved_site = c->frames[c->depth - 1].site;
          resolved = True;
          sp = c->frames[c->depth - 1].sp;
@@ -804,17 +858,17 @@ static void follow(VP_SB* sb, Addr sp)
       return;
 
    c = contexts[tid];
-   const VP_InstrCC* at = last->instr_cc[last->exit_instr[exit]];
-   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl };
-   Addr     ret  = emulated ? 0 : last->exit_next[exit];
-   if (resolved)
-      site = resolved_site;
-   if (emulated && c->depth > 1) {
-      Frame* top = &c->frames[c->depth - 1];
+   Frame*   top = emulated && c->depth > 1 ? &c->frames[c->depth - 1] : NULL;
+   CallSite site;
+   Addr     ret = 0;
+   if (top)
       sp = top->sp;
-      if (top->skip)               /* a PLT stub jumping on: the call is the caller's */
-         site = top->site;
-   }
+   if (top && top->skip)           /* a PLT stub jumping on: the call is the caller's */
+      site = top->site;
+   else if (resolved)
+      site = resolved_site;
+   else
+      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT, emulated ? NULL : &ret);
    push_call(c, sb, sp, ret, &site);
 }
 

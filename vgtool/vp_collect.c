@@ -62,10 +62,9 @@ void VP_(set_instrumenting)(Bool on, const HChar* why)
 static ULong* saved;     /* NULL: nothing saved (all zero) */
 static Word   n_saved;
 
-/* The first event the simulation helpers count: Ir is among them when
-   the cache is simulated (the fetch helpers count it); otherwise it lives
-   in the live segment counters until folded. */
-static UInt first_simulated(void) { return VP_(clo).cache_sim ? 0 : 1; }
+/* The first event the simulation helpers count: not Ir, which lives in
+   the live segment counters until folded (vp_instr.c). */
+static UInt first_simulated(void) { return VP_EV_IR + 1; }
 
 /* A cell's simulated counts from event first on, zeros past its own. */
 static void copy_counts(ULong* to, const VP_InstrCC* cc, UInt first)

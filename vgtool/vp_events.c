@@ -5,17 +5,30 @@
 
    While a superblock is instrumented, each instruction fetch and data
    access is queued as an event; the queue is flushed into helper calls at
-   every side exit, at the end of the block and when it is full.  A flush
-   merges neighbours into one call where cachegrind does (a fetch with the
-   data access that follows it; two or three fetches), and a store to the
-   address a load of the same instruction just read, with the same size,
-   becomes a "modify", which the simulation counts as one read.
+   every side exit, at the end of the block and when it is full, in the
+   order the references are made.  A store to the address a load of the
+   same instruction just read, with the same size, becomes a "modify",
+   which the simulation counts as one read.
 
-   With the cache simulated, the helpers here also count instructions
-   (Ir), since a fetch helper runs for every instruction anyway, in place
-   of vp_instr.c's inline segment counters; they count references, misses
-   and branches into the instruction's cell and, with the call graph,
-   into the running totals its inclusive costs are measured with.
+   Same-line fetches are elided.  Inside a superblock, instructions run
+   in order until a side exit leaves it, and only fetches touch I1; so an
+   instruction that starts in the I1 line in which the one before it in
+   the block ended finds that line the most recently used of its set,
+   and its lookup would be a hit that changes nothing (vp_sim.h).  Such
+   an instruction gets no fetch at all when it lies wholly in that line,
+   and a lookup of its last line alone when it runs on into the next.
+   Only the block's first instruction, and one that follows a jump inside
+   the block to another line, are fetched whole.  A fetch left is tested
+   inline first: the helper is called only when a line it looks up is not
+   the most recently used of its set, which in code that loops in a few
+   lines is seldom.  (Cachegrind merges a fetch with the data access that
+   follows it into one call; with most fetches gone, a data access is
+   cheaper alone.)  The figures are cachegrind's all the same: only
+   lookups that change nothing are left out.  Instructions (Ir), which a
+   fetch no longer marks, are counted by vp_instr.c's segment counters,
+   with or without the cache simulation.  The helpers count references,
+   misses and branches into the instruction's cell and, with the call
+   graph, into the running totals its inclusive costs are measured with.
 
    With the heap profiled, the same data-access helpers also count each
    access against the heap block it falls in (vp_heap.c); without the
@@ -94,25 +107,19 @@ void add(VP_InstrCC* n, UInt ev, ULong v, Bool totals)
       VP_(total)[ev] += v;
 }
 
-/* A fetch that stays inside one line (decided when translating): the
-   common case, and the only one merged with other events into one call,
-   as in cachegrind. */
-static inline __attribute__((always_inline)) void fetch(VP_InstrCC* n, Bool totals)
+/* The fetch of instruction n, of len bytes at a: of its last line alone
+   (LAST: its other line was found the most recently used when
+   translating), or whole.  The address and length come as arguments, so
+   that only a miss reaches the cell: with much code, cells are seldom in
+   the host's caches. */
+static inline __attribute__((always_inline))
+void fetch(VP_InstrCC* n, Addr a, UWord len, Bool last, Bool totals)
 {
    ULong m1 = 0, mL = 0;
-   add(n, VP_EV_IR, 1, totals);
-   VP_(sim_I1_ref_nox)(n->addr, &m1, &mL);
-   if (UNLIKELY(m1)) {
-      add(n, ev_I1mr, m1, totals);
-      add(n, ev_ILmr, mL, totals);
-   }
-}
-
-static inline __attribute__((always_inline)) void fetch_gen(VP_InstrCC* n, Bool totals)
-{
-   ULong m1 = 0, mL = 0;
-   add(n, VP_EV_IR, 1, totals);
-   VP_(sim_I1_ref)(n->addr, n->len, &m1, &mL);
+   if (last)
+      VP_(sim_I1_ref_last)(a, len, &m1, &mL);
+   else
+      VP_(sim_I1_ref)(a, len, &m1, &mL);
    if (UNLIKELY(m1)) {
       add(n, ev_I1mr, m1, totals);
       add(n, ev_ILmr, mL, totals);
@@ -251,18 +258,10 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    stack pointer at the access (0 without the heap) as a fourth argument,
    and with the booking of data accesses to data objects. */
 #define HELPERS(SUFFIX, TOTALS, HEAP, DATA) \
-static VG_REGPARM(1) void log_1I##SUFFIX(VP_InstrCC* n) { fetch(n, TOTALS); } \
-static VG_REGPARM(1) void log_1I_gen##SUFFIX(VP_InstrCC* n) { fetch_gen(n, TOTALS); } \
-static VG_REGPARM(2) void log_2I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2) \
-   { fetch(n, TOTALS); fetch(n2, TOTALS); } \
-static VG_REGPARM(3) void log_3I##SUFFIX(VP_InstrCC* n, VP_InstrCC* n2, VP_InstrCC* n3) \
-   { fetch(n, TOTALS); fetch(n2, TOTALS); fetch(n3, TOTALS); } \
-static VG_REGPARM(3) void log_1I_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
-static VG_REGPARM(3) void log_1I_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, False, True, TOTALS, HEAP, DATA); } \
-static VG_REGPARM(3) void log_1I_1Dm##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { fetch(n, TOTALS); data(n, a, size, sp, True, True, TOTALS, HEAP, DATA); } \
+static VG_REGPARM(3) void log_1I##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
+   { fetch(n, a, len, True, TOTALS); } \
+static VG_REGPARM(3) void log_1I_gen##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
+   { fetch(n, a, len, False, TOTALS); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
    { data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
@@ -274,13 +273,12 @@ static VG_REGPARM(2) void log_cond_branch##SUFFIX(VP_InstrCC* n, UWord taken) \
 static VG_REGPARM(2) void log_ind_branch##SUFFIX(VP_InstrCC* n, Addr target) \
    { ind_branch(n, target, TOTALS); } \
 static const HelperSet helpers##SUFFIX = { \
-   log_1I##SUFFIX, log_1I_gen##SUFFIX, log_2I##SUFFIX, log_3I##SUFFIX, \
-   log_1I_1Dr##SUFFIX, log_1I_1Dw##SUFFIX, log_1I_1Dm##SUFFIX, \
+   log_1I##SUFFIX, log_1I_gen##SUFFIX, \
    log_1Dr##SUFFIX, log_1Dw##SUFFIX, log_1Dm##SUFFIX, \
    log_cond_branch##SUFFIX, log_ind_branch##SUFFIX };
 
 typedef struct {
-   void* i1; void* i1_gen; void* i2; void* i3; void* i1_dr; void* i1_dw; void* i1_dm;
+   void* i1; void* i1_gen;
    void* dr; void* dw; void* dm; void* cond; void* ind;
 } HelperSet;
 
@@ -343,7 +341,12 @@ typedef struct {
    UInt   instr_len;
    Int    offset_sp;    /* of the guest state's stack pointer */
    Bool   heap_here;    /* the heap counts the instruction's data accesses */
+   UWord  last_line;    /* the I1 line the block's last instruction ended in */
 } Queue;
+
+/* No line: before the block's first instruction.  Line numbers are
+   addresses shifted right, so none is all ones. */
+#define NO_LINE (~(UWord)0)
 
 static Queue q;
 
@@ -365,74 +368,69 @@ static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExp
 
 static IRExpr* cc_expr(VP_InstrCC* n) { return mkIRExpr_HWord((HWord)n); }
 
+static IRExpr* load_word(IRType ty, const void* a);
+
+/* A test, inline, that line is not the most recently used of its set. */
+static IRExpr* not_mru(UWord line)
+{
+   IRType  ty = sizeof(UWord) == 8 ? Ity_I64 : Ity_I32;
+   IRExpr* mru = load_word(ty, VP_(sim_I1_mru)(line));
+   IRTemp  g   = newIRTemp(q.sbOut->tyenv, Ity_I1);
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(ty == Ity_I64 ? Iop_CmpNE64 : Iop_CmpNE32,
+                                                       mru, mkIRExpr_HWord(line))));
+   return IRExpr_RdTmp(g);
+}
+
+/* The call of a fetch helper, made only when a line it looks up is not
+   the most recently used of its set: the lookups would otherwise be hits
+   that change nothing.  An EV_FETCH looks up the instruction's last
+   line, an EV_FETCH_GEN both of its lines (in two sets, unless the cache
+   has one: then they cannot both be the most recently used). */
+static void fetch_call(const Event* e)
+{
+   VP_InstrCC* n     = e->instr;
+   UWord       last  = VP_(sim_I1_line)(n->addr + n->len - 1);
+   IRExpr*     guard = not_mru(last);
+   IRExpr**    args  = mkIRExprVec_3(cc_expr(n), mkIRExpr_HWord(n->addr), mkIRExpr_HWord(n->len));
+   if (e->kind == EV_FETCH) {
+      call("vgprof_log_1I", helpers->i1, 3, args, guard);
+      return;
+   }
+   IRTemp either = newIRTemp(q.sbOut->tyenv, Ity_I1);
+   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(either, IRExpr_Binop(Iop_Or1, guard,
+                                                            not_mru(VP_(sim_I1_line)(n->addr)))));
+   call("vgprof_log_1I_gen", helpers->i1_gen, 3, args, IRExpr_RdTmp(either));
+}
+
 static void flush(void)
 {
-   Int i = 0;
-   while (i < q.used) {
-      Event* e  = &q.ev[i];
-      Event* e2 = i + 1 < q.used ? &q.ev[i + 1] : NULL;
-      Event* e3 = i + 2 < q.used ? &q.ev[i + 2] : NULL;
+   Int i;
+   for (i = 0; i < q.used; i++) {
+      const Event* e = &q.ev[i];
       switch (e->kind) {
          case EV_FETCH:
-            if (e2 && e2->kind == EV_READ) {
-               tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dr", for_data(e2)->i1_dr, 3,
-                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
-                    NULL);
-               i += 2;
-            } else if (e2 && e2->kind == EV_MODIFY) {
-               tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dm", for_data(e2)->i1_dm, 3,
-                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
-                    NULL);
-               i += 2;
-            } else if (e2 && e2->kind == EV_WRITE) {
-               tl_assert(e2->instr == e->instr);
-               call("vgprof_log_1I_1Dw", for_data(e2)->i1_dw, 3,
-                    mkIRExprVec_4(cc_expr(e->instr), e2->addr, mkIRExpr_HWord(e2->size), e2->sp),
-                    NULL);
-               i += 2;
-            } else if (e2 && e3 && e2->kind == EV_FETCH && e3->kind == EV_FETCH) {
-               call("vgprof_log_3I", helpers->i3, 3,
-                    mkIRExprVec_3(cc_expr(e->instr), cc_expr(e2->instr), cc_expr(e3->instr)), NULL);
-               i += 3;
-            } else if (e2 && e2->kind == EV_FETCH) {
-               call("vgprof_log_2I", helpers->i2, 2,
-                    mkIRExprVec_2(cc_expr(e->instr), cc_expr(e2->instr)), NULL);
-               i += 2;
-            } else {
-               call("vgprof_log_1I", helpers->i1, 1, mkIRExprVec_1(cc_expr(e->instr)), NULL);
-               i++;
-            }
-            break;
          case EV_FETCH_GEN:
-            call("vgprof_log_1I_gen", helpers->i1_gen, 1, mkIRExprVec_1(cc_expr(e->instr)), NULL);
-            i++;
+            fetch_call(e);
             break;
          case EV_READ:
             call("vgprof_log_1Dr", for_data(e)->dr, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
-            i++;
             break;
          case EV_MODIFY:
             call("vgprof_log_1Dm", for_data(e)->dm, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
-            i++;
             break;
          case EV_WRITE:
             call("vgprof_log_1Dw", for_data(e)->dw, 3,
                  mkIRExprVec_4(cc_expr(e->instr), e->addr, mkIRExpr_HWord(e->size), e->sp), NULL);
-            i++;
             break;
          case EV_COND:
             call("vgprof_log_cond_branch", helpers->cond, 2,
                  mkIRExprVec_2(cc_expr(e->instr), e->addr), NULL);
-            i++;
             break;
          case EV_IND:
             call("vgprof_log_ind_branch", helpers->ind, 2,
                  mkIRExprVec_2(cc_expr(e->instr), e->addr), NULL);
-            i++;
             break;
       }
    }
@@ -478,7 +476,7 @@ static Bool same_atom(const IRExpr* a, const IRExpr* b)
    comparison turn away stack and static data before any call (the helper
    then applies DHAT's test of stack accesses).  A guarded access is
    tested by its own guard only. */
-static IRExpr* load_word(IRType ty, Addr* a)
+static IRExpr* load_word(IRType ty, const void* a)
 {
    IRTemp t = newIRTemp(q.sbOut->tyenv, ty);
    addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Load(VP_ENDIAN, ty, mkIRExpr_HWord((HWord)a))));
@@ -568,6 +566,20 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
    q.offset_sp = offset_sp;
    q.used  = 0;
    q.instr = NULL;
+   q.last_line = NO_LINE;
+}
+
+/* The fetch of the instruction of len bytes at addr, after the block's
+   instructions before it: none when it lies in the line the one before
+   ended in, the lookup of its last line when it starts there or lies in
+   one line, else the whole fetch (see the head of this file). */
+static void fetch_event(Addr addr, UInt len)
+{
+   UWord first = VP_(sim_I1_line)(addr);
+   UWord last  = VP_(sim_I1_line)(addr + len - 1);
+   if (first != q.last_line || last != first)
+      push(first == q.last_line || first == last ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
+   q.last_line = last;
 }
 
 void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
@@ -580,7 +592,7 @@ void VP_(events_instr)(VP_InstrCC* cc, Addr addr, UInt len)
    q.instr_addr = addr;
    q.instr_len  = len;
    if (VP_(clo).cache_sim)
-      push(VP_(sim_I1_is_nox)(addr, len) ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
+      fetch_event(addr, len);
 }
 
 /* A conditional exit's taken-ness: the guard, inverted when the optimiser

@@ -166,9 +166,15 @@ extern ULong VP_(total)[VP_MAX_EVENTS];
    (and as exit 0 when a block is entered): its number in the low
    VP_EXIT_BITS bits, and above them the block context (VP_(block_context))
    that a block entered through it must have to be settled inline, without
-   calling VP_(sb_entry); VP_NO_CONTEXT for an exit after which every block
-   calls it (a call, a return, a jump that leaves its object). */
+   calling VP_(sb_entry); for an exit after which every block calls it,
+   VP_RET_CONTEXT for a return, VP_CALL_CONTEXT for a call by the final
+   exit and VP_PLT_JUMP_CONTEXT for a PLT stub's jump (so that the hook
+   knows them without reading the block's record), VP_NO_CONTEXT for the
+   others (a jump that leaves its object, a call by a side exit, or not
+   known). */
 extern UWord VP_(cur_exit);
+/* The cell of the calling instruction, stored with VP_CALL_CONTEXT. */
+extern struct _VP_InstrCC* VP_(call_cc);
 /* The block the running context entered last, stored inline at entry. */
 extern VP_SB* VP_(cur_sb);
 /* The stack pointer at or below which a block may be settled inline:
@@ -178,6 +184,9 @@ extern Addr VP_(entry_sp_limit);
 #define VP_EXIT_BITS   16
 #define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
 #define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
+#define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
+#define VP_CALL_CONTEXT (VP_NO_CONTEXT - 2)
+#define VP_PLT_JUMP_CONTEXT (VP_NO_CONTEXT - 3)
 /* What a block entered by a plain jump must share with the block the
    jump left to need no call-graph work: its function and whether it is
    a PLT stub (the object follows from the function). */
@@ -284,7 +293,13 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_thread_runs)(ThreadId tid);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
-VG_REGPARM(2) void VP_(sb_entry)(VP_SB* sb, Addr sp);
+/* The hook at a block's start (vp_instr.c).  The block's own facts come
+   as constants of its code, so that the hook need not read its record:
+   fn_obj holds sb->fn in its low 32 bits and sb->obj above them, flags
+   the VP_ENTERED_ bits. */
+#define VP_ENTERED_IN_PLT   1
+#define VP_ENTERED_IS_ENTRY 2
+void VP_(sb_entry)(VP_SB* sb, Addr sp, UWord fn_obj, UWord flags);
 /* A block's code has run on into function fn's code. */
 VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);

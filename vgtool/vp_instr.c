@@ -9,9 +9,10 @@
    of a segment has executed once per increment, so an instruction's Ir is
    the sum of its segments' counters over all the translations that held
    it.  Counters are folded into per-instruction cells when a translation
-   is discarded and at exit.  (With the cache simulated, the fetch
-   helpers of vp_events.c count instructions instead, and the segment
-   counters stay at zero.)
+   is discarded and at exit.  With the cache simulated too: most
+   instructions then make no simulated fetch (vp_events.c elides those
+   that stay in the line the one before them ended in), so no helper runs
+   for them to count them.
 
    With the heap profiled and no call graph, each segment also adds its
    length to the instruction clock VP_(heap_time); the first instruction
@@ -41,6 +42,7 @@ ULong  VP_(total)[VP_MAX_EVENTS];
 UInt   VP_(n_events) = 1;
 UWord  VP_(cur_exit) = VP_NO_CONTEXT << VP_EXIT_BITS;
 VP_SB* VP_(cur_sb);
+VP_InstrCC* VP_(call_cc);
 Addr   VP_(entry_sp_limit);
 
 /* Live translations, by (code address, address before redirection): two
@@ -231,9 +233,17 @@ static void store_word(IRSB* sbOut, void* where, HWord value)
    settled inline: vp_callgraph.c's own test for a jump that changes
    nothing (a plain jump, into the function the block ended in, between
    code of one kind in one object), whose half about this block is known
-   now. */
-static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
+   now.  A return, a call by the final exit and a PLT stub's jump (not the
+   lazy-binding resolver's) are marked as such: their hook then reads
+   little or nothing of the block they left. */
+static UWord exit_context(const VP_SB* sb, UInt exit, VP_JumpKind jk)
 {
+   if (jk == VP_JK_RET)
+      return VP_RET_CONTEXT;
+   if (jk == VP_JK_CALL && exit == sb->n_exits - 1)
+      return VP_CALL_CONTEXT;
+   if (jk == VP_JK_JUMP && sb->in_plt && !sb->pop_on_jump)
+      return VP_PLT_JUMP_CONTEXT;
    if (jk != VP_JK_JUMP || VP_(fn)(sb->end_fn)->obj != sb->obj)
       return VP_NO_CONTEXT;
    return VP_(block_context)(sb->end_fn, sb->in_plt);
@@ -241,19 +251,18 @@ static UWord exit_context(const VP_SB* sb, VP_JumpKind jk)
 
 static void add_exit_number(IRSB* sbOut, const VP_SB* sb, UInt exit, VP_JumpKind jk)
 {
-   store_word(sbOut, &VP_(cur_exit), (exit_context(sb, jk) << VP_EXIT_BITS) | exit);
+   UWord context = exit_context(sb, exit, jk);
+   if (context == VP_CALL_CONTEXT)
+      store_word(sbOut, &VP_(call_cc), (HWord)sb->instr_cc[sb->exit_instr[exit]]);
+   store_word(sbOut, &VP_(cur_exit), (context << VP_EXIT_BITS) | exit);
 }
 
-/* Ends the current segment: count it, and its length into the total.
-   With the cache simulated, the fetch helpers count instructions
-   instead, as they are called for every instruction anyway. */
+/* Ends the current segment: count it, and its length into the total. */
 static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
 {
    sb->n_segs++;
    if (VP_(clo).heap && !VP_(clo).call_graph)
       add_increment(sbOut, &VP_(heap_time), length);
-   if (VP_(clo).cache_sim)
-      return;
    add_increment(sbOut, &sb->seg_count[sb->n_segs - 1], 1);
    if (VP_(clo).call_graph)
       add_increment(sbOut, &VP_(total)[VP_EV_IR], length);
@@ -326,8 +335,11 @@ static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
 {
    /* Helper arguments must be atoms: read the stack pointer into a temp. */
    IRTemp   sp   = new_temp(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
-   IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp));
-   IRDirty* di = unsafeIRDirty_0_N(2, "vgprof_sb_entry",
+   UWord    fn_obj = sb->fn | (UWord)sb->obj << 32;
+   UWord    flags  = (sb->in_plt ? VP_ENTERED_IN_PLT : 0) | (sb->is_entry ? VP_ENTERED_IS_ENTRY : 0);
+   IRExpr** args = mkIRExprVec_4(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp),
+                                 mkIRExpr_HWord(fn_obj), mkIRExpr_HWord(flags));
+   IRDirty* di = unsafeIRDirty_0_N(0, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
    if (!sb->is_entry)
       di->guard = entry_needs_call(sbOut, sb, sp);

@@ -22,10 +22,16 @@
    it goes with the same address and size, so LL sees the whole
    reference again (both lines, if it straddles at LL's line size).
 
-   Instruction fetches that stay inside one I1 line, when I1 and LL have
-   the same line size, may use the cheaper VP_(sim_I1_ref_nox): decide
-   that once per instruction at instrumentation time with
-   VP_(sim_I1_is_nox).  Both paths give the same figures.
+   Instruction fetches.  An instruction that starts in the I1 line in
+   which the instruction executed just before it ended finds that line
+   the most recently used of its set: the fetch before looked it up, and
+   only fetches touch I1.  Looking it up again is a hit that changes
+   nothing, so the caller may skip it: an instruction wholly in that line
+   needs no reference at all, and one that runs on into the next line
+   needs only VP_(sim_I1_ref_last), the lookup of its last line.  The
+   figures are VP_(sim_I1_ref)'s either way.  VP_(sim_I1_line) gives the
+   lines, so that callers can decide this once per instruction when they
+   translate it (vp_events.c does, inside a superblock).
 
    Branches.  Conditional branches are predicted by a table of 2^14
    two-bit saturating counters, indexed by 7 bits of global taken/not
@@ -35,12 +41,13 @@
    modelled.
 
    Why the reference functions are always inlined: tests/sim/sim_bench.c
-   (gcc 12.2 -O2, x86-64, CPU time, best of 6 runs) simulates 2^27
-   instruction fetches (fast path) and 2^27 data references of 1-8
-   bytes over a 16 MB footprint with the default geometry:
-      always_inline, as below ............................. 2.35 s
-      the same functions as static noinline calls ......... 3.41 s
-   Calls cost 45% more per reference: the cache descriptor is then
+   (gcc 12.2 -O2, x86-64, CPU time, best of 3 runs on a shared machine)
+   simulates 2^27 instruction fetches (VP_(sim_I1_ref_last)) and 2^27
+   data references of 1-8 bytes over a 16 MB footprint with the default
+   geometry:
+      always_inline, as below ............................. 1.91 s
+      the same functions as static noinline calls ......... 2.33 s
+   Calls cost 22% more per reference: the cache descriptor is then
    reached through a pointer argument on every call instead of being a
    known global the compiler folds into the code.  Every memory access
    of the client pays this, so the functions are inlined into the
@@ -174,27 +181,31 @@ VP_SIM_INLINE void VP_(sim_D1_ref)(Addr a, UChar size, ULong* m1, ULong* mL)
    VP_(sim_L1_ref)(&VP_(D1), a, size, m1, mL);
 }
 
-/* At instrumentation time: may the fetch of the instruction of size
-   bytes at a use VP_(sim_I1_ref_nox)?  Yes when it lies inside one I1
-   line and I1 and LL have the same line size, so that the I1 block
-   number is also the LL block number.  Saying no is always safe. */
-VP_SIM_INLINE Bool VP_(sim_I1_is_nox)(Addr a, UChar size)
+/* The I1 line (its block number) holding the byte at a. */
+VP_SIM_INLINE UWord VP_(sim_I1_line)(Addr a)
 {
-   if (VP_(I1).line_bits != VP_(LL).line_bits)
-      return False;
-   return (a >> VP_(I1).line_bits) == ((a + size - 1) >> VP_(I1).line_bits);
+   return a >> VP_(I1).line_bits;
 }
 
-/* An instruction fetch at a for which VP_(sim_I1_is_nox) said yes.
-   Same figures as VP_(sim_I1_ref), with one block computation and no
-   straddle test. */
-VP_SIM_INLINE void VP_(sim_I1_ref_nox)(Addr a, ULong* m1, ULong* mL)
+/* Where the most recently used line of line's set in I1 is kept: a
+   fetch of line finding it there is a hit that changes nothing, which
+   translated code can test with one load before it calls anything.
+   The place stays the same while the simulation runs. */
+VP_SIM_INLINE const UWord* VP_(sim_I1_mru)(UWord line)
 {
-   UWord block = a >> VP_(I1).line_bits;
+   return VP_(I1).tags + (line & VP_(I1).set_mask) * (UWord)VP_(I1).assoc;
+}
 
-   if (VP_(sim_lookup)(&VP_(I1), block)) {
+/* An instruction fetch of size bytes at a whose lines other than the
+   last are the most recently used of their sets in I1 (any fetch that
+   lies in one line qualifies): only the last line is looked up, and on
+   a miss the whole fetch goes on to LL.  Same figures as
+   VP_(sim_I1_ref) under that condition. */
+VP_SIM_INLINE void VP_(sim_I1_ref_last)(Addr a, UChar size, ULong* m1, ULong* mL)
+{
+   if (VP_(sim_lookup)(&VP_(I1), VP_(sim_I1_line)(a + size - 1))) {
       (*m1)++;
-      if (VP_(sim_lookup)(&VP_(LL), block))
+      if (VP_(sim_ref_is_miss)(&VP_(LL), a, size))
          (*mL)++;
    }
 }

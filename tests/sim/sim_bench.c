@@ -25,7 +25,7 @@ int main(void)
    for (i = 0; i < n; i++) {
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
       pc = 0x400000 + ((pc + 4) & 0xffff);
-      VP_(sim_I1_ref_nox)(pc & ~(Addr)3, &im1, &imL);
+      VP_(sim_I1_ref_last)(pc & ~(Addr)3, 4, &im1, &imL);
       /* Mostly near references, one in eight anywhere in 16 MB. */
       Addr a = 0x10000000 + ((x >> 40) & ((x & 7) ? 0xffff : 0xffffff));
       VP_(sim_D1_ref)(a, 1 + ((x >> 20) & 7), &dm1, &dmL);

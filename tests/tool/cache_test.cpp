@@ -20,12 +20,19 @@ namespace {
 // that a test also proves the options are applied.
 const std::vector<std::string> kGeometry = {"--I1=16384,4,64", "--D1=16384,2,64",
                                             "--LL=1048576,8,64"};
+// An I1 of 16 lines and a small LL with longer lines: most fetches that
+// vgprof does not leave out (the lines of the instructions before them in
+// the block, and the most recently used line of a set, need no lookup)
+// then miss or find their line behind another in the set.
+const std::vector<std::string> kSmallCaches = {"--I1=1024,2,64", "--D1=16384,2,64",
+                                               "--LL=65536,4,128"};
 
 struct Case {
    std::string name;
    std::vector<std::string> program;   // relative to progs_dir() unless "bzip2"
    std::string input;                  // written to "input" if set
    bool call_graph = true;
+   std::vector<std::string> geometry = kGeometry;
 };
 
 // A line of the heap's part of vgprof's exit summary.
@@ -75,7 +82,7 @@ TEST_P(CacheMatchesCachegrind, SummaryAndEveryEventPerLineAreEqual)
    if (!c.input.empty()) write_file(dir / "input", c.input);
    std::vector<std::string> program = resolve_program(c.program);
 
-   std::vector<std::string> cg_opts = kGeometry, vp_opts = kGeometry;
+   std::vector<std::string> cg_opts = c.geometry, vp_opts = c.geometry;
    cg_opts.insert(cg_opts.end(), {"--branch-sim=yes", "--cachegrind-out-file=cg.out"});
    if (c.call_graph)
       cg_opts.insert(cg_opts.end(), {"--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"});
@@ -106,7 +113,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"branchy", {"branchy"}, ""},
                       Case{"bzip2", {"bzip2", "-9", "-c", "input"}, generated_text(200000)},
                       Case{"matmul_no_call_graph", {"matmul"}, "", false},
-                      Case{"branchy_no_call_graph", {"branchy"}, "", false}),
+                      Case{"branchy_no_call_graph", {"branchy"}, "", false},
+                      Case{"bzip2_small_caches", {"bzip2", "-9", "-c", "input"}, generated_text(30000),
+                           true, kSmallCaches},
+                      Case{"matmul_small_caches_no_call_graph", {"matmul"}, "", false, kSmallCaches}),
     [](const auto& info) { return info.param.name; });
 
 // The two loop orders of matmul: walking b down its columns misses D1 far

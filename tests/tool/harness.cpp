@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -107,6 +108,24 @@ void write_file(const std::string& path, const std::string& text)
    if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+// In a child about to exec: every signal at its default action and none
+// blocked, as in a program started from a terminal.  exec keeps what the
+// test binary inherited, and a test may have been started by a shell that
+// ignores SIGINT and SIGQUIT (a non-interactive shell's `scripts/check &`)
+// or by a launcher that blocks signals; a program that should die of
+// SIGINT would then wait on.  (SIGKILL, SIGSTOP and the C library's own
+// signals refuse the change, which leaves them as they are.)
+static void restore_default_signals()
+{
+   struct sigaction default_action {};
+   default_action.sa_handler = SIG_DFL;
+   sigemptyset(&default_action.sa_mask);
+   for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &default_action, nullptr);
+   sigset_t none;
+   sigemptyset(&none);
+   sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
 int start_process(const std::vector<std::string>& argv, const std::string& dir,
                   const std::string& out_path, const std::string& err_path)
 {
@@ -120,6 +139,7 @@ int start_process(const std::vector<std::string>& argv, const std::string& dir,
       if (o < 0 || e < 0 || n < 0 || chdir(dir.c_str()) != 0) _exit(126);
       dup2(n, 0); dup2(o, 1); dup2(e, 2);
       setenv("VALGRIND_LIB", vglib.c_str(), 1);
+      restore_default_signals();
       std::vector<char*> args;
       for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);

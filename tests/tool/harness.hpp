@@ -50,7 +50,9 @@ struct RunResult {
 RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 
 // Starts argv as run() does, stdin empty, stdout and stderr to the files
-// named, and returns its process id without waiting for it.
+// named, every signal at its default action and none blocked (whatever the
+// test binary inherited), and returns its process id without waiting for
+// it.
 int start_process(const std::vector<std::string>& argv, const std::string& dir,
                   const std::string& out_path, const std::string& err_path);
 
