@@ -151,23 +151,39 @@ static inline __attribute__((always_inline)) Bool VP_(data_is_near)(Addr a)
    return a - VP_(data_near_lo) <= VP_(data_near_span);
 }
 
+/* Whether the caches (or the stack's range) say where an access at a,
+   in no heap block and outside the near range, falls: *out. */
+static inline __attribute__((always_inline)) Bool VP_(data_place_cached)(Addr a, VP_DataPlace* out)
+{
+   if (UNLIKELY(a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo))) {
+      *out = VP_(data_whole)(VP_(data_stack_obj));
+      return True;
+   }
+   UWord           g = a >> VP_DATA_GRANULE_SHIFT;
+   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
+   if (LIKELY(e->tag == g && a - e->lo < e->hi - e->lo)) {
+      *out = VP_(data_place_at)(e->obj, a - e->base);
+      return True;
+   }
+   UWord        p  = a >> VP_PAGE_SHIFT;
+   VP_DataPage* pe = &VP_(data_pages)[p & (VP_DATA_PAGES - 1)];
+   if (LIKELY(pe->tag == p)) {
+      *out = VP_(data_whole)(pe->obj);
+      return True;
+   }
+   return False;
+}
+
 /* Where an access at a outside the near range falls; b is the heap block
    holding a (NULL: none). */
 static inline __attribute__((always_inline))
 VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
 {
+   VP_DataPlace p;
    if (b != NULL)
       return VP_(data_place_at)(b->data, a - b->start);
-   if (UNLIKELY(a - VP_(data_stack_lo) <= VP_(data_stack_hi) - VP_(data_stack_lo)))
-      return VP_(data_whole)(VP_(data_stack_obj));
-   UWord           g = a >> VP_DATA_GRANULE_SHIFT;
-   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
-   if (LIKELY(e->tag == g && a - e->lo < e->hi - e->lo))
-      return VP_(data_place_at)(e->obj, a - e->base);
-   UWord        p  = a >> VP_PAGE_SHIFT;
-   VP_DataPage* pe = &VP_(data_pages)[p & (VP_DATA_PAGES - 1)];
-   if (LIKELY(pe->tag == p))
-      return VP_(data_whole)(pe->obj);
+   if (LIKELY(VP_(data_place_cached)(a, &p)))
+      return p;
    return VP_(data_static_slow)(a);
 }
 

@@ -170,9 +170,31 @@ void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap,
    if (heap) heap_bytes(b, a, size, sp, r, w);
 }
 
-/* The same out of line, for each kind of access: all but the near
+/* The commonest access outside the near range, with no miss: one whose
+   block (or, in none, whose data object) the caches know.  False for
+   anything else, left to the whole booking. */
+static inline __attribute__((always_inline))
+Bool book_hit(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap)
+{
+   VP_Block*    b = NULL;
+   VP_DataPlace p;
+   if (a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo)
+       && (b = VP_(heap_cached)(a, False)) == VP_HEAP_UNKNOWN)
+      return False;
+   if (b != NULL)
+      p = VP_(data_place_at)(b->data, a - b->start);
+   else if (!VP_(data_place_cached)(a, &p))
+      return False;
+   VP_(data_book_at)(VP_(cc_data_fn)(n), n->loc.fn, p, r ? 0 : 1, 0, 0);
+   if (heap) heap_bytes(b, a, size, sp, r, w);
+   return True;
+}
+
+/* The booking out of line, for each kind of access: all but the near
    range's hits go there, so that the helpers' common path saves and
-   restores fewer registers. */
+   restores fewer registers.  An access with no miss goes first to a
+   small function that books book_hit's cases without saving any
+   register, the rest on to the whole booking. */
 #define BOOK_FAR(SUFFIX, HEAP) \
 static __attribute__((noinline)) \
 void book_far_r##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
@@ -182,7 +204,16 @@ void book_far_w##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, UL
    { book(n, a, size, sp, False, True, HEAP, m1, mL); } \
 static __attribute__((noinline)) \
 void book_far_m##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
-   { book(n, a, size, sp, True, True, HEAP, m1, mL); }
+   { book(n, a, size, sp, True, True, HEAP, m1, mL); } \
+static __attribute__((noinline)) \
+void book_hit_r##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { if (!book_hit(n, a, size, sp, True, False, HEAP)) book_far_r##SUFFIX(n, a, size, sp, 0, 0); } \
+static __attribute__((noinline)) \
+void book_hit_w##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { if (!book_hit(n, a, size, sp, False, True, HEAP)) book_far_w##SUFFIX(n, a, size, sp, 0, 0); } \
+static __attribute__((noinline)) \
+void book_hit_m##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
+   { if (!book_hit(n, a, size, sp, True, True, HEAP)) book_far_m##SUFFIX(n, a, size, sp, 0, 0); }
 BOOK_FAR(, False)
 BOOK_FAR(_h, True)
 
@@ -206,6 +237,10 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    if (dat) {
       if (LIKELY(m1 == 0 && VP_(data_is_near)(a)))
          VP_(data_book_near)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, 0, 0);
+      else if (LIKELY(m1 == 0) && heap)
+         (r && w ? book_hit_m_h : r ? book_hit_r_h : book_hit_w_h)(n, a, size, sp);
+      else if (LIKELY(m1 == 0))
+         (r && w ? book_hit_m : r ? book_hit_r : book_hit_w)(n, a, size, sp);
       else if (heap)
          (r && w ? book_far_m_h : r ? book_far_r_h : book_far_w_h)(n, a, size, sp, m1, mL);
       else

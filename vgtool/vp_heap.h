@@ -83,10 +83,13 @@ extern Addr VP_(heap_lo), VP_(heap_hi);
 
 VP_Block* VP_(heap_find_slow)(Addr a);
 
-static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
+/* The block holding a (in the heap's range), or NULL: as the caches know
+   it, else, when search, as the index says; when the caches do not know
+   and not search, VP_HEAP_UNKNOWN. */
+#define VP_HEAP_UNKNOWN ((VP_Block*)1)
+
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a, Bool search)
 {
-   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
-      return NULL;
    UWord            p  = a >> VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
    if (LIKELY(pe->tag == p))
@@ -100,7 +103,14 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
       if (LIKELY(a - b->start < b->size))
          return b;
    }
-   return VP_(heap_find_slow)(a);
+   return search ? VP_(heap_find_slow)(a) : VP_HEAP_UNKNOWN;
+}
+
+static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
+{
+   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
+      return NULL;
+   return VP_(heap_cached)(a, True);
 }
 
 /* Four per-byte counts read and written as one word. */
