@@ -790,9 +790,7 @@ static void return_seen(Addr sp, UWord result, Addr to)
 
 static IRExpr* get_reg(IRSB* sbOut, Int offset)
 {
-   IRTemp t = newIRTemp(sbOut->tyenv, Ity_I64);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(t, IRExpr_Get(offset, Ity_I64)));
-   return IRExpr_RdTmp(t);
+   return VP_(ir_atom)(sbOut, IRExpr_Get(offset, Ity_I64));
 }
 
 /* At a known function's first instruction: its arguments, in the
@@ -837,18 +835,15 @@ void VP_(alloc_add_return_hook)(IRSB* sbOut, IRSB* sbIn, const VexGuestLayout* l
 {
    if (sbIn->jumpkind != Ijk_Ret)
       return;
-   IRTemp inside = newIRTemp(sbOut->tyenv, Ity_I64);
-   IRTemp guard  = newIRTemp(sbOut->tyenv, Ity_I1);
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(inside, IRExpr_Load(VP_ENDIAN, Ity_I64,
-                                                        mkIRExpr_HWord((HWord)&VP_(in_alloc)))));
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(guard, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(inside),
-                                                        IRExpr_Const(IRConst_U64(0)))));
+   IRExpr* inside = VP_(ir_load_word)(sbOut, &VP_(in_alloc));
+   IRExpr* guard  = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_CmpNE64, inside,
+                                                     IRExpr_Const(IRConst_U64(0))));
    IRExpr** args = mkIRExprVec_3(get_reg(sbOut, layout->offset_SP),
                                  get_reg(sbOut, offsetof(VexGuestAMD64State, guest_RAX)),
                                  sbIn->next);
    IRDirty* di = unsafeIRDirty_0_N(3, "vgprof_alloc_returned", VG_(fnptr_to_fnentry)(return_seen),
                                    args);
-   di->guard = IRExpr_RdTmp(guard);
+   di->guard = guard;
    addStmtToIRSB(sbOut, IRStmt_Dirty(di));
 }
 

@@ -178,7 +178,7 @@ Bool book_hit(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool h
 {
    VP_Block*    b = NULL;
    VP_DataPlace p;
-   if (a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo)
+   if (VP_(in_heap_range)(a)
        && (b = VP_(heap_cached)(a, False)) == VP_HEAP_UNKNOWN)
       return False;
    if (b != NULL)
@@ -368,17 +368,12 @@ static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExp
 
 static IRExpr* cc_expr(VP_InstrCC* n) { return mkIRExpr_HWord((HWord)n); }
 
-static IRExpr* load_word(IRType ty, const void* a);
-
 /* A test, inline, that line is not the most recently used of its set. */
 static IRExpr* not_mru(UWord line)
 {
-   IRType  ty = sizeof(UWord) == 8 ? Ity_I64 : Ity_I32;
-   IRExpr* mru = load_word(ty, VP_(sim_I1_mru)(line));
-   IRTemp  g   = newIRTemp(q.sbOut->tyenv, Ity_I1);
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(ty == Ity_I64 ? Iop_CmpNE64 : Iop_CmpNE32,
-                                                       mru, mkIRExpr_HWord(line))));
-   return IRExpr_RdTmp(g);
+   IRExpr* mru = VP_(ir_load_word)(q.sbOut, VP_(sim_I1_mru)(line));
+   return VP_(ir_atom)(q.sbOut, IRExpr_Binop(sizeof(UWord) == 8 ? Iop_CmpNE64 : Iop_CmpNE32,
+                                             mru, mkIRExpr_HWord(line)));
 }
 
 /* The call of a fetch helper, made only when a line it looks up is not
@@ -396,10 +391,9 @@ static void fetch_call(const Event* e)
       call("vgprof_log_1I", helpers->i1, 3, args, guard);
       return;
    }
-   IRTemp either = newIRTemp(q.sbOut->tyenv, Ity_I1);
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(either, IRExpr_Binop(Iop_Or1, guard,
-                                                            not_mru(VP_(sim_I1_line)(n->addr)))));
-   call("vgprof_log_1I_gen", helpers->i1_gen, 3, args, IRExpr_RdTmp(either));
+   IRExpr* either = VP_(ir_atom)(q.sbOut, IRExpr_Binop(Iop_Or1, guard,
+                                                       not_mru(VP_(sim_I1_line)(n->addr))));
+   call("vgprof_log_1I_gen", helpers->i1_gen, 3, args, either);
 }
 
 static void flush(void)
@@ -442,10 +436,7 @@ static void flush(void)
    for the heap's test of stack accesses; 0 without the heap. */
 static IRExpr* sp_now(void)
 {
-   IRType ty = sizeof(Addr) == 8 ? Ity_I64 : Ity_I32;
-   IRTemp t  = newIRTemp(q.sbOut->tyenv, ty);
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Get(q.offset_sp, ty)));
-   return IRExpr_RdTmp(t);
+   return VP_(ir_atom)(q.sbOut, IRExpr_Get(q.offset_sp, sizeof(Addr) == 8 ? Ity_I64 : Ity_I32));
 }
 
 static Event* push(EventKind kind, IRExpr* addr, UInt size)
@@ -476,13 +467,6 @@ static Bool same_atom(const IRExpr* a, const IRExpr* b)
    comparison turn away stack and static data before any call (the helper
    then applies DHAT's test of stack accesses).  A guarded access is
    tested by its own guard only. */
-static IRExpr* load_word(IRType ty, const void* a)
-{
-   IRTemp t = newIRTemp(q.sbOut->tyenv, ty);
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(t, IRExpr_Load(VP_ENDIAN, ty, mkIRExpr_HWord((HWord)a))));
-   return IRExpr_RdTmp(t);
-}
-
 static void heap_call(IRExpr* addr, UInt size, Bool is_write, IRExpr* guard)
 {
    IRTypeEnv* env = q.sbOut->tyenv;
@@ -491,14 +475,11 @@ static void heap_call(IRExpr* addr, UInt size, Bool is_write, IRExpr* guard)
    if (guard == NULL) {
       Bool    w64  = ty == Ity_I64;
       IROp    sub  = w64 ? Iop_Sub64 : Iop_Sub32;
-      IRExpr* lo   = load_word(ty, &VP_(heap_lo));
-      IRExpr* hi   = load_word(ty, &VP_(heap_hi));
-      IRTemp  off  = newIRTemp(env, ty), span = newIRTemp(env, ty), g = newIRTemp(env, Ity_I1);
-      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(off, IRExpr_Binop(sub, addr, lo)));
-      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(span, IRExpr_Binop(sub, hi, lo)));
-      addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U,
-                                                          IRExpr_RdTmp(off), IRExpr_RdTmp(span))));
-      guard = IRExpr_RdTmp(g);
+      IRExpr* lo   = VP_(ir_load_word)(q.sbOut, &VP_(heap_lo));
+      IRExpr* hi   = VP_(ir_load_word)(q.sbOut, &VP_(heap_hi));
+      IRExpr* off  = VP_(ir_atom)(q.sbOut, IRExpr_Binop(sub, addr, lo));
+      IRExpr* span = VP_(ir_atom)(q.sbOut, IRExpr_Binop(sub, hi, lo));
+      guard = VP_(ir_atom)(q.sbOut, IRExpr_Binop(w64 ? Iop_CmpLT64U : Iop_CmpLT32U, off, span));
    }
    IRExpr** args = mkIRExprVec_3(addr, mkIRExpr_HWord(size), sp_now());
    if (is_write)
@@ -602,17 +583,13 @@ static IRExpr* taken_flag(IRStmt* exit, IRType hWordTy)
    IRConst* dst = exit->Ist.Exit.dst;
    Addr     sea = hWordTy == Ity_I32 ? dst->Ico.U32 : dst->Ico.U64;
    Bool     inverted = sea == q.instr_addr + q.instr_len;
-   IRTemp   g1 = newIRTemp(q.sbOut->tyenv, Ity_I1);
-   IRTemp   gw = newIRTemp(q.sbOut->tyenv, hWordTy);
-   IRTemp   g  = newIRTemp(q.sbOut->tyenv, hWordTy);
    IRExpr*  one = hWordTy == Ity_I32 ? IRExpr_Const(IRConst_U32(1)) : IRExpr_Const(IRConst_U64(1));
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g1, exit->Ist.Exit.guard));
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(gw, IRExpr_Unop(hWordTy == Ity_I32 ? Iop_1Uto32 : Iop_1Uto64,
-                                                       IRExpr_RdTmp(g1))));
-   addStmtToIRSB(q.sbOut, IRStmt_WrTmp(g, inverted
-                    ? IRExpr_Binop(hWordTy == Ity_I32 ? Iop_Xor32 : Iop_Xor64, IRExpr_RdTmp(gw), one)
-                    : IRExpr_RdTmp(gw)));
-   return IRExpr_RdTmp(g);
+   IRExpr*  g1  = VP_(ir_atom)(q.sbOut, exit->Ist.Exit.guard);
+   IRExpr*  gw  = VP_(ir_atom)(q.sbOut, IRExpr_Unop(hWordTy == Ity_I32 ? Iop_1Uto32 : Iop_1Uto64,
+                                                    g1));
+   return inverted ? VP_(ir_atom)(q.sbOut, IRExpr_Binop(hWordTy == Ity_I32 ? Iop_Xor32 : Iop_Xor64,
+                                                        gw, one))
+                   : gw;
 }
 
 /* Called for every statement after the first IMark, before it is copied. */

@@ -231,6 +231,12 @@ static inline ULong VP_(cc_cost)(const VP_InstrCC* cc, UInt e)
    table keys) spare the allocator's per-block overhead. */
 void* VP_(perm_alloc)(SizeT size);
 
+/* Building the code the tool adds to a block, where every operand must
+   be an atom: value bound to a new temporary of its type; the host word
+   stored at where, read when the code runs. */
+IRExpr* VP_(ir_atom)(IRSB* sbOut, IRExpr* value);
+IRExpr* VP_(ir_load_word)(IRSB* sbOut, const void* where);
+
 void  VP_(init_instr)(void);
 IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,

@@ -81,6 +81,12 @@ extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
    not the program's reading and writing) at no cost to the others. */
 extern Addr VP_(heap_lo), VP_(heap_hi);
 
+/* Whether a lies in [VP_(heap_lo), VP_(heap_hi)). */
+static inline __attribute__((always_inline)) Bool VP_(in_heap_range)(Addr a)
+{
+   return a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo);
+}
+
 VP_Block* VP_(heap_find_slow)(Addr a);
 
 /* The block holding a (in the heap's range), or NULL: as the caches know
@@ -108,7 +114,7 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a, 
 
 static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
 {
-   if (a - VP_(heap_lo) >= VP_(heap_hi) - VP_(heap_lo))
+   if (!VP_(in_heap_range)(a))
       return NULL;
    return VP_(heap_cached)(a, True);
 }

@@ -210,6 +210,19 @@ static VP_InstrCC* instr_cc_for(Addr a, UInt len, UInt n_costs)
    return cc->n_costs < n_costs ? widen(cc, n_costs) : cc;
 }
 
+IRExpr* VP_(ir_atom)(IRSB* sbOut, IRExpr* value)
+{
+   IRTemp t = newIRTemp(sbOut->tyenv, typeOfIRExpr(sbOut->tyenv, value));
+   addStmtToIRSB(sbOut, IRStmt_WrTmp(t, value));
+   return IRExpr_RdTmp(t);
+}
+
+IRExpr* VP_(ir_load_word)(IRSB* sbOut, const void* where)
+{
+   IRType ty = sizeof(HWord) == 8 ? Ity_I64 : Ity_I32;
+   return VP_(ir_atom)(sbOut, IRExpr_Load(VP_ENDIAN, ty, mkIRExpr_HWord((HWord)where)));
+}
+
 /* *counter += delta, as inline IR. */
 static void add_increment(IRSB* sbOut, ULong* counter, ULong delta)
 {
@@ -291,18 +304,6 @@ static void describe_sb(VP_SB* sb, Addr a, UInt fn, UInt end_fn)
    (void)offset;
 }
 
-static IRTemp new_temp(IRSB* sbOut, IRExpr* value)
-{
-   IRTemp t = newIRTemp(sbOut->tyenv, typeOfIRExpr(sbOut->tyenv, value));
-   addStmtToIRSB(sbOut, IRStmt_WrTmp(t, value));
-   return t;
-}
-
-static IRTemp load_word(IRSB* sbOut, void* where)
-{
-   return new_temp(sbOut, IRExpr_Load(VP_ENDIAN, Ity_I64, mkIRExpr_HWord((HWord)where)));
-}
-
 /* Whether the block must call VP_(sb_entry): most blocks are entered by
    a plain jump from a block of their own function, with the top frame's
    stack pointer not left, and need no call-graph work at all; that is
@@ -310,22 +311,19 @@ static IRTemp load_word(IRSB* sbOut, void* where)
    and VP_(entry_sp_limit), so the call is made only when it is needed.
    Computed with 64-bit arithmetic: a mismatch in either test makes the
    word nonzero. */
-static IRExpr* entry_needs_call(IRSB* sbOut, const VP_SB* sb, IRTemp sp)
+static IRExpr* entry_needs_call(IRSB* sbOut, const VP_SB* sb, IRExpr* sp)
 {
-   UWord  want  = VP_(block_context)(sb->fn, sb->in_plt) << VP_EXIT_BITS;
-   IRTemp word  = load_word(sbOut, &VP_(cur_exit));
-   IRTemp limit = load_word(sbOut, &VP_(entry_sp_limit));
-   IRTemp ctx   = new_temp(sbOut, IRExpr_Binop(Iop_And64, IRExpr_RdTmp(word),
-                                               IRExpr_Const(IRConst_U64(~VP_EXIT_MASK))));
-   IRTemp other = new_temp(sbOut, IRExpr_Binop(Iop_Xor64, IRExpr_RdTmp(ctx),
-                                               IRExpr_Const(IRConst_U64(want))));
-   IRTemp left  = new_temp(sbOut, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(limit),
-                                               IRExpr_RdTmp(sp)));
-   IRTemp above = new_temp(sbOut, IRExpr_Unop(Iop_1Uto64, IRExpr_RdTmp(left)));
-   IRTemp any   = new_temp(sbOut, IRExpr_Binop(Iop_Or64, IRExpr_RdTmp(other),
-                                               IRExpr_RdTmp(above)));
-   return IRExpr_RdTmp(new_temp(sbOut, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(any),
-                                                    IRExpr_Const(IRConst_U64(0)))));
+   UWord   want  = VP_(block_context)(sb->fn, sb->in_plt) << VP_EXIT_BITS;
+   IRExpr* word  = VP_(ir_load_word)(sbOut, &VP_(cur_exit));
+   IRExpr* limit = VP_(ir_load_word)(sbOut, &VP_(entry_sp_limit));
+   IRExpr* ctx   = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_And64, word,
+                                                    IRExpr_Const(IRConst_U64(~VP_EXIT_MASK))));
+   IRExpr* other = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Xor64, ctx,
+                                                    IRExpr_Const(IRConst_U64(want))));
+   IRExpr* left  = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
+   IRExpr* above = VP_(ir_atom)(sbOut, IRExpr_Unop(Iop_1Uto64, left));
+   IRExpr* any   = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Or64, other, above));
+   return VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_CmpNE64, any, IRExpr_Const(IRConst_U64(0))));
 }
 
 /* The call-graph hook at the block's start, and the block's record as
@@ -334,10 +332,10 @@ static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
                            IRType hWordTy)
 {
    /* Helper arguments must be atoms: read the stack pointer into a temp. */
-   IRTemp   sp   = new_temp(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
+   IRExpr*  sp   = VP_(ir_atom)(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
    UWord    fn_obj = sb->fn | (UWord)sb->obj << 32;
    UWord    flags  = (sb->in_plt ? VP_ENTERED_IN_PLT : 0) | (sb->is_entry ? VP_ENTERED_IS_ENTRY : 0);
-   IRExpr** args = mkIRExprVec_4(mkIRExpr_HWord((HWord)sb), IRExpr_RdTmp(sp),
+   IRExpr** args = mkIRExprVec_4(mkIRExpr_HWord((HWord)sb), sp,
                                  mkIRExpr_HWord(fn_obj), mkIRExpr_HWord(flags));
    IRDirty* di = unsafeIRDirty_0_N(0, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
