@@ -214,17 +214,27 @@ static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr 
 
 /* The edge and node of recent calls: a call repeats where it was made
    before far more often than it is new, and the hash tables' generic
-   lookups cost more than this direct-mapped probe.  The site is its
-   cell (one cell has one address and location), so that an entry fills
-   half a cache line. */
+   lookups cost more than this probe.  The site is its cell (one cell has
+   one address and location), so that an entry fills half a cache line.
+   A call's set, one cache line of two entries, follows from the site and
+   the caller alone, not the callee: a call through a PLT stub knows them
+   when it enters the stub, and fetches the line into the cache while the
+   stub's jump runs (the table is mostly not in the cache); the two ways
+   keep an indirect call's two most recent callees. */
 typedef struct {
    const VP_InstrCC* site;
    UInt caller_node, caller_fn, callee, tid;
    UInt edge, node;
 } CallCacheEntry;
 
-#define CALL_CACHE_SIZE 16384
-static CallCacheEntry call_cache[CALL_CACHE_SIZE] __attribute__((aligned(64)));
+#define CALL_CACHE_SETS 8192
+static CallCacheEntry call_cache[CALL_CACHE_SETS][2] __attribute__((aligned(64)));
+
+static inline CallCacheEntry* call_set(UInt caller_node, CallSite s, UInt tid)
+{
+   UInt h = caller_node * 2654435761u ^ (UInt)((UWord)s >> 4) * 40503u ^ tid * 9973u;
+   return call_cache[(h ^ h >> 15) & (CALL_CACHE_SETS - 1)];
+}
 
 /* A record made on the stack before it is added to its table: the
    largest of them with VP_MAX_EVENTS costs, zeroed. */
@@ -252,7 +262,7 @@ void VP_(init_callgraph)(void)
    fn_incl_index = VG_(HT_construct)("vp.cg.fninclindex");
    edge_index = VG_(HT_construct)("vp.cg.edgeindex");
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
-   for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
+   for (i = 0; i < CALL_CACHE_SETS; i++) call_cache[i][0].edge = call_cache[i][1].edge = VP_NO_ID;
    any_toggles = VG_(sizeXA)(VP_(clo).toggle_collect) > 0;
    node_index = VG_(HT_construct)("vp.cg.nodeindex");
 }
@@ -516,21 +526,37 @@ static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
 
 /* The probe is hashed from the site's cell's address, not from what the
    cell holds, so that a hit reads nothing of the cell. */
+static inline Bool cache_entry_is(const CallCacheEntry* e, CallSite s, UInt caller_node,
+                                  UInt caller_fn, UInt callee, UInt tid)
+{
+   return e->site == s && e->caller_node == caller_node && e->caller_fn == caller_fn
+          && e->callee == callee && e->tid == tid && e->edge != VP_NO_ID;
+}
+
+static void fill_cache_entry(CallCacheEntry* e, CallSite s, UInt caller_node, UInt caller_fn,
+                             UInt callee, UInt tid)
+{
+   e->site        = s;
+   e->caller_node = caller_node;
+   e->caller_fn   = caller_fn;
+   e->callee      = callee;
+   e->tid         = tid;
+   e->edge        = edge_for(caller_fn, callee, s->loc.file, s->loc.line, tid, s->addr);
+   e->node        = node_for(inlined_node(caller_node, s->loc.inl, tid), callee, tid);
+}
+
 static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
                           CallSite s, UInt tid, UInt* edge, UInt* node)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)((UWord)s >> 3) * 9973u
-             ^ tid) & (CALL_CACHE_SIZE - 1);
-   CallCacheEntry* e = &call_cache[h];
-   if (e->site != s || e->caller_node != caller_node || e->caller_fn != caller_fn
-       || e->callee != callee || e->tid != tid || e->edge == VP_NO_ID) {
-      e->site        = s;
-      e->caller_node = caller_node;
-      e->caller_fn   = caller_fn;
-      e->callee      = callee;
-      e->tid         = tid;
-      e->edge        = edge_for(caller_fn, callee, s->loc.file, s->loc.line, tid, s->addr);
-      e->node        = node_for(inlined_node(caller_node, s->loc.inl, tid), callee, tid);
+   CallCacheEntry* set = call_set(caller_node, s, tid);
+   CallCacheEntry* e   = &set[0];
+   if (!cache_entry_is(e, s, caller_node, caller_fn, callee, tid)) {
+      e = &set[1];
+      if (!cache_entry_is(e, s, caller_node, caller_fn, callee, tid)) {
+         set[1] = set[0];   /* the most recent first */
+         e = &set[0];
+         fill_cache_entry(e, s, caller_node, caller_fn, callee, tid);
+      }
    }
    *edge = e->edge;
    *node = e->node;
@@ -578,6 +604,8 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
    if (callee->in_plt) {
       f->skip = True;
       f->node = f->edge = VP_NO_ID;
+      /* The stub's jump makes this call, from this site and caller. */
+      __builtin_prefetch(call_set(caller_node, site, c->tid));
       return;
    }
    UInt node;
