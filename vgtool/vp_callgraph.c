@@ -69,6 +69,7 @@ typedef struct {
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
    Bool  outermost;   /* the outermost active frame of fn in this context */
+   Bool  uncounted;   /* a call whose edge and node have not counted it yet */
    Bool  strfn;       /* a libc string function's (vp_strfn.c) */
    UChar strfn_count; /* VP_StrFn: the outermost such frame counts its call */
    UWord strfn_arg[3];
@@ -450,6 +451,7 @@ static Frame* push_frame(Context* c)
    f->skip        = False;
    f->inside      = False;
    f->outermost   = False;
+   f->uncounted   = False;
    f->strfn       = False;
    f->strfn_count = VP_SF_NONE;
    return f;
@@ -616,12 +618,12 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
    enter_fn(c, f, callee->fn, node);
    if (VP_(clo).heap)
       enter_strfn(c, f, caller_fn);
-   /* Counted whether or not costs are being collected, as callgrind
+   /* Counted when the frame's costs are first added to its records, in
+      the cache lines that adds to (they are mostly not in the cache at
+      the call), whether or not costs are being collected, as callgrind
       counts; an edge all of whose calls cost nothing is left out when the
       profile is written. */
-   ((VP_Edge*)record(&edges, f->edge))->count++;
-   if (!f->inside)
-      ((VP_PathNode*)record(&nodes, node))->count++;
+   f->uncounted = True;
 }
 
 /* Adds what frame f has cost since it was entered (or last checkpointed)
@@ -636,6 +638,11 @@ static void account_frame(Context* c, Frame* f)
    ULong*       row  = f->outermost ? ((VP_FnIncl*)record(&fn_incl, f->incl_row))->incl
                        : NULL;
    const ULong* clock = clock_of(c);
+   if (f->uncounted) {
+      ((VP_Edge*)record(&edges, f->edge))->count++;
+      if (node) ((VP_PathNode*)record(&nodes, f->node))->count++;
+      f->uncounted = False;
+   }
    for (e = 0; e < n; e++) {
       ULong d = clock[e] - c->offset[e] - f->enter[e];
       f->enter[e] += d;
