@@ -815,8 +815,10 @@ static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-void VP_(sb_entry)(VP_SB* block, Addr sp, UWord fn_obj, UWord flags)
+void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj)
 {
+   VP_SB* block = (VP_SB*)(sb_flags & ~(UWord)VP_ENTERED_FLAGS);
+   UWord  flags = sb_flags & VP_ENTERED_FLAGS;
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(block);
    Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
