@@ -937,7 +937,8 @@ static void follow(const Entered* sb, Addr sp)
          underflow(c, sb);
       return;
    }
-   if (unwind(tid, sp, 0) > 0)
+   /* Mostly no frame was left: unwind() would stop at the top frame. */
+   if (c->frames[c->depth - 1].sp < sp && unwind(tid, sp, 0) > 0)
       return;                      /* left frames: a return, not a call */
    if (jk != VP_JK_CALL)
       return;
