@@ -122,11 +122,14 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    return VP_(heap_cached)(a, True);
 }
 
-/* Eight per-byte counts read and written as one vector.  SSE2's
-   saturating addition of 16-bit lanes (paddusw) is the counts' own rule
-   (one more unless already 0xFFFF), so an access of up to eight bytes
-   is counted by one addition of the increments VP_(acc_first)[k] (one
-   in each of the first k lanes), with no test of the counts. */
+/* Adds one to each of the k counts from acc[off] that is not saturated
+   (0xFFFF).  With SSE2, eight counts are read and written as one
+   vector: its saturating addition of 16-bit lanes (paddusw) is the
+   counts' own rule, so an access of up to eight bytes is counted by one
+   addition of the increments VP_(acc_first)[k] (one in each of the
+   first k lanes), with no test of the counts; it may touch counts past
+   the k, adding nothing to them.  Elsewhere, one count at a time. */
+#if defined(__SSE2__)
 typedef short VP_AccLanes __attribute__((vector_size(16)));
 typedef short VP_AccOcta __attribute__((vector_size(16), may_alias, aligned(2)));
 extern const VP_AccLanes VP_(acc_first)[9];
@@ -136,6 +139,13 @@ static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, Size
    VP_AccOcta* o = (VP_AccOcta*)&acc[off];
    *o = __builtin_ia32_paddusw128(*o, VP_(acc_first)[k]);
 }
+#else
+static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, SizeT off, SizeT k)
+{
+   for (SizeT end = off + k; off < end; off++)
+      if (acc[off] != 0xFFFF) acc[off]++;
+}
+#endif
 
 /* Adds one to each of the counts [off, end) of acc[0, size) that is not
    saturated.  The vector may reach past end but not past size: lanes
