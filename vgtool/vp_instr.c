@@ -143,10 +143,18 @@ static Word cmp_cc_loc(const void* a, const void* b)
 
 static Word cmp_cc_same(const void* a, const void* b) { return a != b; }
 
+/* Whether a cell of n_costs counters is preceded by its pair of the data
+   objects: only one that may access data needs it (most cells hold an
+   instruction that touches no data). */
+static Bool cc_has_data_fn(UInt n_costs)
+{
+   return VP_(data_on) && VP_(cc_width_has_data)(n_costs);
+}
+
 /* A cell like model (its pair of the data objects aside), zeroed. */
 static VP_InstrCC* new_cc(const VP_InstrCC* model, UInt n_costs)
 {
-   SizeT       pre = VP_(data_on) ? sizeof(struct _VP_FnData*) : 0;
+   SizeT       pre = cc_has_data_fn(n_costs) ? sizeof(struct _VP_FnData*) : 0;
    UChar*      p   = VP_(perm_alloc)(pre + sizeof(VP_InstrCC) + n_costs * sizeof(ULong));
    VP_InstrCC* cc  = (VP_InstrCC*)(p + pre);
    cc->addr    = model->addr;
@@ -163,7 +171,7 @@ static VP_InstrCC* widen(VP_InstrCC* narrow, UInt n_costs)
 {
    VG_(HT_gen_remove)(instr_table, narrow, cmp_cc_same);
    VP_InstrCC* cc = new_cc(narrow, n_costs);
-   if (VP_(data_on))
+   if (cc_has_data_fn(narrow->n_costs))
       *VP_(cc_data_fn)(cc) = *VP_(cc_data_fn)(narrow);
    narrow->next = cc;
    VG_(addToXA)(narrow_ccs, &narrow);
