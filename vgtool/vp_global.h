@@ -143,8 +143,10 @@ typedef struct _VP_SB {
    UInt           n_segs;
    ULong*         seg_count;    /* [n_segs] completions of each segment */
    struct _VP_InstrCC** instr_cc; /* [n_instrs] */
-   UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
-   UInt*          exit_instr;   /* [n_exits] the instruction holding the exit */
+   /* A superblock holds at most a few hundred instructions and exits (VEX
+      stops at 100 instructions), so their numbers fit in 16 bits. */
+   UShort*        instr_seg;    /* [n_instrs] segment of each instruction */
+   UShort*        exit_instr;   /* [n_exits] the instruction holding the exit */
    Addr*          exit_next;    /* [n_exits] the address after that instruction */
    /* For the call graph: what the entry of every block reads comes last,
       right before exit_jk's bytes (the first thing after the record), so

@@ -91,8 +91,9 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    SizeT  jk_bytes = (n_exits + 7) & ~7u;   /* keeps what follows aligned */
    SizeT  sz = sizeof(VP_SB) + jk_bytes
                + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
-               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt))
-               + n_exits * sizeof(UInt);
+               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UShort))
+               + n_exits * sizeof(UShort);
+   tl_assert(n_instrs <= 0xFFFF && max_segs <= 0xFFFF);
    VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
    UChar* p  = (UChar*)(sb + 1);
 
@@ -106,8 +107,8 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
    sb->exit_next  = (Addr*)p;         p += n_exits * sizeof(Addr);
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
-   sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
-   sb->exit_instr = (UInt*)p;
+   sb->instr_seg  = (UShort*)p;       p += n_instrs * sizeof(UShort);
+   sb->exit_instr = (UShort*)p;
    return sb;
 }
 
