@@ -121,12 +121,15 @@ void* VP_(perm_alloc)(SizeT size)
    if (size > chunk_size / 16)
       return VG_(calloc)("vp.perm.big", 1, size);
    if (size > left) {
-      chunk = VG_(calloc)("vp.perm", 1, chunk_size);
+      /* Not zeroed as a whole: the newest chunk's pages are touched only
+         as records are carved out of them. */
+      chunk = VG_(malloc)("vp.perm", chunk_size);
       left  = chunk_size;
    }
    void* p = chunk;
    chunk += size;
    left  -= size;
+   VG_(memset)(p, 0, size);
    return p;
 }
 
