@@ -50,26 +50,25 @@ typedef struct {
    Bool   is_entry, in_plt;
 } Entered;
 
-/* Where a call was made: the calling instruction and its location, and
-   its cell, which stands for both in the call cache. */
-typedef struct {
-   Addr  addr;
-   UInt  file, line;
-   UInt  inl;         /* the inlined call the calling code belongs to */
-   const VP_InstrCC* cell;
-} CallSite;
+/* Where a call was made: the calling instruction's cell, which holds its
+   address and location (NULL for a root).  A call that repeats reads
+   nothing of it: the cell is mostly not in the cache. */
+typedef const VP_InstrCC* CallSite;
 
 typedef struct {
    Addr  sp;          /* stack pointer at the callee's first instruction */
-   Addr  ret_addr;    /* where a call instruction returns to; 0 if emulated */
+   Addr  ret_addr;    /* where a call instruction returns to; 0 if emulated
+                         or if ret_after_site */
    UInt  fn;          /* the function entered */
    UInt  node;        /* its call-path node; VP_NO_ID for a skipped frame */
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
    CallSite site;     /* where the call came from */
    UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
+   Bool  ret_after_site; /* the call returns to the instruction after site */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
    Bool  outermost;   /* the outermost active frame of fn in this context */
+   Bool  uncounted;   /* a call whose edge and node have not counted it yet */
    Bool  strfn;       /* a libc string function's (vp_strfn.c) */
    UChar strfn_count; /* VP_StrFn: the outermost such frame counts its call */
    UWord strfn_arg[3];
@@ -120,9 +119,42 @@ static Context** contexts;  /* [VG_N_THREADS]: innermost context per thread */
 static Context* running;                  /* the context whose clock runs */
 static ThreadId running_tid = VG_INVALID_THREADID;
 
-static XArray*      edges;        /* VP_Edge */
-static XArray*      nodes;        /* VP_PathNode */
-static XArray*      fn_incl;      /* VP_FnIncl, one per (fn, thread) */
+/* Records of one kind, with their costs, side by side: the base is kept
+   beside the array so that a record is found by inline arithmetic, not a
+   call, at every call and return. */
+typedef struct {
+   XArray* xa;
+   UChar*  base;   /* the first record, moved by every addition */
+   SizeT   size;   /* of a record with its costs */
+} Records;
+
+static Records      edges;        /* VP_Edge */
+static Records      nodes;        /* VP_PathNode */
+static Records      fn_incl;      /* VP_FnIncl, one per (fn, thread) */
+
+static inline void* record(const Records* r, UInt id)
+{
+   return r->base + (SizeT)id * r->size;
+}
+
+static UInt add_record(Records* r, const void* rec)
+{
+   UInt id = (UInt)VG_(addToXA)(r->xa, rec);
+   r->base = VG_(indexXA)(r->xa, 0);
+   return id;
+}
+
+static Word n_records(const Records* r)
+{
+   return VG_(sizeXA)(r->xa);
+}
+
+static void init_records(Records* r, const HChar* cc, SizeT size)
+{
+   r->xa   = VG_(newXA)(VG_(malloc), cc, VG_(free), size);
+   r->base = NULL;
+   r->size = size;
+}
 
 /*------------------------------------------------------------*/
 /*--- Tables keyed by small tuples                         ---*/
@@ -233,35 +265,45 @@ static void insert(Index* t, UInt id)
    function and, for a root, thread (other nodes belong to their root's). */
 static void edge_key(UInt id, Key* out)
 {
-   const VP_Edge* r = VG_(indexXA)(edges, id);
+   const VP_Edge* r = record(&edges, id);
    set_key(out, r->caller, r->callee, r->file, r->line, r->tid, r->addr);
 }
 
 static void node_key(UInt id, Key* out)
 {
-   const VP_PathNode* r = VG_(indexXA)(nodes, id);
+   const VP_PathNode* r = record(&nodes, id);
    set_key(out, r->parent, r->fn, r->parent == VP_NO_ID ? r->tid : 0, 0, 0, 0);
 }
 
 static void fn_incl_key(UInt id, Key* out)
 {
-   const VP_FnIncl* r = VG_(indexXA)(fn_incl, id);
+   const VP_FnIncl* r = record(&fn_incl, id);
    set_key(out, r->fn, r->tid, 0, 0, 0, 0);
 }
 
 /* The edge and node of recent calls: a call repeats where it was made
    before far more often than it is new, and the hash tables' generic
-   lookups cost more than this direct-mapped probe.  The site is its
-   cell (one cell has one address and location), so that an entry fills
-   half a cache line. */
+   lookups cost more than this probe.  The site is its cell (one cell has
+   one address and location), so that an entry fills half a cache line.
+   A call's set, one cache line of two entries, follows from the site and
+   the caller alone, not the callee: a call through a PLT stub knows them
+   when it enters the stub, and fetches the line into the cache while the
+   stub's jump runs (the table is mostly not in the cache); the two ways
+   keep an indirect call's two most recent callees. */
 typedef struct {
    const VP_InstrCC* site;
    UInt caller_node, caller_fn, callee, tid;
    UInt edge, node;
 } CallCacheEntry;
 
-#define CALL_CACHE_SIZE 16384
-static CallCacheEntry call_cache[CALL_CACHE_SIZE] __attribute__((aligned(64)));
+#define CALL_CACHE_SETS 8192
+static CallCacheEntry call_cache[CALL_CACHE_SETS][2] __attribute__((aligned(64)));
+
+static inline CallCacheEntry* call_set(UInt caller_node, CallSite s, UInt tid)
+{
+   UInt h = caller_node * 2654435761u ^ (UInt)((UWord)s >> 4) * 40503u ^ tid * 9973u;
+   return call_cache[(h ^ h >> 15) & (CALL_CACHE_SETS - 1)];
+}
 
 /* A record made on the stack before it is added to its table: the
    largest of them with VP_MAX_EVENTS costs, zeroed. */
@@ -283,13 +325,13 @@ void VP_(init_callgraph)(void)
    Int   i;
    SizeT costs = VP_(n_events) * sizeof(ULong);
    tl_assert(sizeof(VP_Edge) + costs <= sizeof blank && sizeof(VP_FnIncl) + costs <= sizeof blank);
-   edges      = VG_(newXA)(VG_(malloc), "vp.cg.edges", VG_(free), sizeof(VP_Edge) + costs);
-   nodes      = VG_(newXA)(VG_(malloc), "vp.cg.nodes", VG_(free), sizeof(VP_PathNode) + costs);
-   fn_incl    = VG_(newXA)(VG_(malloc), "vp.cg.fnincl", VG_(free), sizeof(VP_FnIncl) + costs);
+   init_records(&edges, "vp.cg.edges", sizeof(VP_Edge) + costs);
+   init_records(&nodes, "vp.cg.nodes", sizeof(VP_PathNode) + costs);
+   init_records(&fn_incl, "vp.cg.fnincl", sizeof(VP_FnIncl) + costs);
    init_index(&fn_incl_index, fn_incl_key);
    init_index(&edge_index, edge_key);
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
-   for (i = 0; i < CALL_CACHE_SIZE; i++) call_cache[i].edge = VP_NO_ID;
+   for (i = 0; i < CALL_CACHE_SETS; i++) call_cache[i][0].edge = call_cache[i][1].edge = VP_NO_ID;
    any_toggles = VG_(sizeXA)(VP_(clo).toggle_collect) > 0;
    init_index(&node_index, node_key);
 }
@@ -407,7 +449,7 @@ static UInt incl_row_for(UInt fn, UInt tid)
       VP_FnIncl* r = blank_record();
       r->fn  = fn;
       r->tid = tid;
-      id = (UInt)VG_(addToXA)(fn_incl, r);
+      id = add_record(&fn_incl, r);
       insert(&fn_incl_index, id);
    }
    return id;
@@ -420,7 +462,7 @@ static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid, A
       VP_Edge* e = blank_record();
       e->caller = caller; e->callee = callee; e->file = file; e->line = line; e->tid = tid;
       e->addr = addr;
-      id = (UInt)VG_(addToXA)(edges, e);
+      id = add_record(&edges, e);
       insert(&edge_index, id);
    }
    return id;
@@ -434,7 +476,7 @@ static UInt new_node(UInt parent, UInt fn, UInt tid)
    n->parent = parent;
    n->fn     = fn;
    n->tid    = tid;
-   UInt id = (UInt)VG_(addToXA)(nodes, n);
+   UInt id = add_record(&nodes, n);
    insert(&node_index, id);
    return id;
 }
@@ -444,12 +486,12 @@ static UInt new_node(UInt parent, UInt fn, UInt tid)
 static UInt node_for(UInt parent, UInt fn, UInt tid)
 {
    if (parent != VP_NO_ID
-       && ((VP_PathNode*)VG_(indexXA)(nodes, parent))->fn == VP_NO_ID)
+       && ((VP_PathNode*)record(&nodes, parent))->fn == VP_NO_ID)
       return parent;
    UInt id = lookup(&node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0);
    if (id != VP_NO_ID)
       return id;
-   if ((UInt)VG_(sizeXA)(nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
+   if ((UInt)n_records(&nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
       return new_node(parent, fn, tid);
    id = lookup(&node_index, parent, VP_NO_ID, 0, 0, 0, 0);
    return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID, tid);
@@ -471,28 +513,34 @@ static Frame* push_frame(Context* c)
       is set when a function is entered, and unused otherwise; strfn_arg[]
       with strfn_count. */
    f->ret_addr    = 0;
+   f->ret_after_site = False;
    f->fn          = 0;
    f->incl_row    = 0;
    f->skip        = False;
    f->inside      = False;
    f->outermost   = False;
+   f->uncounted   = False;
    f->strfn       = False;
    f->strfn_count = VP_SF_NONE;
    return f;
 }
 
-static FnState* fn_state(Context* c, UInt fn)
+static __attribute__((noinline)) void grow_fn_states(Context* c, UInt fn)
 {
-   if (fn >= c->n_fns) {
-      UInt n = fn + 1 > 2 * c->n_fns ? fn + 1 : 2 * c->n_fns;
-      UInt i;
-      c->fns = VG_(realloc)("vp.cg.fns", c->fns, n * sizeof(FnState));
-      for (i = c->n_fns; i < n; i++) {
-         c->fns[i].active   = 0;
-         c->fns[i].incl_row = VP_NO_ID;
-      }
-      c->n_fns = n;
+   UInt n = fn + 1 > 2 * c->n_fns ? fn + 1 : 2 * c->n_fns;
+   UInt i;
+   c->fns = VG_(realloc)("vp.cg.fns", c->fns, n * sizeof(FnState));
+   for (i = c->n_fns; i < n; i++) {
+      c->fns[i].active   = 0;
+      c->fns[i].incl_row = VP_NO_ID;
    }
+   c->n_fns = n;
+}
+
+static inline FnState* fn_state(Context* c, UInt fn)
+{
+   if (UNLIKELY(fn >= c->n_fns))
+      grow_fn_states(c, fn);
    return &c->fns[fn];
 }
 
@@ -527,7 +575,7 @@ static void push_root(Context* c, UInt fn, Addr sp)
 {
    Frame* f = push_frame(c);
    f->sp   = sp;
-   f->site = (CallSite){ 0 };
+   f->site = NULL;
    f->edge = VP_NO_ID;
    enter_fn(c, f, fn, node_for(VP_NO_ID, fn, c->tid));
 }
@@ -546,21 +594,39 @@ static UInt inlined_node(UInt caller_node, UInt inl, UInt tid)
    return node_for(inlined_node(caller_node, call->parent, tid), call->fn, tid);
 }
 
-static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
-                          const CallSite* s, UInt tid, UInt* edge, UInt* node)
+/* The probe is hashed from the site's cell's address, not from what the
+   cell holds, so that a hit reads nothing of the cell. */
+static inline Bool cache_entry_is(const CallCacheEntry* e, CallSite s, UInt caller_node,
+                                  UInt caller_fn, UInt callee, UInt tid)
 {
-   UInt h = (caller_node * 2654435761u ^ callee * 40503u ^ (UInt)s->addr * 9973u ^ tid
-             ^ s->inl * 31u) & (CALL_CACHE_SIZE - 1);
-   CallCacheEntry* e = &call_cache[h];
-   if (e->site != s->cell || e->caller_node != caller_node || e->caller_fn != caller_fn
-       || e->callee != callee || e->tid != tid || e->edge == VP_NO_ID) {
-      e->site        = s->cell;
-      e->caller_node = caller_node;
-      e->caller_fn   = caller_fn;
-      e->callee      = callee;
-      e->tid         = tid;
-      e->edge        = edge_for(caller_fn, callee, s->file, s->line, tid, s->addr);
-      e->node        = node_for(inlined_node(caller_node, s->inl, tid), callee, tid);
+   return e->site == s && e->caller_node == caller_node && e->caller_fn == caller_fn
+          && e->callee == callee && e->tid == tid && e->edge != VP_NO_ID;
+}
+
+static void fill_cache_entry(CallCacheEntry* e, CallSite s, UInt caller_node, UInt caller_fn,
+                             UInt callee, UInt tid)
+{
+   e->site        = s;
+   e->caller_node = caller_node;
+   e->caller_fn   = caller_fn;
+   e->callee      = callee;
+   e->tid         = tid;
+   e->edge        = edge_for(caller_fn, callee, s->loc.file, s->loc.line, tid, s->addr);
+   e->node        = node_for(inlined_node(caller_node, s->loc.inl, tid), callee, tid);
+}
+
+static void edge_and_node(UInt caller_node, UInt caller_fn, UInt callee,
+                          CallSite s, UInt tid, UInt* edge, UInt* node)
+{
+   CallCacheEntry* set = call_set(caller_node, s, tid);
+   CallCacheEntry* e   = &set[0];
+   if (!cache_entry_is(e, s, caller_node, caller_fn, callee, tid)) {
+      e = &set[1];
+      if (!cache_entry_is(e, s, caller_node, caller_fn, callee, tid)) {
+         set[1] = set[0];   /* the most recent first */
+         e = &set[0];
+         fill_cache_entry(e, s, caller_node, caller_fn, callee, tid);
+      }
    }
    *edge = e->edge;
    *node = e->node;
@@ -593,7 +659,7 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
 }
 
 static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
-                      const CallSite* site)
+                      Bool ret_after_site, CallSite site)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -603,10 +669,13 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
    f = push_frame(c);
    f->sp        = sp;
    f->ret_addr  = ret_addr;
-   f->site      = *site;
+   f->ret_after_site = ret_after_site;
+   f->site      = site;
    if (callee->in_plt) {
       f->skip = True;
       f->node = f->edge = VP_NO_ID;
+      /* The stub's jump makes this call, from this site and caller. */
+      __builtin_prefetch(call_set(caller_node, site, c->tid));
       return;
    }
    UInt node;
@@ -617,12 +686,12 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
    enter_fn(c, f, callee->fn, node);
    if (VP_(clo).heap)
       enter_strfn(c, f, caller_fn);
-   /* Counted whether or not costs are being collected, as callgrind
+   /* Counted when the frame's costs are first added to its records, in
+      the cache lines that adds to (they are mostly not in the cache at
+      the call), whether or not costs are being collected, as callgrind
       counts; an edge all of whose calls cost nothing is left out when the
       profile is written. */
-   ((VP_Edge*)VG_(indexXA)(edges, f->edge))->count++;
-   if (!f->inside)
-      ((VP_PathNode*)VG_(indexXA)(nodes, node))->count++;
+   f->uncounted = True;
 }
 
 /* Adds what frame f has cost since it was entered (or last checkpointed)
@@ -631,12 +700,17 @@ static void account_frame(Context* c, Frame* f)
 {
    Int e, n = (Int)VP_(n_events);
    if (f->skip) return;
-   ULong*       node = f->inside ? NULL : ((VP_PathNode*)VG_(indexXA)(nodes, f->node))->incl;
+   ULong*       node = f->inside ? NULL : ((VP_PathNode*)record(&nodes, f->node))->incl;
    ULong*       edge = f->edge == VP_NO_ID ? NULL
-                       : ((VP_Edge*)VG_(indexXA)(edges, f->edge))->incl;
-   ULong*       row  = f->outermost ? ((VP_FnIncl*)VG_(indexXA)(fn_incl, f->incl_row))->incl
+                       : ((VP_Edge*)record(&edges, f->edge))->incl;
+   ULong*       row  = f->outermost ? ((VP_FnIncl*)record(&fn_incl, f->incl_row))->incl
                        : NULL;
    const ULong* clock = clock_of(c);
+   if (f->uncounted) {
+      ((VP_Edge*)record(&edges, f->edge))->count++;
+      if (node) ((VP_PathNode*)record(&nodes, f->node))->count++;
+      f->uncounted = False;
+   }
    for (e = 0; e < n; e++) {
       ULong d = clock[e] - c->offset[e] - f->enter[e];
       f->enter[e] += d;
@@ -652,7 +726,7 @@ static void account_guest(Context* c)
 {
    Int e;
    if (c->guest_fn == VP_NO_ID) return;
-   ULong*       row   = ((VP_FnIncl*)VG_(indexXA)(fn_incl, c->guest_row))->incl;
+   ULong*       row   = ((VP_FnIncl*)record(&fn_incl, c->guest_row))->incl;
    const ULong* clock = clock_of(c);
    for (e = 0; e < (Int)VP_(n_events); e++) {
       ULong d = clock[e] - c->offset[e] - c->guest_enter[e];
@@ -755,6 +829,12 @@ static void underflow(Context* c, const Entered* sb)
 /*--- The superblock-entry hook                            ---*/
 /*------------------------------------------------------------*/
 
+/* Where frame f's call instruction returns to; 0 if the call was emulated. */
+static Addr frame_ret_addr(const Frame* f)
+{
+   return f->ret_after_site ? f->site->addr + f->site->len : f->ret_addr;
+}
+
 /* A real return pops at least the top frame: its stack pointer was left,
    or it is the same and this block is the return address of the top
    frame (or of frames below it entered at the same stack pointer). */
@@ -765,7 +845,7 @@ static Int pops_for_return(Context* c, const Entered* sb, Addr sp)
    if (sp < c->frames[i].sp) return 0;
    if (sp > c->frames[i].sp) return 1;
    for (;;) {
-      if (c->frames[i].ret_addr == sb->sb->orig_addr) return pops;
+      if (frame_ret_addr(&c->frames[i]) == sb->sb->orig_addr) return pops;
       if (i > 1 && c->frames[i - 1].sp == sp) { i--; pops++; continue; }
       return 0;
    }
@@ -803,8 +883,10 @@ static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-void VP_(sb_entry)(VP_SB* block, Addr sp, UWord fn_obj, UWord flags)
+void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj)
 {
+   VP_SB* block = (VP_SB*)(sb_flags & ~(UWord)VP_ENTERED_FLAGS);
+   UWord  flags = sb_flags & VP_ENTERED_FLAGS;
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(block);
    Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
@@ -836,16 +918,19 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    return running != NULL ? VP_(cur_sb) : NULL;
 }
 
-/* The call made by a block's exit, and where it returns to if ret is
-   not NULL; a call by the final exit that the exit word marked as such
-   has its cell in VP_(call_cc), so that the block's arrays are not read. */
-static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret)
+/* The call made by a block's exit, and (if ret is not NULL) where it
+   returns to: the instruction after the call when *after is set.  A call
+   by the final exit that the exit word marked as such has its cell in
+   VP_(call_cc), so that neither the block's arrays nor the cell are read. */
+static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret, Bool* after)
 {
-   const VP_InstrCC* at = marked_call ? VP_(call_cc) : last->instr_cc[last->exit_instr[exit]];
-   CallSite site = { at->addr, at->loc.file, at->loc.line, at->loc.inl, at };
+   if (marked_call) {
+      if (ret) *after = True;
+      return VP_(call_cc);
+   }
    if (ret)
-      *ret = marked_call ? at->addr + at->len : last->exit_next[exit];
-   return site;
+      *ret = last->exit_next[exit];
+   return last->instr_cc[last->exit_instr[exit]];
 }
 
 static void follow(const Entered* sb, Addr sp)
@@ -888,7 +973,7 @@ static void follow(const Entered* sb, Addr sp)
       return;
 
    Bool        emulated  = False, resolved = False;
-   CallSite    resolved_site = { 0, 0, 0, VP_NO_INL, NULL };
+   CallSite    resolved_site = NULL;
    Int         pops      = 1;
    Bool        has_calls = c->depth > 1;
 
@@ -920,7 +1005,8 @@ static void follow(const Entered* sb, Addr sp)
          underflow(c, sb);
       return;
    }
-   if (unwind(tid, sp, 0) > 0)
+   /* Mostly no frame was left: unwind() would stop at the top frame. */
+   if (c->frames[c->depth - 1].sp < sp && unwind(tid, sp, 0) > 0)
       return;                      /* left frames: a return, not a call */
    if (jk != VP_JK_CALL)
       return;
@@ -929,6 +1015,7 @@ static void follow(const Entered* sb, Addr sp)
    Frame*   top = emulated && c->depth > 1 ? &c->frames[c->depth - 1] : NULL;
    CallSite site;
    Addr     ret = 0;
+   Bool     ret_after_site = False;
    if (top)
       sp = top->sp;
    if (top && top->skip)           /* a PLT stub jumping on: the call is the caller's */
@@ -936,8 +1023,9 @@ static void follow(const Entered* sb, Addr sp)
    else if (resolved)
       site = resolved_site;
    else
-      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT, emulated ? NULL : &ret);
-   push_call(c, sb, sp, ret, &site);
+      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT, emulated ? NULL : &ret,
+                       &ret_after_site);
+   push_call(c, sb, sp, ret, ret_after_site, site);
 }
 
 /* A translation is going away: no context may keep pointing at it. */
@@ -1037,18 +1125,18 @@ void VP_(callgraph_zero)(void)
 {
    Word i;
    VP_(callgraph_checkpoint)();   /* restarts the active frames' clocks */
-   for (i = 0; i < VG_(sizeXA)(edges); i++) {
-      VP_Edge* e = VG_(indexXA)(edges, i);
+   for (i = 0; i < n_records(&edges); i++) {
+      VP_Edge* e = record(&edges, i);
       e->count = 0;
       VG_(memset)(e->incl, 0, VP_(n_events) * sizeof(ULong));
    }
-   for (i = 0; i < VG_(sizeXA)(nodes); i++) {
-      VP_PathNode* n = VG_(indexXA)(nodes, i);
+   for (i = 0; i < n_records(&nodes); i++) {
+      VP_PathNode* n = record(&nodes, i);
       n->count = 0;
       VG_(memset)(n->incl, 0, VP_(n_events) * sizeof(ULong));
    }
-   for (i = 0; i < VG_(sizeXA)(fn_incl); i++) {
-      VP_FnIncl* r = VG_(indexXA)(fn_incl, i);
+   for (i = 0; i < n_records(&fn_incl); i++) {
+      VP_FnIncl* r = record(&fn_incl, i);
       VG_(memset)(r->incl, 0, VP_(n_events) * sizeof(ULong));
    }
 }
@@ -1064,8 +1152,8 @@ void VP_(callgraph_reset_stacks)(void)
    }
 }
 
-UInt VP_(n_edges)(void)            { return (UInt)VG_(sizeXA)(edges); }
-const VP_Edge* VP_(edge)(UInt i)   { return VG_(indexXA)(edges, i); }
+UInt VP_(n_edges)(void)            { return (UInt)n_records(&edges); }
+const VP_Edge* VP_(edge)(UInt i)   { return record(&edges, i); }
 /* An inlined function's node is never entered: what it holds is what
    its children hold.  Children come after their parents, so one pass
    from the last node back settles every level. */
@@ -1073,22 +1161,22 @@ void VP_(settle_inlined_nodes)(void)
 {
    Word i;
    Int  e, n = (Int)VP_(n_events);
-   for (i = 0; i < VG_(sizeXA)(nodes); i++) {
-      VP_PathNode* p = VG_(indexXA)(nodes, i);
+   for (i = 0; i < n_records(&nodes); i++) {
+      VP_PathNode* p = record(&nodes, i);
       if (p->fn != VP_NO_ID && VP_(fn)(p->fn)->inlined)
          VG_(memset)(p->incl, 0, n * sizeof(ULong));
    }
-   for (i = VG_(sizeXA)(nodes) - 1; i >= 0; i--) {
-      const VP_PathNode* p = VG_(indexXA)(nodes, i);
+   for (i = n_records(&nodes) - 1; i >= 0; i--) {
+      const VP_PathNode* p = record(&nodes, i);
       if (p->parent == VP_NO_ID) continue;
-      VP_PathNode* up = VG_(indexXA)(nodes, p->parent);
+      VP_PathNode* up = record(&nodes, p->parent);
       if (up->fn != VP_NO_ID && VP_(fn)(up->fn)->inlined)
          for (e = 0; e < n; e++) up->incl[e] += p->incl[e];
    }
 }
 
-UInt VP_(n_path_nodes)(void)       { return (UInt)VG_(sizeXA)(nodes); }
-const VP_PathNode* VP_(path_node)(UInt i) { return VG_(indexXA)(nodes, i); }
+UInt VP_(n_path_nodes)(void)       { return (UInt)n_records(&nodes); }
+const VP_PathNode* VP_(path_node)(UInt i) { return record(&nodes, i); }
 
-UInt VP_(n_fn_incl)(void)               { return (UInt)VG_(sizeXA)(fn_incl); }
-const VP_FnIncl* VP_(fn_incl)(UInt i)   { return VG_(indexXA)(fn_incl, i); }
+UInt VP_(n_fn_incl)(void)               { return (UInt)n_records(&fn_incl); }
+const VP_FnIncl* VP_(fn_incl)(UInt i)   { return record(&fn_incl, i); }

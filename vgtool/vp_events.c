@@ -39,6 +39,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 #include "vp_data.h"
 #include "vp_sim.h"
@@ -358,6 +359,7 @@ static const HelperSet* helpers_for(Bool heap) { return heap ? helpers : helpers
 static const HelperSet* for_data(const Event* e) { return helpers_for(e->heap); }
 static IRExpr* sp_now(void);
 static IRExpr* sp_arg(Bool heap) { return heap ? sp_now() : mkIRExpr_HWord(0); }
+static Bool heap_counts(IRExpr* addr);
 
 static void call(const HChar* name, void* fn, Int regparms, IRExpr** args, IRExpr* guard)
 {
@@ -440,6 +442,133 @@ static IRExpr* sp_now(void)
    return VP_(ir_atom)(q.sbOut, IRExpr_Get(q.offset_sp, sizeof(Addr) == 8 ? Ity_I64 : Ity_I32));
 }
 
+/*------------------------------------------------------------*/
+/*--- Accesses at a distance from the stack pointer known  ---*/
+/*--- while translating                                    ---*/
+/*------------------------------------------------------------*/
+
+/* The heap's test of stack accesses needs the stack pointer at the
+   access, but when the access's address is the stack pointer plus a
+   constant (a push, a pop, a call's return address, a local addressed
+   from the stack pointer), the test's answer is known while
+   translating: an access inside the window then needs neither a heap
+   helper nor the stack pointer read into IR.  Values are followed
+   through the block as "the value of temporary base, plus off": the
+   stack pointer's is known from its first read or write in the block
+   until a write it cannot follow (a constant, a helper's effects). */
+typedef struct { IRTemp base; Addr off; } SpRel;   /* base IRTemp_INVALID: not known */
+
+static const SpRel unknown_rel = { IRTemp_INVALID, 0 };
+static SpRel* tmp_rel;      /* per temporary of the block being translated */
+static Int    tmp_rel_cap;
+static Int    tmp_rel_used;
+static SpRel  sp_rel;       /* the guest's stack pointer as it now stands */
+
+static void track_begin(const IRSB* sbOut)
+{
+   Int i, n = sbOut->tyenv->types_used;
+   if (n > tmp_rel_cap) {
+      tmp_rel_cap = n + 64;
+      tmp_rel = VG_(realloc)("vp.events.rel", tmp_rel, tmp_rel_cap * sizeof(SpRel));
+   }
+   for (i = 0; i < n; i++)
+      tmp_rel[i] = unknown_rel;
+   tmp_rel_used = n;
+   sp_rel = unknown_rel;
+}
+
+static SpRel rel_of(const IRExpr* e)
+{
+   if (e->tag != Iex_RdTmp || (Int)e->Iex.RdTmp.tmp >= tmp_rel_used)
+      return unknown_rel;
+   return tmp_rel[e->Iex.RdTmp.tmp];
+}
+
+/* Temporary t is assigned e: a read of the stack pointer, or a known
+   value plus or minus a constant. */
+static void track_tmp(IRTemp t, const IRExpr* e)
+{
+   SpRel r = unknown_rel;
+   if ((Int)t >= tmp_rel_used)
+      return;
+   if (e->tag == Iex_Get && e->Iex.Get.offset == q.offset_sp && e->Iex.Get.ty == Ity_I64) {
+      if (sp_rel.base == IRTemp_INVALID)
+         sp_rel = (SpRel){ t, 0 };
+      r = sp_rel;
+   } else if (e->tag == Iex_Binop
+              && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64)) {
+      const IRExpr* x = e->Iex.Binop.arg1;
+      const IRExpr* c = e->Iex.Binop.arg2;
+      if (e->Iex.Binop.op == Iop_Add64 && x->tag == Iex_Const) {
+         const IRExpr* swap = x; x = c; c = swap;
+      }
+      if (c->tag == Iex_Const && c->Iex.Const.con->tag == Ico_U64) {
+         r = rel_of(x);
+         if (r.base != IRTemp_INVALID)
+            r.off += e->Iex.Binop.op == Iop_Add64 ? c->Iex.Const.con->Ico.U64
+                                                  : -c->Iex.Const.con->Ico.U64;
+      }
+   }
+   tmp_rel[t] = r;
+}
+
+static Bool touches_sp(Int offset, Int size)
+{
+   return offset < q.offset_sp + (Int)sizeof(Addr) && q.offset_sp < offset + size;
+}
+
+/* A write of the guest state: of the stack pointer whole, by a
+   temporary (whose value, if not followed, becomes the new base), or
+   any other that may change it. */
+static void track_put(Int offset, const IRExpr* data, IRTypeEnv* tyenv)
+{
+   Int size = sizeofIRType(typeOfIRExpr(tyenv, data));
+   if (!touches_sp(offset, size))
+      return;
+   if (offset != q.offset_sp || size != (Int)sizeof(Addr) || data->tag != Iex_RdTmp) {
+      sp_rel = unknown_rel;
+      return;
+   }
+   sp_rel = rel_of(data);
+   if (sp_rel.base == IRTemp_INVALID)
+      sp_rel = (SpRel){ data->Iex.RdTmp.tmp, 0 };
+}
+
+static void track_dirty(const IRDirty* d)
+{
+   Int i;
+   if (d->tmp != IRTemp_INVALID && (Int)d->tmp < tmp_rel_used)
+      tmp_rel[d->tmp] = unknown_rel;
+   for (i = 0; i < d->nFxState; i++)
+      if (d->fxState[i].fx != Ifx_Read
+          && touches_sp(d->fxState[i].offset,
+                        d->fxState[i].size + d->fxState[i].nRepeats * d->fxState[i].repeatLen))
+         sp_rel = unknown_rel;
+}
+
+/* What statement st does to the values followed, after its accesses. */
+static void track_stmt(const IRStmt* st, IRTypeEnv* tyenv)
+{
+   switch (st->tag) {
+      case Ist_WrTmp: track_tmp(st->Ist.WrTmp.tmp, st->Ist.WrTmp.data); break;
+      case Ist_Put:   track_put(st->Ist.Put.offset, st->Ist.Put.data, tyenv); break;
+      case Ist_PutI:  sp_rel = unknown_rel; break;
+      case Ist_Dirty: track_dirty(st->Ist.Dirty.details); break;
+      default:        break;   /* other temporaries written stay not known */
+   }
+}
+
+/* Whether the heap counts an access at addr: not in a string function
+   counted whole, nor where its stack test is known to leave it out. */
+static Bool heap_counts(IRExpr* addr)
+{
+   if (!q.heap_here)
+      return False;
+   SpRel a = rel_of(addr);
+   return a.base == IRTemp_INVALID || a.base != sp_rel.base
+          || !VP_(in_stack_window)(a.off, sp_rel.off);
+}
+
 static Event* push(EventKind kind, IRExpr* addr, UInt size)
 {
    if (q.used == QUEUE_SIZE)
@@ -449,7 +578,7 @@ static Event* push(EventKind kind, IRExpr* addr, UInt size)
    e->instr = q.instr;
    e->addr  = addr;
    e->size  = size;
-   e->heap  = q.heap_here && (kind == EV_READ || kind == EV_WRITE);
+   e->heap  = (kind == EV_READ || kind == EV_WRITE) && heap_counts(addr);
    e->sp    = kind == EV_READ || kind == EV_WRITE ? sp_arg(e->heap) : NULL;
    return e;
 }
@@ -494,7 +623,7 @@ static void data_read(IRExpr* addr, UInt size)
    tl_assert(isIRAtom(addr) && size >= 1);
    if (VP_(clo).cache_sim)
       push(EV_READ, addr, size);
-   else if (q.heap_here)
+   else if (heap_counts(addr))
       heap_call(addr, size, False, NULL);
 }
 
@@ -502,7 +631,7 @@ static void data_write(IRExpr* addr, UInt size)
 {
    tl_assert(isIRAtom(addr) && size >= 1);
    if (!VP_(clo).cache_sim) {
-      if (q.heap_here)
+      if (heap_counts(addr))
          heap_call(addr, size, True, NULL);
       return;
    }
@@ -521,15 +650,15 @@ static void data_write(IRExpr* addr, UInt size)
 static void data_guarded(IRExpr* addr, UInt size, IRExpr* guard, Bool is_write)
 {
    tl_assert(isIRAtom(addr) && isIRAtom(guard) && size >= 1);
+   Bool heap = heap_counts(addr);
    if (!VP_(clo).cache_sim) {
-      if (q.heap_here)
+      if (heap)
          heap_call(addr, size, is_write, guard);
       return;
    }
    flush();
-   const HelperSet* h = helpers_for(q.heap_here);
-   IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size),
-                                 sp_arg(q.heap_here));
+   const HelperSet* h = helpers_for(heap);
+   IRExpr** args = mkIRExprVec_4(cc_expr(q.instr), addr, mkIRExpr_HWord(size), sp_arg(heap));
    if (is_write)
       call("vgprof_log_1Dw", h->dw, 3, args, guard);
    else
@@ -546,6 +675,7 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
 {
    q.sbOut = sbOut;
    q.offset_sp = offset_sp;
+   track_begin(sbOut);
    q.used  = 0;
    q.instr = NULL;
    q.last_line = NO_LINE;
@@ -653,6 +783,7 @@ void VP_(events_stmt)(IRStmt* st, IRTypeEnv* tyenv, IRType hWordTy)
       default:
          break;
    }
+   track_stmt(st, tyenv);
 }
 
 /* At the end of the block: an indirect jump or call is a branch to an

@@ -41,6 +41,13 @@
 /* Blocks up to this size keep a per-byte access count, as DHAT's do. */
 #define ACC_LIMIT 1024
 
+#if defined(__SSE2__)
+const VP_AccLanes VP_(acc_first)[9] = {
+   { 0 }, { 1 }, { 1, 1 }, { 1, 1, 1 }, { 1, 1, 1, 1 }, { 1, 1, 1, 1, 1 },
+   { 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 1, 1, 1, 1 }
+};
+#endif
+
 ULong           VP_(heap_time);
 ULong           VP_(heap_stopped_at);
 Addr            VP_(heap_lo) = 1, VP_(heap_hi) = 0;  /* empty range */

@@ -27,18 +27,21 @@ extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling, const HC
 /*--- from vp_heap.c                                       ---*/
 /*------------------------------------------------------------*/
 
-/* A live heap block. */
+/* A live heap block.  The fields each data access reads or writes come
+   first, those it reads first of all, so that they share a host cache
+   line: records are 16-byte aligned, and a block's data object, read
+   right after its start, once lay in the record's second line. */
 typedef struct _VP_Block {
    Addr             start;
-   SizeT            size;    /* as requested; at least 1 */
-   struct _VP_Site* site;
-   ULong            born;    /* VP_(heap_now)() at allocation */
-   ULong            reads, writes;   /* bytes */
-   UShort*          acc;     /* [size] accesses per byte, small blocks only */
-   Bool             inner;   /* made by a client request: may lie inside
-                                a block of the allocator's */
    struct _VP_DataObj* data; /* its site's data object (vp_data.h), or
                                 NULL when accesses are not booked to data */
+   SizeT            size;    /* as requested; at least 1 */
+   UShort*          acc;     /* [size] accesses per byte, small blocks only */
+   ULong            reads, writes;   /* bytes */
+   struct _VP_Site* site;
+   ULong            born;    /* VP_(heap_now)() at allocation */
+   Bool             inner;   /* made by a client request: may lie inside
+                                a block of the allocator's */
 } VP_Block;
 
 /* An allocation site: the stack a block was allocated from. */
@@ -119,26 +122,43 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    return VP_(heap_cached)(a, True);
 }
 
-/* Four per-byte counts read and written as one word. */
-typedef ULong __attribute__((may_alias, aligned(2))) VP_AccQuad;
-#define VP_ACC_ONES 0x0001000100010001ULL
-#define VP_ACC_TOPS 0x8000800080008000ULL
+/* Adds one to each of the k counts from acc[off] that is not saturated
+   (0xFFFF).  With SSE2, eight counts are read and written as one
+   vector: its saturating addition of 16-bit lanes (paddusw) is the
+   counts' own rule, so an access of up to eight bytes is counted by one
+   addition of the increments VP_(acc_first)[k] (one in each of the
+   first k lanes), with no test of the counts; it may touch counts past
+   the k, adding nothing to them.  Elsewhere, one count at a time. */
+#if defined(__SSE2__)
+typedef short VP_AccLanes __attribute__((vector_size(16)));
+typedef short VP_AccOcta __attribute__((vector_size(16), may_alias, aligned(2)));
+extern const VP_AccLanes VP_(acc_first)[9];
 
-/* Adds one to each of the counts [off, end) of acc that is not saturated
-   (0xFFFF).  Four at a time while none of the four is saturated (no
-   lane of their complement is zero, so adding one carries into no
-   neighbour): an 8-byte access costs two additions rather than eight
-   tests and increments. */
-static inline __attribute__((always_inline)) void VP_(acc_bump)(UShort* acc, SizeT off, SizeT end)
+static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, SizeT off, SizeT k)
 {
-   while (end - off >= 4) {
-      VP_AccQuad* q = (VP_AccQuad*)&acc[off];
-      ULong       c = ~*q;
-      if (((c - VP_ACC_ONES) & ~c & VP_ACC_TOPS) != 0)
-         break;
-      *q += VP_ACC_ONES;
-      off += 4;
+   VP_AccOcta* o = (VP_AccOcta*)&acc[off];
+   *o = __builtin_ia32_paddusw128(*o, VP_(acc_first)[k]);
+}
+#else
+static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, SizeT off, SizeT k)
+{
+   for (SizeT end = off + k; off < end; off++)
+      if (acc[off] != 0xFFFF) acc[off]++;
+}
+#endif
+
+/* Adds one to each of the counts [off, end) of acc[0, size) that is not
+   saturated.  The vector may reach past end but not past size: lanes
+   past end add nothing. */
+static inline __attribute__((always_inline))
+void VP_(acc_bump)(UShort* acc, SizeT off, SizeT end, SizeT size)
+{
+   if (LIKELY(end - off <= 8 && off + 8 <= size)) {
+      VP_(acc_add)(acc, off, end - off);
+      return;
    }
+   for (; end - off >= 8; off += 8)
+      VP_(acc_add)(acc, off, 8);
    for (; off < end; off++)
       if (acc[off] != 0xFFFF) acc[off]++;
 }
@@ -152,7 +172,7 @@ void VP_(heap_access_in)(VP_Block* b, Addr a, SizeT n, Bool write)
    else       b->reads  += n;
    if (b->acc) {
       SizeT off = a - b->start, end = off + n < b->size ? off + n : b->size;
-      VP_(acc_bump)(b->acc, off, end);
+      VP_(acc_bump)(b->acc, off, end, b->size);
    }
 }
 
