@@ -31,7 +31,6 @@
    thread's or an interrupting handler's work. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -132,9 +131,6 @@ typedef struct {
 static Records      edges;        /* VP_Edge */
 static Records      nodes;        /* VP_PathNode */
 static Records      fn_incl;      /* VP_FnIncl, one per (fn, thread) */
-static VgHashTable* edge_index;
-static VgHashTable* node_index;
-static VgHashTable* fn_incl_index;
 
 static inline void* record(const Records* r, UInt id)
 {
@@ -166,51 +162,123 @@ static void init_records(Records* r, const HChar* cc, SizeT size)
 
 /* Five numbers and an address (an edge's call instruction; 0 for a
    path node). */
-typedef struct _Key {
-   struct _Key* next;
-   UWord        key;     /* hash of k and addr */
-   Addr         addr;
-   UInt         k[5];
-   UInt         id;
+typedef struct {
+   UInt k[5];
+   Addr addr;
 } Key;
+
+/* The key of a table's record id, read from the record itself. */
+typedef void (*KeyOf)(UInt id, Key* out);
+
+/* A table's index: the ids of its records by the hash of their keys, by
+   open addressing.  Only ids are stored (slot: id + 1; 0: empty), the
+   keys being in the records: a key of its own beside each of the tens
+   of thousands of records cost more than the records' index. */
+typedef struct {
+   UInt* slot;
+   UInt  mask;   /* slots - 1, a power of two - 1 */
+   UInt  used;
+   KeyOf key_of;
+} Index;
+
+static Index edge_index, node_index, fn_incl_index;
+
+static void set_key(Key* key, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
+{
+   key->k[0] = a; key->k[1] = b; key->k[2] = c; key->k[3] = d; key->k[4] = e;
+   key->addr = addr;
+}
 
 static UWord hash_key(const Key* key)
 {
    UWord h = 14695981039346656037UL;
    Int   i;
    for (i = 0; i < 5; i++) h = (h ^ key->k[i]) * 1099511628211UL;
-   return (h ^ key->addr) * 1099511628211UL;
+   h = (h ^ key->addr) * 1099511628211UL;
+   return h ^ (h >> 29);
 }
 
-static Word cmp_key(const void* a, const void* b)
+static Bool same_key(const Key* x, const Key* y)
 {
-   const Key *x = a, *y = b;
-   if (x->addr != y->addr) return 1;
-   return VG_(memcmp)(x->k, y->k, sizeof(UInt) * 5);
+   return x->addr == y->addr && VG_(memcmp)(x->k, y->k, sizeof x->k) == 0;
 }
 
-static void set_key(Key* key, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
+static void init_index(Index* t, KeyOf key_of)
 {
-   key->k[0] = a; key->k[1] = b; key->k[2] = c; key->k[3] = d; key->k[4] = e;
-   key->addr = addr;
-   key->key  = hash_key(key);
+   t->mask   = 1023;
+   t->used   = 0;
+   t->key_of = key_of;
+   t->slot   = VG_(calloc)("vp.cg.index", t->mask + 1, sizeof(UInt));
+}
+
+/* The slot holding key's id, or the empty slot where it would go. */
+static UInt* slot_of(const Index* t, const Key* key)
+{
+   UWord i = hash_key(key) & t->mask;
+   for (;; i = (i + 1) & t->mask) {
+      Key here;
+      if (t->slot[i] == 0)
+         return &t->slot[i];
+      t->key_of(t->slot[i] - 1, &here);
+      if (same_key(&here, key))
+         return &t->slot[i];
+   }
+}
+
+/* Twice the slots, so that at most half are used. */
+static void grow_index(Index* t)
+{
+   UInt* old   = t->slot;
+   UInt  n_old = t->mask + 1, i;
+   t->mask = 2 * n_old - 1;
+   t->slot = VG_(calloc)("vp.cg.index", t->mask + 1, sizeof(UInt));
+   for (i = 0; i < n_old; i++) {
+      Key key;
+      if (old[i] == 0) continue;
+      t->key_of(old[i] - 1, &key);
+      *slot_of(t, &key) = old[i];
+   }
+   VG_(free)(old);
 }
 
 /* The id stored for k, or VP_NO_ID. */
-static UInt lookup(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
+static UInt lookup(const Index* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr)
 {
    Key probe;
    set_key(&probe, a, b, c, d, e, addr);
-   Key* found = VG_(HT_gen_lookup)(t, &probe, cmp_key);
-   return found ? found->id : VP_NO_ID;
+   UInt s = *slot_of(t, &probe);
+   return s ? s - 1 : VP_NO_ID;
 }
 
-static void insert(VgHashTable* t, UInt a, UInt b, UInt c, UInt d, UInt e, Addr addr, UInt id)
+/* Records id, whose record holds the key, as not yet in the index. */
+static void insert(Index* t, UInt id)
 {
-   Key* n = VP_(perm_alloc)(sizeof(Key));
-   set_key(n, a, b, c, d, e, addr);
-   n->id  = id;
-   VG_(HT_add_node)(t, n);
+   Key key;
+   if (2 * (t->used + 1) > t->mask + 1)
+      grow_index(t);
+   t->key_of(id, &key);
+   *slot_of(t, &key) = id + 1;
+   t->used++;
+}
+
+/* Each table's key, as lookup is asked for it: a path node by parent,
+   function and, for a root, thread (other nodes belong to their root's). */
+static void edge_key(UInt id, Key* out)
+{
+   const VP_Edge* r = record(&edges, id);
+   set_key(out, r->caller, r->callee, r->file, r->line, r->tid, r->addr);
+}
+
+static void node_key(UInt id, Key* out)
+{
+   const VP_PathNode* r = record(&nodes, id);
+   set_key(out, r->parent, r->fn, r->parent == VP_NO_ID ? r->tid : 0, 0, 0, 0);
+}
+
+static void fn_incl_key(UInt id, Key* out)
+{
+   const VP_FnIncl* r = record(&fn_incl, id);
+   set_key(out, r->fn, r->tid, 0, 0, 0, 0);
 }
 
 /* The edge and node of recent calls: a call repeats where it was made
@@ -260,12 +328,12 @@ void VP_(init_callgraph)(void)
    init_records(&edges, "vp.cg.edges", sizeof(VP_Edge) + costs);
    init_records(&nodes, "vp.cg.nodes", sizeof(VP_PathNode) + costs);
    init_records(&fn_incl, "vp.cg.fnincl", sizeof(VP_FnIncl) + costs);
-   fn_incl_index = VG_(HT_construct)("vp.cg.fninclindex");
-   edge_index = VG_(HT_construct)("vp.cg.edgeindex");
+   init_index(&fn_incl_index, fn_incl_key);
+   init_index(&edge_index, edge_key);
    contexts   = VG_(calloc)("vp.cg.contexts", VG_N_THREADS, sizeof(Context*));
    for (i = 0; i < CALL_CACHE_SETS; i++) call_cache[i][0].edge = call_cache[i][1].edge = VP_NO_ID;
    any_toggles = VG_(sizeXA)(VP_(clo).toggle_collect) > 0;
-   node_index = VG_(HT_construct)("vp.cg.nodeindex");
+   init_index(&node_index, node_key);
 }
 
 /*------------------------------------------------------------*/
@@ -376,26 +444,26 @@ static void switch_to_thread(ThreadId tid)
 
 static UInt incl_row_for(UInt fn, UInt tid)
 {
-   UInt id = lookup(fn_incl_index, fn, tid, 0, 0, 0, 0);
+   UInt id = lookup(&fn_incl_index, fn, tid, 0, 0, 0, 0);
    if (id == VP_NO_ID) {
       VP_FnIncl* r = blank_record();
       r->fn  = fn;
       r->tid = tid;
       id = add_record(&fn_incl, r);
-      insert(fn_incl_index, fn, tid, 0, 0, 0, 0, id);
+      insert(&fn_incl_index, id);
    }
    return id;
 }
 
 static UInt edge_for(UInt caller, UInt callee, UInt file, UInt line, UInt tid, Addr addr)
 {
-   UInt id = lookup(edge_index, caller, callee, file, line, tid, addr);
+   UInt id = lookup(&edge_index, caller, callee, file, line, tid, addr);
    if (id == VP_NO_ID) {
       VP_Edge* e = blank_record();
       e->caller = caller; e->callee = callee; e->file = file; e->line = line; e->tid = tid;
       e->addr = addr;
       id = add_record(&edges, e);
-      insert(edge_index, caller, callee, file, line, tid, addr, id);
+      insert(&edge_index, id);
    }
    return id;
 }
@@ -409,7 +477,7 @@ static UInt new_node(UInt parent, UInt fn, UInt tid)
    n->fn     = fn;
    n->tid    = tid;
    UInt id = add_record(&nodes, n);
-   insert(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0, id);
+   insert(&node_index, id);
    return id;
 }
 
@@ -420,12 +488,12 @@ static UInt node_for(UInt parent, UInt fn, UInt tid)
    if (parent != VP_NO_ID
        && ((VP_PathNode*)record(&nodes, parent))->fn == VP_NO_ID)
       return parent;
-   UInt id = lookup(node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0);
+   UInt id = lookup(&node_index, parent, fn, parent == VP_NO_ID ? tid : 0, 0, 0, 0);
    if (id != VP_NO_ID)
       return id;
    if ((UInt)n_records(&nodes) < VP_(clo).max_path_nodes || parent == VP_NO_ID)
       return new_node(parent, fn, tid);
-   id = lookup(node_index, parent, VP_NO_ID, 0, 0, 0, 0);
+   id = lookup(&node_index, parent, VP_NO_ID, 0, 0, 0, 0);
    return id != VP_NO_ID ? id : new_node(parent, VP_NO_ID, tid);
 }
 

@@ -55,12 +55,14 @@ void VP_(set_instrumenting)(Bool on, const HChar* why)
 /* The simulated events' counts of every cell when collection went off.
    The simulation helpers count into the cells whatever the collection
    state; while it is off, this is what the cells should hold.  Each
-   record is the cell's address followed by its simulated counts, in one
-   block allocated to size: collection goes off at the end of every run
-   with the heap on (vp_alloc.c, for the C library's clean-up), when the
-   cells are most numerous. */
-static ULong* saved;     /* NULL: nothing saved (all zero) */
-static Word   n_saved;
+   record is the cell's address followed by the simulated counts it has
+   room for, in one block allocated to size: collection goes off at the
+   end of every run with the heap on (vp_alloc.c, for the C library's
+   clean-up), when the cells are most numerous.  Only cells with a count
+   are saved, the others being put back as zero: most cells hold an
+   instruction that touches no data and never missed I1. */
+static ULong* saved;        /* NULL: nothing saved (all zero) */
+static Word   saved_words;
 
 /* The first event the simulation helpers count: not Ir, which lives in
    the live segment counters until folded (vp_instr.c). */
@@ -82,19 +84,40 @@ static void put_counts(VP_InstrCC* cc, const ULong* from, UInt first)
       cc->cost[e] = from[e - first];
 }
 
+/* How many simulated counts a cell has room for. */
+static UInt n_simulated(const VP_InstrCC* cc, UInt first)
+{
+   return cc->n_costs > first ? cc->n_costs - first : 0;
+}
+
+static Bool any_simulated(const VP_InstrCC* cc, UInt first)
+{
+   UInt e;
+   for (e = first; e < cc->n_costs; e++)
+      if (cc->cost[e]) return True;
+   return False;
+}
+
 static void save_simulated_counts(void)
 {
    XArray* all   = VP_(all_instr_ccs)();
    UInt    first = first_simulated();
-   UInt    width = 1 + VP_(n_events) - first;
-   Word    i;
-   n_saved = VG_(sizeXA)(all);
-   saved   = VG_(malloc)("vp.collect.saved", (n_saved > 0 ? n_saved : 1) * width * sizeof(ULong));
-   for (i = 0; i < n_saved; i++) {
+   Word    i, words = 0;
+   ULong*  r;
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
+      const VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
+      if (any_simulated(cc, first))
+         words += 1 + n_simulated(cc, first);
+   }
+   saved_words = words;
+   saved = r = VG_(malloc)("vp.collect.saved", (words > 0 ? words : 1) * sizeof(ULong));
+   for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      ULong*      r  = saved + i * width;
+      if (!any_simulated(cc, first))
+         continue;
       r[0] = (ULong)(Addr)cc;
-      copy_counts(r + 1, cc, first);
+      VG_(memcpy)(r + 1, cc->cost + first, n_simulated(cc, first) * sizeof(ULong));
+      r += 1 + n_simulated(cc, first);
    }
    VG_(deleteXA)(all);
 }
@@ -162,19 +185,14 @@ static void restore_all_cells(void)
 {
    XArray* all   = VP_(all_instr_ccs)();
    UInt    first = first_simulated();
-   UInt    width = 1 + VP_(n_events) - first;
    Word    i;
    for (i = 0; i < VG_(sizeXA)(all); i++) {
       VP_InstrCC* cc = *(VP_InstrCC**)VG_(indexXA)(all, i);
-      if (cc->n_costs > first)
-         VG_(memset)(cc->cost + first, 0, (cc->n_costs - first) * sizeof(ULong));
+      VG_(memset)(cc->cost + first, 0, n_simulated(cc, first) * sizeof(ULong));
    }
    VG_(deleteXA)(all);
-   for (i = 0; saved && i < n_saved; i++) {
-      const ULong* r  = saved + i * width;
-      VP_InstrCC*  cc = (VP_InstrCC*)(Addr)r[0];
-      put_counts(cc, r + 1, first);
-   }
+   for (i = 0; saved && i < saved_words; i += 1 + n_simulated((VP_InstrCC*)(Addr)saved[i], first))
+      put_counts((VP_InstrCC*)(Addr)saved[i], saved + i + 1, first);
 }
 
 /* Puts the cells' simulated counts back as they were saved: what was
@@ -190,8 +208,8 @@ static void restore_simulated_counts(void)
 static void drop_saved_counts(void)
 {
    if (saved) VG_(free)(saved);
-   saved   = NULL;
-   n_saved = 0;
+   saved       = NULL;
+   saved_words = 0;
 }
 
 void VP_(set_collecting)(Bool on)

@@ -47,6 +47,7 @@
 /* Positions of the simulated events in a cost array.  The cache events,
    when simulated, always follow Ir; constants spare the helpers a load. */
 enum { ev_I1mr = 1, ev_ILmr, ev_Dr, ev_D1mr, ev_DLmr, ev_Dw, ev_D1mw, ev_DLmw };
+STATIC_ASSERT(ev_Dr == VP_EV_DR);   /* cells that may access data are told by it */
 static UInt ev_Bc, ev_Bcm, ev_Bi, ev_Bim;
 
 /* Smallest line size of the three caches: cachegrind caps the size of a

@@ -143,8 +143,10 @@ typedef struct _VP_SB {
    UInt           n_segs;
    ULong*         seg_count;    /* [n_segs] completions of each segment */
    struct _VP_InstrCC** instr_cc; /* [n_instrs] */
-   UInt*          instr_seg;    /* [n_instrs] segment of each instruction */
-   UInt*          exit_instr;   /* [n_exits] the instruction holding the exit */
+   /* A superblock holds at most a few hundred instructions and exits (VEX
+      stops at 100 instructions), so their numbers fit in 16 bits. */
+   UShort*        instr_seg;    /* [n_instrs] segment of each instruction */
+   UShort*        exit_instr;   /* [n_exits] the instruction holding the exit */
    Addr*          exit_next;    /* [n_exits] the address after that instruction */
    /* For the call graph: what the entry of every block reads comes last,
       right before exit_jk's bytes (the first thing after the record), so
@@ -202,9 +204,10 @@ static inline UWord VP_(block_context)(UInt fn, Bool in_plt)
    have, in the order of the events: with the cache simulated, an
    instruction that touches no data has only Ir, I1mr and ILmr, one that
    only reads has the read events too; the events past n_costs are 0.
-   With the data objects on, the cell is preceded by the (function, data
-   object) pair the instruction last booked a data access to (vp_data.h),
-   VP_(cc_data_fn); without, by nothing. */
+   With the data objects on, a cell with room for data events (a cell
+   that may access data) is preceded by the (function, data object) pair
+   the instruction last booked a data access to (vp_data.h),
+   VP_(cc_data_fn); other cells, by nothing. */
 typedef struct _VP_InstrCC {
    struct _VP_InstrCC* next;   /* hash chain; must come first */
    UWord               addr;   /* hash key; must come second */
@@ -214,6 +217,14 @@ typedef struct _VP_InstrCC {
    VP_Loc              loc;
    ULong               cost[0];   /* n_costs counters */
 } VP_InstrCC;
+
+/* Where Dr, the first data event, stands when the cache is simulated
+   (the data objects need it): a cell with more counters may access data. */
+#define VP_EV_DR 3
+static inline Bool VP_(cc_width_has_data)(UInt n_costs)
+{
+   return n_costs > VP_EV_DR;
+}
 
 static inline struct _VP_FnData** VP_(cc_data_fn)(VP_InstrCC* cc)
 {

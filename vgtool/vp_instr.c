@@ -91,8 +91,9 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    SizeT  jk_bytes = (n_exits + 7) & ~7u;   /* keeps what follows aligned */
    SizeT  sz = sizeof(VP_SB) + jk_bytes
                + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
-               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UInt))
-               + n_exits * sizeof(UInt);
+               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UShort))
+               + n_exits * sizeof(UShort);
+   tl_assert(n_instrs <= 0xFFFF && max_segs <= 0xFFFF);
    VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
    UChar* p  = (UChar*)(sb + 1);
 
@@ -106,8 +107,8 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
    sb->exit_next  = (Addr*)p;         p += n_exits * sizeof(Addr);
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
-   sb->instr_seg  = (UInt*)p;         p += n_instrs * sizeof(UInt);
-   sb->exit_instr = (UInt*)p;
+   sb->instr_seg  = (UShort*)p;       p += n_instrs * sizeof(UShort);
+   sb->exit_instr = (UShort*)p;
    return sb;
 }
 
@@ -120,12 +121,15 @@ void* VP_(perm_alloc)(SizeT size)
    if (size > chunk_size / 16)
       return VG_(calloc)("vp.perm.big", 1, size);
    if (size > left) {
-      chunk = VG_(calloc)("vp.perm", 1, chunk_size);
+      /* Not zeroed as a whole: the newest chunk's pages are touched only
+         as records are carved out of them. */
+      chunk = VG_(malloc)("vp.perm", chunk_size);
       left  = chunk_size;
    }
    void* p = chunk;
    chunk += size;
    left  -= size;
+   VG_(memset)(p, 0, size);
    return p;
 }
 
@@ -143,10 +147,18 @@ static Word cmp_cc_loc(const void* a, const void* b)
 
 static Word cmp_cc_same(const void* a, const void* b) { return a != b; }
 
+/* Whether a cell of n_costs counters is preceded by its pair of the data
+   objects: only one that may access data needs it (most cells hold an
+   instruction that touches no data). */
+static Bool cc_has_data_fn(UInt n_costs)
+{
+   return VP_(data_on) && VP_(cc_width_has_data)(n_costs);
+}
+
 /* A cell like model (its pair of the data objects aside), zeroed. */
 static VP_InstrCC* new_cc(const VP_InstrCC* model, UInt n_costs)
 {
-   SizeT       pre = VP_(data_on) ? sizeof(struct _VP_FnData*) : 0;
+   SizeT       pre = cc_has_data_fn(n_costs) ? sizeof(struct _VP_FnData*) : 0;
    UChar*      p   = VP_(perm_alloc)(pre + sizeof(VP_InstrCC) + n_costs * sizeof(ULong));
    VP_InstrCC* cc  = (VP_InstrCC*)(p + pre);
    cc->addr    = model->addr;
@@ -163,7 +175,7 @@ static VP_InstrCC* widen(VP_InstrCC* narrow, UInt n_costs)
 {
    VG_(HT_gen_remove)(instr_table, narrow, cmp_cc_same);
    VP_InstrCC* cc = new_cc(narrow, n_costs);
-   if (VP_(data_on))
+   if (cc_has_data_fn(narrow->n_costs))
       *VP_(cc_data_fn)(cc) = *VP_(cc_data_fn)(narrow);
    narrow->next = cc;
    VG_(addToXA)(narrow_ccs, &narrow);
