@@ -36,6 +36,7 @@ Bool           VP_(data_on);
 VP_DataObj*    VP_(data_alloc_obj);
 VP_DataObj*    VP_(data_stack_obj);
 VP_DataObj*    VP_(data_near_obj);
+ULong*         VP_(data_near_acc);
 Addr           VP_(data_near_lo);
 UWord          VP_(data_near_span);
 Addr           VP_(data_stack_lo), VP_(data_stack_hi);
@@ -499,6 +500,7 @@ static void publish_stack(void)
    Bool in_alloc = VP_(in_alloc) != 0;
    Bool shared   = blocks_lo < blocks_hi && blocks_lo <= stack_hi && stack_lo < blocks_hi;
    VP_(data_near_obj)  = in_alloc ? VP_(data_alloc_obj) : VP_(data_stack_obj);
+   VP_(data_near_acc)  = VP_(data_near_obj)->acc;
    /* An empty range is [~0, ~0]: no access can start at the last byte. */
    VP_(data_near_lo)   = in_alloc ? 0 : shared ? ~(Addr)0 : stack_lo;
    VP_(data_near_span) = in_alloc ? ~(UWord)0 : shared ? 0 : stack_hi - stack_lo;

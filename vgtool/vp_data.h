@@ -91,6 +91,9 @@ extern Bool VP_(data_on);
 extern VP_DataObj* VP_(data_alloc_obj);
 extern VP_DataObj* VP_(data_stack_obj);
 extern VP_DataObj* VP_(data_near_obj);
+/* The near object's counts of accesses, Dr and Dw: an object counted as
+   a whole keeps its arrays for good. */
+extern ULong*      VP_(data_near_acc);
 extern Addr        VP_(data_near_lo);
 extern UWord       VP_(data_near_span);
 extern Addr        VP_(data_stack_lo), VP_(data_stack_hi);
@@ -216,11 +219,15 @@ void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULon
    VP_(data_book_at)(last, fn, VP_(data_place)(a, b), w, m1, mL);
 }
 
-/* The same, of an access in the near range. */
+/* The same, of an access in the near range: with no miss, one load
+   fewer before the count. */
 static inline __attribute__((always_inline))
 void VP_(data_book_near)(VP_FnData** last, UInt fn, UInt w, ULong m1, ULong mL)
 {
-   VP_(data_book_at)(last, fn, VP_(data_whole)(VP_(data_near_obj)), w, m1, mL);
+   if (UNLIKELY(m1))
+      VP_(data_book_at)(last, fn, VP_(data_whole)(VP_(data_near_obj)), w, m1, mL);
+   else
+      VP_(data_near_acc)[w]++;
 }
 
 void VP_(data_post_clo_init)(void);
