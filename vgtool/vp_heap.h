@@ -122,13 +122,21 @@ static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
    return VP_(heap_cached)(a, True);
 }
 
-/* Adds one to each of the k counts from acc[off] that is not saturated
-   (0xFFFF).  With SSE2, eight counts are read and written as one
-   vector: its saturating addition of 16-bit lanes (paddusw) is the
-   counts' own rule, so an access of up to eight bytes is counted by one
-   addition of the increments VP_(acc_first)[k] (one in each of the
-   first k lanes), with no test of the counts; it may touch counts past
-   the k, adding nothing to them.  Elsewhere, one count at a time. */
+/* Adds one to each of the counts [off, end) of acc that is not
+   saturated (0xFFFF), one at a time. */
+static inline __attribute__((always_inline)) void VP_(acc_add_each)(UShort* acc, SizeT off, SizeT end)
+{
+   for (; off < end; off++)
+      if (acc[off] != 0xFFFF) acc[off]++;
+}
+
+/* The same of the k counts from acc[off].  With SSE2, eight counts are
+   read and written as one vector: its saturating addition of 16-bit
+   lanes (paddusw) is the counts' own rule, so an access of up to eight
+   bytes is counted by one addition of the increments VP_(acc_first)[k]
+   (one in each of the first k lanes), with no test of the counts; it
+   may touch counts past the k, adding nothing to them.  Elsewhere, one
+   count at a time. */
 #if defined(__SSE2__)
 typedef short VP_AccLanes __attribute__((vector_size(16)));
 typedef short VP_AccOcta __attribute__((vector_size(16), may_alias, aligned(2)));
@@ -142,8 +150,7 @@ static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, Size
 #else
 static inline __attribute__((always_inline)) void VP_(acc_add)(UShort* acc, SizeT off, SizeT k)
 {
-   for (SizeT end = off + k; off < end; off++)
-      if (acc[off] != 0xFFFF) acc[off]++;
+   VP_(acc_add_each)(acc, off, off + k);
 }
 #endif
 
@@ -159,8 +166,7 @@ void VP_(acc_bump)(UShort* acc, SizeT off, SizeT end, SizeT size)
    }
    for (; end - off >= 8; off += 8)
       VP_(acc_add)(acc, off, 8);
-   for (; off < end; off++)
-      if (acc[off] != 0xFFFF) acc[off]++;
+   VP_(acc_add_each)(acc, off, end);
 }
 
 /* A read or write of n bytes at a, counted against the block b holding
