@@ -190,25 +190,33 @@ VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
    return VP_(data_static_slow)(a);
 }
 
+/* The misses of a data access (w: 0 a read, 1 a write), m1 D1 and mL
+   LL, at place p, made by the instruction whose (function, object) pair
+   *last is (vp_global.h) and fn its function: booked to the bucket and
+   to the pair.  Misses are rare: counting every access per pair too made
+   cache-simulated bzip2 5% slower.  The cell remembers the pair it last
+   booked to: an instruction mostly misses on one object. */
+static inline __attribute__((always_inline))
+void VP_(data_book_miss)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   VP_FnData* f = *last;
+   if (UNLIKELY(f == NULL || f->obj != p.obj))
+      *last = f = VP_(data_fn_entry)(fn, p.obj);
+   p.obj->miss[4 * p.bucket + 2 * w]     += m1;
+   p.obj->miss[4 * p.bucket + 2 * w + 1] += mL;
+   f->miss[2 * w]     += m1;
+   f->miss[2 * w + 1] += mL;
+}
+
 /* Books a data access, a read or a write (w: 0 or 1) with its D1 and LL
-   misses, made by the instruction whose cell is n and fn its function,
-   at place p: to its object and the bucket of its offset and, a miss, to
-   the (function, object) pair.  Misses are rare: counting every access per
-   pair too made cache-simulated bzip2 5% slower.  The cell remembers the
-   pair it last booked to: an instruction mostly misses on one object. */
+   misses, at place p: its count to the bucket of its offset in its
+   object, its misses as above. */
 static inline __attribute__((always_inline))
 void VP_(data_book_at)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {
    p.obj->acc[2 * p.bucket + w]++;
-   if (UNLIKELY(m1)) {
-      VP_FnData* f = *last;
-      if (UNLIKELY(f == NULL || f->obj != p.obj))
-         *last = f = VP_(data_fn_entry)(fn, p.obj);
-      p.obj->miss[4 * p.bucket + 2 * w]     += m1;
-      p.obj->miss[4 * p.bucket + 2 * w + 1] += mL;
-      f->miss[2 * w]     += m1;
-      f->miss[2 * w + 1] += mL;
-   }
+   if (UNLIKELY(m1))
+      VP_(data_book_miss)(last, fn, p, w, m1, mL);
 }
 
 /* The same, of an access at a outside the near range, b the heap block
