@@ -38,11 +38,14 @@ typedef enum {
    touched by every access and kept small so that they stay in the host's
    caches, and the misses, touched only on a miss.  Keeping the six counts
    of a bucket together made cache-simulated bzip2 4% slower: its large
-   blocks spread the accesses over 4096 buckets. */
+   blocks spread the accesses over 4096 buckets.  The accesses are the Dr
+   of every bucket, then the Dw of every bucket: a bucket's count is then
+   one indexed addition to the start of its kind's half. */
 typedef struct _VP_DataObj {
    struct _VP_DataObj* next;   /* hash chain; must come first */
    UWord        key;           /* hash key; must come second */
-   ULong*       acc;           /* [2 * n_rows]: Dr, Dw of each bucket */
+   ULong*       acc;           /* [2 * n_rows]: Dr of each bucket, then Dw */
+   ULong*       acc_w;         /* acc + n_rows: the Dw half */
    ULong*       miss;          /* [4 * n_rows]: D1mr, DLmr, D1mw, DLmw */
    UInt         n_rows;
    UInt         shift;
@@ -124,6 +127,12 @@ UWord VP_(data_bucket_at)(const VP_DataObj* o, SizeT offset)
 {
    UWord i = offset >> o->shift;
    return i < o->n_rows ? i : o->n_rows - 1;
+}
+
+/* The access counts of o's buckets for reads (w 0) or writes (w 1). */
+static inline __attribute__((always_inline)) ULong* VP_(data_acc)(const VP_DataObj* o, UInt w)
+{
+   return w ? o->acc_w : o->acc;
 }
 
 /* Where an access falls: an object, and the bucket of its offset. */
@@ -214,7 +223,7 @@ void VP_(data_book_miss)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULon
 static inline __attribute__((always_inline))
 void VP_(data_book_at)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {
-   p.obj->acc[2 * p.bucket + w]++;
+   VP_(data_acc)(p.obj, w)[p.bucket]++;
    if (UNLIKELY(m1))
       VP_(data_book_miss)(last, fn, p, w, m1, mL);
 }

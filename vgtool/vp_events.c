@@ -233,10 +233,10 @@ void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool 
       p = VP_(data_place_at)(b->data, a - b->start);
    else if (!VP_(data_place_cached)(a, &p))
       goto whole;
-   p.obj->acc[2 * p.bucket + k]++;
+   VP_(data_acc)(p.obj, k)[p.bucket]++;
+   if (heap) heap_bytes(b, a, size, sp, r, w);
    if (UNLIKELY(m1))
       book_miss(n, p, k, m1, mL);
-   if (heap) heap_bytes(b, a, size, sp, r, w);
    return;
 whole:
    if (heap)
