@@ -189,11 +189,23 @@ BOOK_FAR(_h, True)
 
 /* The misses of an access at place p, found inline.  Out of line: misses
    are rare, and inlined their booking made every helper save a sixth
-   register and keep a stack frame. */
+   register and keep a stack frame.  The (function, object) pair is mostly
+   the one the instruction last booked to; only the lookup of another
+   (a call, and registers to save) is further out of line. */
+static __attribute__((noinline))
+void book_miss_new_pair(VP_InstrCC* n, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   VP_(data_book_miss)(VP_(cc_data_fn)(n), n->loc.fn, p, w, m1, mL);
+}
+
 static __attribute__((noinline))
 void book_miss(VP_InstrCC* n, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {
-   VP_(data_book_miss)(VP_(cc_data_fn)(n), n->loc.fn, p, w, m1, mL);
+   VP_FnData* f = *VP_(cc_data_fn)(n);
+   if (UNLIKELY(f == NULL || f->obj != p.obj))
+      book_miss_new_pair(n, p, w, m1, mL);
+   else
+      VP_(data_count_miss)(f, p, w, m1, mL);
 }
 
 /* Whether the caches know the block holding a: *b (NULL: none). */
