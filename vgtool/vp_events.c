@@ -220,18 +220,20 @@ static inline __attribute__((always_inline)) Bool block_known(Addr a, VP_Block**
    access's count, its misses' booking and the heap's count.  The rest
    goes to the whole booking, out of line.  The heap's accesses (HEAP) are
    those not known, while translating, to be relative to the stack
-   pointer: their heap block is looked for first, the near range after
-   (no block lies in it, and inside the allocator the heap's range is
-   empty, so either order books the same); the others are mostly the
-   stack's, near first. */
+   pointer: outside the stack window, which the heap's count tests anyway,
+   their heap block is looked for first, the near range after (no block
+   lies in it, and inside the allocator the heap's range is empty, so
+   either order books the same); inside it, and the other accesses, mostly
+   the stack's, test the near range first. */
 static inline __attribute__((always_inline))
 void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
                ULong mL)
 {
    UInt         k = r ? 0 : 1;
+   Bool         heap_first = heap && !VP_(in_stack_window)(a, sp);
    VP_Block*    b = NULL;
    VP_DataPlace p;
-   if (heap && !block_known(a, &b))
+   if (heap_first && !block_known(a, &b))
       goto whole;
    if (b == NULL && VP_(data_is_near)(a)) {
       VP_(data_near_acc)[k]++;
@@ -239,7 +241,7 @@ void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool 
          book_miss(n, VP_(data_whole)(VP_(data_near_obj)), k, m1, mL);
       return;
    }
-   if (!heap && !block_known(a, &b))
+   if (!heap_first && !block_known(a, &b))
       goto whole;
    if (b != NULL)
       p = VP_(data_place_at)(b->data, a - b->start);

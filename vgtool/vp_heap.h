@@ -83,11 +83,12 @@ extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
    none of the allocator's own accesses is counted (its bookkeeping is
    not the program's reading and writing) at no cost to the others. */
 extern Addr VP_(heap_lo), VP_(heap_hi);
+extern UWord VP_(heap_span);   /* heap_hi - heap_lo: one load fewer per test */
 
 /* Whether a lies in [VP_(heap_lo), VP_(heap_hi)). */
 static inline __attribute__((always_inline)) Bool VP_(in_heap_range)(Addr a)
 {
-   return a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo);
+   return a - VP_(heap_lo) < VP_(heap_span);
 }
 
 VP_Block* VP_(heap_find_slow)(Addr a);
