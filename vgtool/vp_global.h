@@ -185,7 +185,12 @@ extern VP_SB* VP_(cur_sb);
 extern Addr VP_(entry_sp_limit);
 #define VP_EXIT_BITS   16
 #define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
-#define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
+/* The contexts that are no block's are the largest the exit word holds:
+   shifted into place they are all ones above a few low zeros, so that
+   the word stored inline before an exit, like that of an exit into the
+   code of one of the first 16,384 functions, is a sign-extended 32-bit
+   immediate of the store, with no 64-bit constant loaded before it. */
+#define VP_NO_CONTEXT  (~(UWord)0 >> VP_EXIT_BITS)
 #define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
 #define VP_CALL_CONTEXT (VP_NO_CONTEXT - 2)
 #define VP_PLT_JUMP_CONTEXT (VP_NO_CONTEXT - 3)
