@@ -229,10 +229,37 @@ IRExpr* VP_(ir_atom)(IRSB* sbOut, IRExpr* value)
    return IRExpr_RdTmp(t);
 }
 
+/* The tool's own globals (the running totals, the exit word, the block
+   running) lie in its image, below 2 GB, within reach of a sign-extended
+   32-bit displacement.  VEX's amd64 back end has no absolute addressing:
+   an access through a constant address loads the 64-bit address into a
+   register first (10 bytes), twice for a counter's load and store.  So
+   a block reads a zero word into a register once, at its first access to
+   a global, and addresses every global as that register plus the
+   global's address: 6 bytes less per access, for one load per block
+   (sqlite3's translated code: 39 bytes less per block on average). */
+static const HWord zero_word = 0;
+static IRSB*       zero_sb;     /* the block zero_reg belongs to */
+static IRExpr*     zero_reg;    /* its temporary holding zero_word, or NULL */
+
+/* The address where, in the block being built. */
+static IRExpr* ir_addr(IRSB* sbOut, const void* where)
+{
+   if (sizeof(HWord) != 8 || (HWord)where >= 0x80000000UL)
+      return mkIRExpr_HWord((HWord)where);
+   if (sbOut != zero_sb || zero_reg == NULL) {
+      zero_sb  = sbOut;
+      zero_reg = VP_(ir_atom)(sbOut, IRExpr_Load(VP_ENDIAN, Ity_I64,
+                                                 mkIRExpr_HWord((HWord)&zero_word)));
+   }
+   /* Used once, the sum becomes the access's displacement and base. */
+   return VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Add64, zero_reg, mkIRExpr_HWord((HWord)where)));
+}
+
 IRExpr* VP_(ir_load_word)(IRSB* sbOut, const void* where)
 {
    IRType ty = sizeof(HWord) == 8 ? Ity_I64 : Ity_I32;
-   return VP_(ir_atom)(sbOut, IRExpr_Load(VP_ENDIAN, ty, mkIRExpr_HWord((HWord)where)));
+   return VP_(ir_atom)(sbOut, IRExpr_Load(VP_ENDIAN, ty, ir_addr(sbOut, where)));
 }
 
 /* *counter += delta, as inline IR. */
@@ -241,17 +268,15 @@ static void add_increment(IRSB* sbOut, ULong* counter, ULong delta)
    IRTemp old = newIRTemp(sbOut->tyenv, Ity_I64);
    IRTemp new = newIRTemp(sbOut->tyenv, Ity_I64);
    addStmtToIRSB(sbOut, IRStmt_WrTmp(old, IRExpr_Load(VP_ENDIAN, Ity_I64,
-                                         mkIRExpr_HWord((HWord)counter))));
+                                                       ir_addr(sbOut, counter))));
    addStmtToIRSB(sbOut, IRStmt_WrTmp(new, IRExpr_Binop(Iop_Add64,
                            IRExpr_RdTmp(old), IRExpr_Const(IRConst_U64(delta)))));
-   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)counter),
-                                     IRExpr_RdTmp(new)));
+   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, ir_addr(sbOut, counter), IRExpr_RdTmp(new)));
 }
 
 static void store_word(IRSB* sbOut, void* where, HWord value)
 {
-   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, mkIRExpr_HWord((HWord)where),
-                                     mkIRExpr_HWord(value)));
+   addStmtToIRSB(sbOut, IRStmt_Store(VP_ENDIAN, ir_addr(sbOut, where), mkIRExpr_HWord(value)));
 }
 
 /* The block context a block entered through this exit must have to be
@@ -386,6 +411,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       return sbIn;
 
    IRSB* sbOut = deepCopyIRSBExceptStmts(sbIn);
+   zero_reg = NULL;
 
    /* The preamble before the first IMark belongs to no instruction. */
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
