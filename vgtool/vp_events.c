@@ -694,6 +694,14 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
    q.last_line = NO_LINE;
 }
 
+/* Whether the instruction of len bytes at addr is fetched at all, after
+   one that ended in line last_line: not when it lies wholly in that line. */
+static Bool is_fetched(UWord last_line, Addr addr, UInt len)
+{
+   UWord first = VP_(sim_I1_line)(addr);
+   return first != last_line || VP_(sim_I1_line)(addr + len - 1) != first;
+}
+
 /* The fetch of the instruction of len bytes at addr, after the block's
    instructions before it: none when it lies in the line the one before
    ended in, the lookup of its last line when it starts there or lies in
@@ -702,7 +710,7 @@ static void fetch_event(Addr addr, UInt len)
 {
    UWord first = VP_(sim_I1_line)(addr);
    UWord last  = VP_(sim_I1_line)(addr + len - 1);
-   if (first != q.last_line || last != first)
+   if (is_fetched(q.last_line, addr, len))
       push(first == q.last_line || first == last ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
    q.last_line = last;
 }
@@ -810,15 +818,37 @@ void VP_(events_end)(IRSB* sbIn)
    flush();
 }
 
+/* Whether instruction i of sbIn (the statement index of its IMark) is
+   fetched, as fetch_event decides while the block is translated. */
+static Bool imark_is_fetched(const IRSB* sbIn, Int i)
+{
+   const IRStmt* mark = sbIn->stmts[i];
+   UWord         last_line = NO_LINE;
+   Int           j;
+   for (j = i - 1; j >= 0; j--) {
+      const IRStmt* before = sbIn->stmts[j];
+      if (before->tag == Ist_IMark) {
+         UInt len  = before->Ist.IMark.len ? before->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         last_line = VP_(sim_I1_line)(before->Ist.IMark.addr + len - 1);
+         break;
+      }
+   }
+   return is_fetched(last_line, mark->Ist.IMark.addr,
+                     mark->Ist.IMark.len ? mark->Ist.IMark.len : VG_MIN_INSTR_SZB);
+}
+
 /* The counters an instruction's cell needs: the fetch events, then the
    read events if it may read data, then the write events if it may
    write (the order of the events, so the helpers' constant positions
-   hold).  The statements are those events_stmt turns into accesses.
-   Without the cache simulation, or with branches simulated (their
-   events come last), every cell has them all. */
+   hold); Ir alone for one that is neither fetched (most lie in the line
+   the one before them ended in) nor touches data.  The statements are
+   those events_stmt turns into accesses.  Without the cache simulation,
+   or with branches simulated (their events come last), every cell has
+   them all. */
 UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
 {
    Bool reads = False, writes = False;
+   Int  mark = i;
    if (!VP_(clo).cache_sim || VP_(clo).branch_sim)
       return VP_(n_events);
    for (i++; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++) {
@@ -838,5 +868,7 @@ UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
          default: break;
       }
    }
+   if (!reads && !writes && !imark_is_fetched(sbIn, mark))
+      return VP_EV_IR + 1;
    return writes ? VP_(n_events) : reads ? ev_Dw : ev_Dr;
 }
