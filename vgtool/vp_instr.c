@@ -347,18 +347,21 @@ static void describe_sb(VP_SB* sb, Addr a, UInt fn, UInt end_fn)
    tested here, inline, from what the exit taken stored (VP_(cur_exit))
    and VP_(entry_sp_limit), so the call is made only when it is needed.
    Computed with 64-bit arithmetic: a mismatch in either test makes the
-   word nonzero. */
+   word nonzero.  The context's test shifts the exit number out of the
+   difference; the stack pointer's takes the sign of limit - sp (both are
+   user-space addresses, or the limit 0), shorter code than a comparison
+   made a word. */
 static IRExpr* entry_needs_call(IRSB* sbOut, const VP_SB* sb, IRExpr* sp)
 {
    UWord   want  = VP_(block_context)(sb->fn, sb->in_plt) << VP_EXIT_BITS;
    IRExpr* word  = VP_(ir_load_word)(sbOut, &VP_(cur_exit));
    IRExpr* limit = VP_(ir_load_word)(sbOut, &VP_(entry_sp_limit));
-   IRExpr* ctx   = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_And64, word,
-                                                    IRExpr_Const(IRConst_U64(~VP_EXIT_MASK))));
-   IRExpr* other = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Xor64, ctx,
+   IRExpr* diff  = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Xor64, word,
                                                     IRExpr_Const(IRConst_U64(want))));
-   IRExpr* left  = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_CmpLT64U, limit, sp));
-   IRExpr* above = VP_(ir_atom)(sbOut, IRExpr_Unop(Iop_1Uto64, left));
+   IRExpr* other = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Shr64, diff,
+                                                    IRExpr_Const(IRConst_U8(VP_EXIT_BITS))));
+   IRExpr* room  = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Sub64, limit, sp));
+   IRExpr* above = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Shr64, room, IRExpr_Const(IRConst_U8(63))));
    IRExpr* any   = VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_Or64, other, above));
    return VP_(ir_atom)(sbOut, IRExpr_Binop(Iop_CmpNE64, any, IRExpr_Const(IRConst_U64(0))));
 }
