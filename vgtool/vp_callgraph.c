@@ -921,16 +921,20 @@ const VP_SB* VP_(callgraph_current_sb)(void)
 /* The call made by a block's exit, and (if ret is not NULL) where it
    returns to: the instruction after the call when *after is set.  A call
    by the final exit that the exit word marked as such has its cell in
-   VP_(call_cc), so that neither the block's arrays nor the cell are read. */
+   VP_(call_cc), so that neither the block's arrays nor the cell are read.
+   Any other (seldom: a call by a side exit, or after the exit word was
+   reset) returns after its instruction as its cell gives it, which no
+   array of every block's records keeps. */
 static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret, Bool* after)
 {
    if (marked_call) {
       if (ret) *after = True;
       return VP_(call_cc);
    }
+   CallSite site = last->instr_cc[last->exit_instr[exit]];
    if (ret)
-      *ret = last->exit_next[exit];
-   return last->instr_cc[last->exit_instr[exit]];
+      *ret = site->addr + site->len;
+   return site;
 }
 
 static void follow(const Entered* sb, Addr sp)

@@ -147,7 +147,6 @@ typedef struct _VP_SB {
       stops at 100 instructions), so their numbers fit in 16 bits. */
    UShort*        instr_seg;    /* [n_instrs] segment of each instruction */
    UShort*        exit_instr;   /* [n_exits] the instruction holding the exit */
-   Addr*          exit_next;    /* [n_exits] the address after that instruction */
    /* For the call graph: what the entry of every block reads comes last,
       right before exit_jk's bytes (the first thing after the record), so
       that it shares the record's last cache lines rather than touching

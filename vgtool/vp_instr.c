@@ -90,7 +90,7 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    UInt   max_segs = n_exits + n_switches;
    SizeT  jk_bytes = (n_exits + 7) & ~7u;   /* keeps what follows aligned */
    SizeT  sz = sizeof(VP_SB) + jk_bytes
-               + max_segs * sizeof(ULong) + n_exits * sizeof(Addr)
+               + max_segs * sizeof(ULong)
                + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UShort))
                + n_exits * sizeof(UShort);
    tl_assert(n_instrs <= 0xFFFF && max_segs <= 0xFFFF);
@@ -105,7 +105,6 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
    sb->n_exits    = n_exits;
    sb->exit_jk    = p;                p += jk_bytes;
    sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
-   sb->exit_next  = (Addr*)p;         p += n_exits * sizeof(Addr);
    sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
    sb->instr_seg  = (UShort*)p;       p += n_instrs * sizeof(UShort);
    sb->exit_instr = (UShort*)p;
@@ -469,7 +468,6 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             add_fn_switch(sbOut, sb->instr_cc[instr]->loc.fn);
          }
          sb->instr_seg[instr] = sb->n_segs;
-         sb->exit_next[exit]  = st->Ist.IMark.addr + len;
          /* The accesses queued before a call of the allocator starts are
             the program's: they go out before the call is seen. */
          alloc_entry = VP_(clo).heap && VP_(alloc_is_entry)(st->Ist.IMark.addr);
@@ -492,7 +490,6 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          if (VP_(clo).call_graph)
             add_exit_number(sbOut, sb, exit, sb->exit_jk[exit]);
          exit++;
-         sb->exit_next[exit] = sb->exit_next[exit - 1];
       }
       addStmtToIRSB(sbOut, st);
       if (alloc_entry)
