@@ -43,8 +43,10 @@
 #include "libvex_guest_amd64.h"
 
 /* The block being entered, as its hook is told: its record, and the
-   facts about it the hook reads, which its code passes as constants so
-   that the record need not be read (it is mostly not in the cache). */
+   facts about it the hook reads.  Its flags come in the low bits of the
+   record's address, a constant of its code; its function and object are
+   read from the record's last fields, in the line of its first segment
+   counter, which the block bumps right after the hook anyway. */
 typedef struct {
    VP_SB* sb;
    UInt   fn, obj;
@@ -911,13 +913,13 @@ static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj)
+void VP_(sb_entry)(UWord sb_flags, Addr sp)
 {
    VP_SB* block = (VP_SB*)(sb_flags & ~(UWord)VP_ENTERED_FLAGS);
    UWord  flags = sb_flags & VP_ENTERED_FLAGS;
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(block);
-   Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
+   Entered sb = { block, block->fn, block->obj,
                   (flags & VP_ENTERED_IS_ENTRY) != 0, (flags & VP_ENTERED_IN_PLT) != 0 };
    Bool settled = False;
    /* The exit word holds the context a block entered through it must

@@ -314,15 +314,14 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_thread_runs)(ThreadId tid);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
-/* The hook at a block's start (vp_instr.c).  The block's own facts come
-   as constants of its code, so that the hook need not read its record:
-   sb_flags is the record's address (aligned to 16 bytes) with the
-   VP_ENTERED_ bits in its low bits, fn_obj holds sb->fn in its low 32
-   bits and sb->obj above them: three arguments, not four. */
+/* The hook at a block's start (vp_instr.c): sb_flags is the block's
+   record's address (aligned to 16 bytes) with the VP_ENTERED_ bits in
+   its low bits, a constant of the block's code; two arguments, so that
+   each block's code loads one 64-bit constant for them. */
 #define VP_ENTERED_IN_PLT   1
 #define VP_ENTERED_IS_ENTRY 2
 #define VP_ENTERED_FLAGS    3
-void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj);
+void VP_(sb_entry)(UWord sb_flags, Addr sp);
 /* A block's code has run on into function fn's code. */
 VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);

@@ -372,11 +372,9 @@ static void add_entry_call(IRSB* sbOut, VP_SB* sb, const VexGuestLayout* layout,
 {
    /* Helper arguments must be atoms: read the stack pointer into a temp. */
    IRExpr*  sp   = VP_(ir_atom)(sbOut, IRExpr_Get(layout->offset_SP, hWordTy));
-   UWord    fn_obj = sb->fn | (UWord)sb->obj << 32;
    UWord    flags  = (sb->in_plt ? VP_ENTERED_IN_PLT : 0) | (sb->is_entry ? VP_ENTERED_IS_ENTRY : 0);
    tl_assert(((HWord)sb & VP_ENTERED_FLAGS) == 0);
-   IRExpr** args = mkIRExprVec_3(mkIRExpr_HWord((HWord)sb | flags), sp,
-                                 mkIRExpr_HWord(fn_obj));
+   IRExpr** args = mkIRExprVec_2(mkIRExpr_HWord((HWord)sb | flags), sp);
    IRDirty* di = unsafeIRDirty_0_N(0, "vgprof_sb_entry",
                                    VG_(fnptr_to_fnentry)(&VP_(sb_entry)), args);
    if (!sb->is_entry)
