@@ -961,7 +961,7 @@ static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret, 
       if (ret) *after = True;
       return VP_(call_cc);
    }
-   CallSite site = last->instr_cc[last->exit_instr[exit]];
+   CallSite site = VP_(sb_instr_cc)(last)[VP_(sb_exit_instr)(last)[exit]];
    if (ret)
       *ret = site->addr + site->len;
    return site;
@@ -994,7 +994,7 @@ static void follow(const Entered* sb, Addr sp)
       exit_jk = VP_JK_JUMP;
    else {
       tl_assert(exit < last->n_exits);
-      exit_jk = last->exit_jk[exit];
+      exit_jk = VP_(sb_exit_jk)(last)[exit];
    }
    VP_JumpKind jk = exit_jk;
    /* A PLT stub's jump out of the PLT: a call whatever else holds. */

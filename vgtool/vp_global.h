@@ -132,34 +132,63 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* How control left a superblock through one of its exits. */
 typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 
-/* Static information about one translation, allocated in one piece. */
+/* Static information about one translation, allocated in one piece with
+   its arrays, which follow it in the order of the functions below that
+   find them (from the counts, not through pointers kept in every one of
+   a program's records). */
 typedef struct _VP_SB {
    struct _VP_SB* next;         /* hash chain; must come first */
    UWord          key;          /* hash of (orig_addr, nraddr); must come second */
    Addr           orig_addr;    /* where the code was read from */
    Addr           nraddr;       /* the address before redirection, which
                                    names the translation to Valgrind */
-   UInt           n_instrs;
-   UInt           n_segs;
-   ULong*         seg_count;    /* [n_segs] completions of each segment */
-   struct _VP_InstrCC** instr_cc; /* [n_instrs] */
    /* A superblock holds at most a few hundred instructions and exits (VEX
       stops at 100 instructions), so their numbers fit in 16 bits. */
-   UShort*        instr_seg;    /* [n_instrs] segment of each instruction */
-   UShort*        exit_instr;   /* [n_exits] the instruction holding the exit */
+   UShort         n_instrs;
+   UShort         n_segs;
+   UShort         max_segs;     /* segment counters allocated */
+   UShort         n_exits;      /* side exits, then the final jump */
    /* For the call graph: what the entry of every block reads comes last,
-      right before exit_jk's bytes (the first thing after the record), so
-      that it shares the record's last cache lines rather than touching
-      one more at each block. */
+      right before the exit kinds (the first thing after the record), so
+      that it shares the record's last cache line with them and the first
+      segment counters rather than touching one more at each block. */
    UInt           fn;           /* function of the first instruction */
    UInt           end_fn;       /* function of the last instruction */
    UInt           obj;          /* string id of its object */
-   UInt           n_exits;      /* side exits, then the final jump */
    Bool           is_entry;     /* the first instruction starts a function */
    Bool           in_plt;       /* the code is a PLT stub */
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
-   UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
 } VP_SB;
+
+/* [n_exits] VP_JumpKind of each exit, padded to 8 bytes. */
+static inline UChar* VP_(sb_exit_jk)(const VP_SB* sb)
+{
+   return (UChar*)(sb + 1);
+}
+
+/* [max_segs] completions of each segment. */
+static inline ULong* VP_(sb_seg_count)(const VP_SB* sb)
+{
+   return (ULong*)(VP_(sb_exit_jk)(sb) + ((sb->n_exits + 7u) & ~7u));
+}
+
+/* [n_instrs] each instruction's cell. */
+static inline struct _VP_InstrCC** VP_(sb_instr_cc)(const VP_SB* sb)
+{
+   return (struct _VP_InstrCC**)(VP_(sb_seg_count)(sb) + sb->max_segs);
+}
+
+/* [n_instrs] the segment of each instruction. */
+static inline UShort* VP_(sb_instr_seg)(const VP_SB* sb)
+{
+   return (UShort*)(VP_(sb_instr_cc)(sb) + sb->n_instrs);
+}
+
+/* [n_exits] the instruction holding each exit. */
+static inline UShort* VP_(sb_exit_instr)(const VP_SB* sb)
+{
+   return VP_(sb_instr_seg)(sb) + sb->n_instrs;
+}
 
 /* Program-wide running cost, one counter per event, bumped inline. */
 extern ULong VP_(total)[VP_MAX_EVENTS];

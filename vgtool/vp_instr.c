@@ -93,21 +93,17 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
                + max_segs * sizeof(ULong)
                + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UShort))
                + n_exits * sizeof(UShort);
-   tl_assert(n_instrs <= 0xFFFF && max_segs <= 0xFFFF);
+   tl_assert(n_instrs <= 0xFFFF && n_exits <= 0xFFFF && max_segs <= 0xFFFF);
+   STATIC_ASSERT(sizeof(VP_SB) % sizeof(ULong) == 0);
    VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
-   UChar* p  = (UChar*)(sb + 1);
 
    /* The exit kinds first, next to the fields every block's entry reads
       (vp_callgraph.c); then 8-byte fields, so every array stays aligned. */
    sb->orig_addr  = orig_addr;
    sb->nraddr     = orig_addr;
-   sb->n_instrs   = n_instrs;
-   sb->n_exits    = n_exits;
-   sb->exit_jk    = p;                p += jk_bytes;
-   sb->seg_count  = (ULong*)p;        p += max_segs * sizeof(ULong);
-   sb->instr_cc   = (VP_InstrCC**)p;  p += n_instrs * sizeof(VP_InstrCC*);
-   sb->instr_seg  = (UShort*)p;       p += n_instrs * sizeof(UShort);
-   sb->exit_instr = (UShort*)p;
+   sb->n_instrs   = (UShort)n_instrs;
+   sb->n_exits    = (UShort)n_exits;
+   sb->max_segs   = (UShort)max_segs;
    return sb;
 }
 
@@ -302,7 +298,7 @@ static void add_exit_number(IRSB* sbOut, const VP_SB* sb, UInt exit, VP_JumpKind
 {
    UWord context = exit_context(sb, exit, jk);
    if (context == VP_CALL_CONTEXT)
-      store_word(sbOut, &VP_(call_cc), (HWord)sb->instr_cc[sb->exit_instr[exit]]);
+      store_word(sbOut, &VP_(call_cc), (HWord)VP_(sb_instr_cc)(sb)[VP_(sb_exit_instr)(sb)[exit]]);
    store_word(sbOut, &VP_(cur_exit), (context << VP_EXIT_BITS) | exit);
 }
 
@@ -312,7 +308,7 @@ static void end_segment(IRSB* sbOut, VP_SB* sb, UInt length)
    sb->n_segs++;
    if (VP_(clo).heap && !VP_(clo).call_graph)
       add_increment(sbOut, &VP_(heap_time), length);
-   add_increment(sbOut, &sb->seg_count[sb->n_segs - 1], 1);
+   add_increment(sbOut, &VP_(sb_seg_count)(sb)[sb->n_segs - 1], 1);
    if (VP_(clo).call_graph)
       add_increment(sbOut, &VP_(total)[VP_EV_IR], length);
 }
@@ -452,10 +448,10 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          /* A length of 0 marks an undecodable instruction: count it as
             the smallest there is, as cachegrind does. */
          UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
-         sb->instr_cc[instr]  = instr_cc_for(st->Ist.IMark.addr, len,
+         VP_(sb_instr_cc)(sb)[instr]  = instr_cc_for(st->Ist.IMark.addr, len,
                                              VP_(events_cost_width)(sbIn, i));
          if (n_switches > 0 && instr > 0
-             && sb->instr_cc[instr]->loc.fn != sb->instr_cc[instr - 1]->loc.fn) {
+             && VP_(sb_instr_cc)(sb)[instr]->loc.fn != VP_(sb_instr_cc)(sb)[instr - 1]->loc.fn) {
             /* Code falling through into another function's: what ran
                before is counted, then the call graph is told. */
             if (simulate)
@@ -463,16 +459,16 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
             if (pending > 0)
                end_segment(sbOut, sb, pending);
             pending = 0;
-            add_fn_switch(sbOut, sb->instr_cc[instr]->loc.fn);
+            add_fn_switch(sbOut, VP_(sb_instr_cc)(sb)[instr]->loc.fn);
          }
-         sb->instr_seg[instr] = sb->n_segs;
+         VP_(sb_instr_seg)(sb)[instr] = sb->n_segs;
          /* The accesses queued before a call of the allocator starts are
             the program's: they go out before the call is seen. */
          alloc_entry = VP_(clo).heap && VP_(alloc_is_entry)(st->Ist.IMark.addr);
          if (alloc_entry)
             VP_(events_flush)();
          if (simulate)
-            VP_(events_instr)(sb->instr_cc[instr], st->Ist.IMark.addr, len);
+            VP_(events_instr)(VP_(sb_instr_cc)(sb)[instr], st->Ist.IMark.addr, len);
          instr++;
          pending++;
       } else if (simulate) {
@@ -483,10 +479,10 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          if (pending > 0)
             end_segment(sbOut, sb, pending);
          pending = 0;
-         sb->exit_jk[exit]    = jump_kind(st->Ist.Exit.jk);
-         sb->exit_instr[exit] = instr - 1;
+         VP_(sb_exit_jk)(sb)[exit]    = jump_kind(st->Ist.Exit.jk);
+         VP_(sb_exit_instr)(sb)[exit] = instr - 1;
          if (VP_(clo).call_graph)
-            add_exit_number(sbOut, sb, exit, sb->exit_jk[exit]);
+            add_exit_number(sbOut, sb, exit, VP_(sb_exit_jk)(sb)[exit]);
          exit++;
       }
       addStmtToIRSB(sbOut, st);
@@ -499,10 +495,10 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       end_segment(sbOut, sb, pending);
    if (VP_(clo).heap)
       VP_(alloc_add_return_hook)(sbOut, sbIn, layout);
-   sb->exit_jk[exit]    = jump_kind(sbIn->jumpkind);
-   sb->exit_instr[exit] = instr - 1;
+   VP_(sb_exit_jk)(sb)[exit]    = jump_kind(sbIn->jumpkind);
+   VP_(sb_exit_instr)(sb)[exit] = instr - 1;
    if (VP_(clo).call_graph)
-      add_exit_number(sbOut, sb, exit, sb->exit_jk[exit]);
+      add_exit_number(sbOut, sb, exit, VP_(sb_exit_jk)(sb)[exit]);
 
    tl_assert(instr == n_instrs && exit == n_side_exits);
    if (VG_(HT_gen_lookup)(sb_table, sb, cmp_sb) == NULL)
@@ -514,14 +510,14 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 
 static void clear_sb(VP_SB* sb)
 {
-   VG_(memset)(sb->seg_count, 0, sb->n_segs * sizeof(ULong));
+   VG_(memset)(VP_(sb_seg_count)(sb), 0, sb->n_segs * sizeof(ULong));
 }
 
 static void fold_sb(VP_SB* sb)
 {
    UInt i;
    for (i = 0; i < sb->n_instrs; i++)
-      sb->instr_cc[i]->cost[VP_EV_IR] += sb->seg_count[sb->instr_seg[i]];
+      VP_(sb_instr_cc)(sb)[i]->cost[VP_EV_IR] += VP_(sb_seg_count)(sb)[VP_(sb_instr_seg)(sb)[i]];
    clear_sb(sb);
 }
 
