@@ -158,6 +158,35 @@ TEST(Heap, EdgesOfTheInterfaceAreCountedAsTheLibraryHandlesThem)
    EXPECT_EQ(t.writes, 2u);
 }
 
+// What system calls read from and write into blocks counts, as the
+// kernel touches the bytes (heap_syscalls.c's own arithmetic): a path
+// string is read with its terminating zero. DHAT agrees on the buffers of
+// write(2) and read(2) but counts a path two bytes short: it takes the
+// length of the string after its first character.
+TEST(Heap, SystemCallsReadAndWriteBlocks)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"},
+                      {progs_dir() + "/heap_syscalls"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {progs_dir() + "/heap_syscalls"},
+                      dir.path());
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::map<uint64_t, std::pair<uint64_t, uint64_t>> mine, dhat;   // bytes: reads, writes
+   for (const vgprof::HeapSite& s : p.heap()->sites)
+      if (s.blocks == 1) mine[s.bytes] = {s.reads, s.writes};
+   for (const auto& [stack, s] : read_dhat(dir / "dh.json"))
+      if (s.blocks == 1) dhat[s.bytes] = {s.reads, s.writes};
+   const size_t path = sizeof "/dev/null";
+   EXPECT_EQ(mine[48], std::make_pair(uint64_t(path), uint64_t(path)));
+   EXPECT_EQ(mine[100], std::make_pair(uint64_t(100), uint64_t(100)));
+   EXPECT_EQ(mine[72], std::make_pair(uint64_t(0), uint64_t(72)));
+   EXPECT_EQ(dhat[100], mine[100]);
+   EXPECT_EQ(dhat[72], mine[72]);
+   EXPECT_EQ(dhat[48], std::make_pair(uint64_t(path - 2), uint64_t(path)));
+}
+
 // --heap=no only leaves the heap out: the allocator ran in both runs.
 TEST(Heap, HeapNoWritesNoHeap)
 {
