@@ -31,6 +31,7 @@
    thread's or an interrupting handler's work. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -42,8 +43,10 @@
 #include "libvex_guest_amd64.h"
 
 /* The block being entered, as its hook is told: its record, and the
-   facts about it the hook reads, which its code passes as constants so
-   that the record need not be read (it is mostly not in the cache). */
+   facts about it the hook reads.  Its flags come in the low bits of the
+   record's address, a constant of its code; its function and object are
+   read from the record's last fields, in the line of its first segment
+   counter, which the block bumps right after the hook anyway. */
 typedef struct {
    VP_SB* sb;
    UInt   fn, obj;
@@ -121,12 +124,20 @@ static ThreadId running_tid = VG_INVALID_THREADID;
 
 /* Records of one kind, with their costs, side by side: the base is kept
    beside the array so that a record is found by inline arithmetic, not a
-   call, at every call and return. */
+   call, at every call and return.  The array is a mapping of its own,
+   reserved large and touched only as records fill it, so that it grows
+   without a copy: as an XArray in Valgrind's core arena, sqlite3's path
+   nodes left a 1.17 MB array beside the 1.75 MB one that replaced it,
+   a third of which stayed unused. */
 typedef struct {
-   XArray* xa;
-   UChar*  base;   /* the first record, moved by every addition */
-   SizeT   size;   /* of a record with its costs */
+   UChar*       base;   /* the first record */
+   SizeT        size;   /* of a record with its costs */
+   UInt         n;
+   SizeT        room;   /* bytes mapped at base */
+   const HChar* what;
 } Records;
+
+#define RECORDS_FIRST_ROOM (64UL << 20)
 
 static Records      edges;        /* VP_Edge */
 static Records      nodes;        /* VP_PathNode */
@@ -137,23 +148,42 @@ static inline void* record(const Records* r, UInt id)
    return r->base + (SizeT)id * r->size;
 }
 
+/* A mapping twice as large (the first: RECORDS_FIRST_ROOM), the records
+   moved into it. */
+static __attribute__((noinline)) void grow_records(Records* r)
+{
+   SizeT  room = r->room ? 2 * r->room : RECORDS_FIRST_ROOM;
+   UChar* base = VG_(am_shadow_alloc)(room);
+   if (base == NULL)
+      VG_(out_of_memory_NORETURN)(r->what, room);
+   if (r->base) {
+      VG_(memcpy)(base, r->base, (SizeT)r->n * r->size);
+      VG_(am_munmap_valgrind)((Addr)r->base, r->room);
+   }
+   r->base = base;
+   r->room = room;
+}
+
 static UInt add_record(Records* r, const void* rec)
 {
-   UInt id = (UInt)VG_(addToXA)(r->xa, rec);
-   r->base = VG_(indexXA)(r->xa, 0);
-   return id;
+   if ((SizeT)(r->n + 1) * r->size > r->room)
+      grow_records(r);
+   VG_(memcpy)(record(r, r->n), rec, r->size);
+   return r->n++;
 }
 
 static Word n_records(const Records* r)
 {
-   return VG_(sizeXA)(r->xa);
+   return r->n;
 }
 
-static void init_records(Records* r, const HChar* cc, SizeT size)
+static void init_records(Records* r, const HChar* what, SizeT size)
 {
-   r->xa   = VG_(newXA)(VG_(malloc), cc, VG_(free), size);
    r->base = NULL;
    r->size = size;
+   r->n    = 0;
+   r->room = 0;
+   r->what = what;
 }
 
 /*------------------------------------------------------------*/
@@ -883,13 +913,13 @@ static __attribute__((noinline)) void entry_slow(const Entered* sb, Addr sp)
    slice, a signal), or the block starts a function; they are settled
    here, and everything else goes on to follow().  Then the inline test
    is switched on for the blocks to come if it can hold. */
-void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj)
+void VP_(sb_entry)(UWord sb_flags, Addr sp)
 {
    VP_SB* block = (VP_SB*)(sb_flags & ~(UWord)VP_ENTERED_FLAGS);
    UWord  flags = sb_flags & VP_ENTERED_FLAGS;
    if (UNLIKELY(VP_(ending)))
       VP_(save_sb_cells)(block);
-   Entered sb = { block, (UInt)fn_obj, (UInt)(fn_obj >> 32),
+   Entered sb = { block, block->fn, block->obj,
                   (flags & VP_ENTERED_IS_ENTRY) != 0, (flags & VP_ENTERED_IN_PLT) != 0 };
    Bool settled = False;
    /* The exit word holds the context a block entered through it must
@@ -921,16 +951,20 @@ const VP_SB* VP_(callgraph_current_sb)(void)
 /* The call made by a block's exit, and (if ret is not NULL) where it
    returns to: the instruction after the call when *after is set.  A call
    by the final exit that the exit word marked as such has its cell in
-   VP_(call_cc), so that neither the block's arrays nor the cell are read. */
+   VP_(call_cc), so that neither the block's arrays nor the cell are read.
+   Any other (seldom: a call by a side exit, or after the exit word was
+   reset) returns after its instruction as its cell gives it, which no
+   array of every block's records keeps. */
 static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret, Bool* after)
 {
    if (marked_call) {
       if (ret) *after = True;
       return VP_(call_cc);
    }
+   CallSite site = VP_(sb_instr_cc)(last)[VP_(sb_exit_instr)(last)[exit]];
    if (ret)
-      *ret = last->exit_next[exit];
-   return last->instr_cc[last->exit_instr[exit]];
+      *ret = site->addr + site->len;
+   return site;
 }
 
 static void follow(const Entered* sb, Addr sp)
@@ -960,7 +994,7 @@ static void follow(const Entered* sb, Addr sp)
       exit_jk = VP_JK_JUMP;
    else {
       tl_assert(exit < last->n_exits);
-      exit_jk = last->exit_jk[exit];
+      exit_jk = VP_(sb_exit_jk)(last)[exit];
    }
    VP_JumpKind jk = exit_jk;
    /* A PLT stub's jump out of the PLT: a call whatever else holds. */

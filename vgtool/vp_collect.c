@@ -137,7 +137,7 @@ void VP_(save_sb_cells)(const VP_SB* sb)
    UInt first = first_simulated();
    UInt i;
    for (i = 0; i < sb->n_instrs; i++) {
-      VP_InstrCC* cc = sb->instr_cc[i];
+      VP_InstrCC* cc = VP_(sb_instr_cc)(sb)[i];
       if (VG_(HT_lookup)(saved_cells, (UWord)cc) != NULL)
          continue;
       SavedCell* s = VG_(malloc)("vp.collect.cell", sizeof(SavedCell));

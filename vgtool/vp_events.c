@@ -109,14 +109,27 @@ void add(VP_InstrCC* n, UInt ev, ULong v, Bool totals)
       VP_(total)[ev] += v;
 }
 
-/* The fetch of instruction n, of len bytes at a: of its last line alone
-   (LAST: its other line was found the most recently used when
-   translating), or whole.  The address and length come as arguments, so
-   that only a miss reaches the cell: with much code, cells are seldom in
-   the host's caches. */
-static inline __attribute__((always_inline))
-void fetch(VP_InstrCC* n, Addr a, UWord len, Bool last, Bool totals)
+/* An instruction's address and length, packed into one argument of the
+   fetch helpers: one 64-bit constant of the translated code, not two
+   (guest addresses take at most FETCH_ADDR_BITS bits; an instruction
+   has at most a few dozen bytes). */
+#define FETCH_ADDR_BITS (VG_WORDSIZE == 8 ? 48 : 26)
+static UWord fetch_word(Addr a, UInt len)
 {
+   tl_assert(a >> FETCH_ADDR_BITS == 0);
+   return a | (UWord)len << FETCH_ADDR_BITS;
+}
+
+/* The fetch of instruction n, of len bytes at a (packed in a_len): of
+   its last line alone (LAST: its other line was found the most recently
+   used when translating), or whole.  The address and length come as an
+   argument, so that only a miss reaches the cell: with much code, cells
+   are seldom in the host's caches. */
+static inline __attribute__((always_inline))
+void fetch(VP_InstrCC* n, UWord a_len, Bool last, Bool totals)
+{
+   Addr  a   = a_len & (((UWord)1 << FETCH_ADDR_BITS) - 1);
+   UWord len = a_len >> FETCH_ADDR_BITS;
    ULong m1 = 0, mL = 0;
    if (last)
       VP_(sim_I1_ref_last)(a, len, &m1, &mL);
@@ -295,10 +308,10 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    stack pointer at the access (0 without the heap) as a fourth argument,
    and with the booking of data accesses to data objects. */
 #define HELPERS(SUFFIX, TOTALS, HEAP, DATA) \
-static VG_REGPARM(3) void log_1I##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
-   { fetch(n, a, len, True, TOTALS); } \
-static VG_REGPARM(3) void log_1I_gen##SUFFIX(VP_InstrCC* n, Addr a, UWord len) \
-   { fetch(n, a, len, False, TOTALS); } \
+static VG_REGPARM(2) void log_1I##SUFFIX(VP_InstrCC* n, UWord a_len) \
+   { fetch(n, a_len, True, TOTALS); } \
+static VG_REGPARM(2) void log_1I_gen##SUFFIX(VP_InstrCC* n, UWord a_len) \
+   { fetch(n, a_len, False, TOTALS); } \
 static VG_REGPARM(3) void log_1Dr##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
    { data(n, a, size, sp, True, False, TOTALS, HEAP, DATA); } \
 static VG_REGPARM(3) void log_1Dw##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
@@ -424,14 +437,14 @@ static void fetch_call(const Event* e)
    VP_InstrCC* n     = e->instr;
    UWord       last  = VP_(sim_I1_line)(n->addr + n->len - 1);
    IRExpr*     guard = not_mru(last);
-   IRExpr**    args  = mkIRExprVec_3(cc_expr(n), mkIRExpr_HWord(n->addr), mkIRExpr_HWord(n->len));
+   IRExpr**    args  = mkIRExprVec_2(cc_expr(n), mkIRExpr_HWord(fetch_word(n->addr, n->len)));
    if (e->kind == EV_FETCH) {
-      call("vgprof_log_1I", helpers->i1, 3, args, guard);
+      call("vgprof_log_1I", helpers->i1, 2, args, guard);
       return;
    }
    IRExpr* either = VP_(ir_atom)(q.sbOut, IRExpr_Binop(Iop_Or1, guard,
                                                        not_mru(VP_(sim_I1_line)(n->addr))));
-   call("vgprof_log_1I_gen", helpers->i1_gen, 3, args, either);
+   call("vgprof_log_1I_gen", helpers->i1_gen, 2, args, either);
 }
 
 static void flush(void)
@@ -716,6 +729,14 @@ void VP_(events_begin)(IRSB* sbOut, Int offset_sp)
    q.last_line = NO_LINE;
 }
 
+/* Whether the instruction of len bytes at addr is fetched at all, after
+   one that ended in line last_line: not when it lies wholly in that line. */
+static Bool is_fetched(UWord last_line, Addr addr, UInt len)
+{
+   UWord first = VP_(sim_I1_line)(addr);
+   return first != last_line || VP_(sim_I1_line)(addr + len - 1) != first;
+}
+
 /* The fetch of the instruction of len bytes at addr, after the block's
    instructions before it: none when it lies in the line the one before
    ended in, the lookup of its last line when it starts there or lies in
@@ -724,7 +745,7 @@ static void fetch_event(Addr addr, UInt len)
 {
    UWord first = VP_(sim_I1_line)(addr);
    UWord last  = VP_(sim_I1_line)(addr + len - 1);
-   if (first != q.last_line || last != first)
+   if (is_fetched(q.last_line, addr, len))
       push(first == q.last_line || first == last ? EV_FETCH : EV_FETCH_GEN, NULL, 0);
    q.last_line = last;
 }
@@ -832,15 +853,37 @@ void VP_(events_end)(IRSB* sbIn)
    flush();
 }
 
+/* Whether instruction i of sbIn (the statement index of its IMark) is
+   fetched, as fetch_event decides while the block is translated. */
+static Bool imark_is_fetched(const IRSB* sbIn, Int i)
+{
+   const IRStmt* mark = sbIn->stmts[i];
+   UWord         last_line = NO_LINE;
+   Int           j;
+   for (j = i - 1; j >= 0; j--) {
+      const IRStmt* before = sbIn->stmts[j];
+      if (before->tag == Ist_IMark) {
+         UInt len  = before->Ist.IMark.len ? before->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         last_line = VP_(sim_I1_line)(before->Ist.IMark.addr + len - 1);
+         break;
+      }
+   }
+   return is_fetched(last_line, mark->Ist.IMark.addr,
+                     mark->Ist.IMark.len ? mark->Ist.IMark.len : VG_MIN_INSTR_SZB);
+}
+
 /* The counters an instruction's cell needs: the fetch events, then the
    read events if it may read data, then the write events if it may
    write (the order of the events, so the helpers' constant positions
-   hold).  The statements are those events_stmt turns into accesses.
-   Without the cache simulation, or with branches simulated (their
-   events come last), every cell has them all. */
+   hold); Ir alone for one that is neither fetched (most lie in the line
+   the one before them ended in) nor touches data.  The statements are
+   those events_stmt turns into accesses.  Without the cache simulation,
+   or with branches simulated (their events come last), every cell has
+   them all. */
 UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
 {
    Bool reads = False, writes = False;
+   Int  mark = i;
    if (!VP_(clo).cache_sim || VP_(clo).branch_sim)
       return VP_(n_events);
    for (i++; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++) {
@@ -860,5 +903,7 @@ UInt VP_(events_cost_width)(const IRSB* sbIn, Int i)
          default: break;
       }
    }
+   if (!reads && !writes && !imark_is_fetched(sbIn, mark))
+      return VP_EV_IR + 1;
    return writes ? VP_(n_events) : reads ? ev_Dw : ev_Dr;
 }

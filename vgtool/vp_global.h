@@ -132,35 +132,63 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* How control left a superblock through one of its exits. */
 typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 
-/* Static information about one translation, allocated in one piece. */
+/* Static information about one translation, allocated in one piece with
+   its arrays, which follow it in the order of the functions below that
+   find them (from the counts, not through pointers kept in every one of
+   a program's records). */
 typedef struct _VP_SB {
    struct _VP_SB* next;         /* hash chain; must come first */
    UWord          key;          /* hash of (orig_addr, nraddr); must come second */
    Addr           orig_addr;    /* where the code was read from */
    Addr           nraddr;       /* the address before redirection, which
                                    names the translation to Valgrind */
-   UInt           n_instrs;
-   UInt           n_segs;
-   ULong*         seg_count;    /* [n_segs] completions of each segment */
-   struct _VP_InstrCC** instr_cc; /* [n_instrs] */
    /* A superblock holds at most a few hundred instructions and exits (VEX
       stops at 100 instructions), so their numbers fit in 16 bits. */
-   UShort*        instr_seg;    /* [n_instrs] segment of each instruction */
-   UShort*        exit_instr;   /* [n_exits] the instruction holding the exit */
-   Addr*          exit_next;    /* [n_exits] the address after that instruction */
+   UShort         n_instrs;
+   UShort         n_segs;
+   UShort         max_segs;     /* segment counters allocated */
+   UShort         n_exits;      /* side exits, then the final jump */
    /* For the call graph: what the entry of every block reads comes last,
-      right before exit_jk's bytes (the first thing after the record), so
-      that it shares the record's last cache lines rather than touching
-      one more at each block. */
+      right before the exit kinds (the first thing after the record), so
+      that it shares the record's last cache line with them and the first
+      segment counters rather than touching one more at each block. */
    UInt           fn;           /* function of the first instruction */
    UInt           end_fn;       /* function of the last instruction */
    UInt           obj;          /* string id of its object */
-   UInt           n_exits;      /* side exits, then the final jump */
    Bool           is_entry;     /* the first instruction starts a function */
    Bool           in_plt;       /* the code is a PLT stub */
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
-   UChar*         exit_jk;      /* [n_exits] VP_JumpKind */
 } VP_SB;
+
+/* [n_exits] VP_JumpKind of each exit, padded to 8 bytes. */
+static inline UChar* VP_(sb_exit_jk)(const VP_SB* sb)
+{
+   return (UChar*)(sb + 1);
+}
+
+/* [max_segs] completions of each segment. */
+static inline ULong* VP_(sb_seg_count)(const VP_SB* sb)
+{
+   return (ULong*)(VP_(sb_exit_jk)(sb) + ((sb->n_exits + 7u) & ~7u));
+}
+
+/* [n_instrs] each instruction's cell. */
+static inline struct _VP_InstrCC** VP_(sb_instr_cc)(const VP_SB* sb)
+{
+   return (struct _VP_InstrCC**)(VP_(sb_seg_count)(sb) + sb->max_segs);
+}
+
+/* [n_instrs] the segment of each instruction. */
+static inline UShort* VP_(sb_instr_seg)(const VP_SB* sb)
+{
+   return (UShort*)(VP_(sb_instr_cc)(sb) + sb->n_instrs);
+}
+
+/* [n_exits] the instruction holding each exit. */
+static inline UShort* VP_(sb_exit_instr)(const VP_SB* sb)
+{
+   return VP_(sb_instr_seg)(sb) + sb->n_instrs;
+}
 
 /* Program-wide running cost, one counter per event, bumped inline. */
 extern ULong VP_(total)[VP_MAX_EVENTS];
@@ -185,7 +213,12 @@ extern VP_SB* VP_(cur_sb);
 extern Addr VP_(entry_sp_limit);
 #define VP_EXIT_BITS   16
 #define VP_EXIT_MASK   (((UWord)1 << VP_EXIT_BITS) - 1)
-#define VP_NO_CONTEXT  (((UWord)1 << 40) - 1)
+/* The contexts that are no block's are the largest the exit word holds:
+   shifted into place they are all ones above a few low zeros, so that
+   the word stored inline before an exit, like that of an exit into the
+   code of one of the first 16,384 functions, is a sign-extended 32-bit
+   immediate of the store, with no 64-bit constant loaded before it. */
+#define VP_NO_CONTEXT  (~(UWord)0 >> VP_EXIT_BITS)
 #define VP_RET_CONTEXT (VP_NO_CONTEXT - 1)
 #define VP_CALL_CONTEXT (VP_NO_CONTEXT - 2)
 #define VP_PLT_JUMP_CONTEXT (VP_NO_CONTEXT - 3)
@@ -310,15 +343,14 @@ void VP_(register_callgraph_tracking)(void);
 void VP_(callgraph_thread_runs)(ThreadId tid);
 void VP_(callgraph_pre_signal)(ThreadId tid);
 void VP_(callgraph_post_signal)(ThreadId tid);
-/* The hook at a block's start (vp_instr.c).  The block's own facts come
-   as constants of its code, so that the hook need not read its record:
-   sb_flags is the record's address (aligned to 16 bytes) with the
-   VP_ENTERED_ bits in its low bits, fn_obj holds sb->fn in its low 32
-   bits and sb->obj above them: three arguments, not four. */
+/* The hook at a block's start (vp_instr.c): sb_flags is the block's
+   record's address (aligned to 16 bytes) with the VP_ENTERED_ bits in
+   its low bits, a constant of the block's code; two arguments, so that
+   each block's code loads one 64-bit constant for them. */
 #define VP_ENTERED_IN_PLT   1
 #define VP_ENTERED_IS_ENTRY 2
 #define VP_ENTERED_FLAGS    3
-void VP_(sb_entry)(UWord sb_flags, Addr sp, UWord fn_obj);
+void VP_(sb_entry)(UWord sb_flags, Addr sp);
 /* A block's code has run on into function fn's code. */
 VG_REGPARM(1) void VP_(fn_switch)(UWord fn);
 void VP_(forget_sb)(VP_SB* sb);

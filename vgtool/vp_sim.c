@@ -16,8 +16,17 @@ UWord VP_(bp_history);
 UChar VP_(bp_counters)[VP_BP_N_COUNTERS];
 Addr  VP_(bp_targets)[VP_BP_N_TARGETS];
 
+/* I1's tags in the tool's own image when they fit (a 32 KB I1 of 64-byte
+   lines needs 512): translated code loads the most recently used line of
+   a set for its inline fetch tests, and an address there is in reach of
+   a 32-bit displacement from a register (vp_instr.c's ir_addr), where
+   one in the heap takes a 64-bit constant per test. */
+#define N_I1_STATIC_TAGS 8192
+static UWord i1_static_tags[N_I1_STATIC_TAGS];
+
+/* static_tags: where the tags go if there are at most n_static, or NULL. */
 static void init_cache(VP_Cache* c, const VP_CacheConfig* config,
-                       const HChar* cost_centre)
+                       const HChar* cost_centre, UWord* static_tags, SizeT n_static)
 {
    Int   sets = config->size / config->line_size / config->assoc;
    SizeT n_tags = (SizeT)sets * config->assoc;
@@ -29,7 +38,8 @@ static void init_cache(VP_Cache* c, const VP_CacheConfig* config,
    c->set_mask  = (UWord)sets - 1;
    c->line_bits = VG_(log2)(config->line_size);
    /* Every tag starts as block 0, as cachegrind's do (see vp_sim.h). */
-   c->tags = VG_(malloc)(cost_centre, n_tags * sizeof(UWord));
+   c->tags = static_tags && n_tags <= n_static
+             ? static_tags : VG_(malloc)(cost_centre, n_tags * sizeof(UWord));
    for (i = 0; i < n_tags; i++)
       c->tags[i] = 0;
 }
@@ -40,9 +50,9 @@ void VP_(sim_init)(const VP_CacheConfig* I1, const VP_CacheConfig* D1,
    Int i;
 
    VP_(sim_fini)();
-   init_cache(&VP_(I1), I1, "vp.sim.I1");
-   init_cache(&VP_(D1), D1, "vp.sim.D1");
-   init_cache(&VP_(LL), LL, "vp.sim.LL");
+   init_cache(&VP_(I1), I1, "vp.sim.I1", i1_static_tags, N_I1_STATIC_TAGS);
+   init_cache(&VP_(D1), D1, "vp.sim.D1", NULL, 0);
+   init_cache(&VP_(LL), LL, "vp.sim.LL", NULL, 0);
 
    VP_(bp_history) = 0;
    for (i = 0; i < VP_BP_N_COUNTERS; i++)
@@ -66,7 +76,7 @@ void VP_(sim_fini)(void)
    Int i;
 
    for (i = 0; i < 3; i++) {
-      if (caches[i]->tags)
+      if (caches[i]->tags && caches[i]->tags != i1_static_tags)
          VG_(free)(caches[i]->tags);
       caches[i]->tags = NULL;
    }
