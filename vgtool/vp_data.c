@@ -73,6 +73,7 @@ static VP_DataObj* new_obj(VP_DataKind kind)
 static void alloc_buckets(VP_DataObj* o, UInt n)
 {
    o->acc    = VG_(calloc)("vp.data.acc", 2 * (SizeT)n, sizeof(ULong));
+   o->acc_w  = o->acc + n;
    o->miss   = VG_(calloc)("vp.data.miss", 4 * (SizeT)n, sizeof(ULong));
    o->n_rows = n;
 }
@@ -101,15 +102,16 @@ static UInt shift_for(SizeT size, UInt shift)
    return shift;
 }
 
-/* Adds buckets [0, n) of `shift` (counts acc and miss) into o's, each
-   into the bucket that holds it (o's buckets are as wide or wider). */
+/* Adds buckets [0, n) of `shift` (counts acc and miss, laid out as an
+   object's of n buckets) into o's, each into the bucket that holds it
+   (o's buckets are as wide or wider). */
 static void add_buckets_into(VP_DataObj* o, const ULong* acc, const ULong* miss, UInt n,
                              UInt shift)
 {
    UInt i, k;
    for (i = 0; i < n; i++) {
       UWord to = VP_(data_bucket_at)(o, (SizeT)i << shift);
-      for (k = 0; k < 2; k++) o->acc[2 * to + k] += acc[2 * i + k];
+      for (k = 0; k < 2; k++) VP_(data_acc)(o, k)[to] += acc[k * n + i];
       for (k = 0; k < 4; k++) o->miss[4 * to + k] += miss[4 * i + k];
    }
 }
@@ -668,7 +670,7 @@ void VP_(data_bucket_cost)(const VP_DataObj* o, UInt i, VP_DataCost* out)
 {
    UInt w;
    for (w = 0; w < 2; w++) {
-      out->c[3 * w]     = o->acc[2 * i + w];
+      out->c[3 * w]     = VP_(data_acc)(o, w)[i];
       out->c[3 * w + 1] = o->miss[4 * i + 2 * w];
       out->c[3 * w + 2] = o->miss[4 * i + 2 * w + 1];
    }

@@ -38,11 +38,14 @@ typedef enum {
    touched by every access and kept small so that they stay in the host's
    caches, and the misses, touched only on a miss.  Keeping the six counts
    of a bucket together made cache-simulated bzip2 4% slower: its large
-   blocks spread the accesses over 4096 buckets. */
+   blocks spread the accesses over 4096 buckets.  The accesses are the Dr
+   of every bucket, then the Dw of every bucket: a bucket's count is then
+   one indexed addition to the start of its kind's half. */
 typedef struct _VP_DataObj {
    struct _VP_DataObj* next;   /* hash chain; must come first */
    UWord        key;           /* hash key; must come second */
-   ULong*       acc;           /* [2 * n_rows]: Dr, Dw of each bucket */
+   ULong*       acc;           /* [2 * n_rows]: Dr of each bucket, then Dw */
+   ULong*       acc_w;         /* acc + n_rows: the Dw half */
    ULong*       miss;          /* [4 * n_rows]: D1mr, DLmr, D1mw, DLmw */
    UInt         n_rows;
    UInt         shift;
@@ -126,6 +129,12 @@ UWord VP_(data_bucket_at)(const VP_DataObj* o, SizeT offset)
    return i < o->n_rows ? i : o->n_rows - 1;
 }
 
+/* The access counts of o's buckets for reads (w 0) or writes (w 1). */
+static inline __attribute__((always_inline)) ULong* VP_(data_acc)(const VP_DataObj* o, UInt w)
+{
+   return w ? o->acc_w : o->acc;
+}
+
 /* Where an access falls: an object, and the bucket of its offset. */
 typedef struct {
    VP_DataObj* obj;
@@ -190,25 +199,39 @@ VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
    return VP_(data_static_slow)(a);
 }
 
+/* The misses of a data access (w: 0 a read, 1 a write), m1 D1 and mL
+   LL, at place p, made by the instruction whose (function, object) pair
+   *last is (vp_global.h) and fn its function: counted to the bucket and
+   to the pair f (data_count_miss), booked after finding the pair.  Misses are rare: counting every access per pair too made
+   cache-simulated bzip2 5% slower.  The cell remembers the pair it last
+   booked to: an instruction mostly misses on one object. */
+static inline __attribute__((always_inline))
+void VP_(data_count_miss)(VP_FnData* f, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   p.obj->miss[4 * p.bucket + 2 * w]     += m1;
+   p.obj->miss[4 * p.bucket + 2 * w + 1] += mL;
+   f->miss[2 * w]     += m1;
+   f->miss[2 * w + 1] += mL;
+}
+
+static inline __attribute__((always_inline))
+void VP_(data_book_miss)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   VP_FnData* f = *last;
+   if (UNLIKELY(f == NULL || f->obj != p.obj))
+      *last = f = VP_(data_fn_entry)(fn, p.obj);
+   VP_(data_count_miss)(f, p, w, m1, mL);
+}
+
 /* Books a data access, a read or a write (w: 0 or 1) with its D1 and LL
-   misses, made by the instruction whose cell is n and fn its function,
-   at place p: to its object and the bucket of its offset and, a miss, to
-   the (function, object) pair.  Misses are rare: counting every access per
-   pair too made cache-simulated bzip2 5% slower.  The cell remembers the
-   pair it last booked to: an instruction mostly misses on one object. */
+   misses, at place p: its count to the bucket of its offset in its
+   object, its misses as above. */
 static inline __attribute__((always_inline))
 void VP_(data_book_at)(VP_FnData** last, UInt fn, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {
-   p.obj->acc[2 * p.bucket + w]++;
-   if (UNLIKELY(m1)) {
-      VP_FnData* f = *last;
-      if (UNLIKELY(f == NULL || f->obj != p.obj))
-         *last = f = VP_(data_fn_entry)(fn, p.obj);
-      p.obj->miss[4 * p.bucket + 2 * w]     += m1;
-      p.obj->miss[4 * p.bucket + 2 * w + 1] += mL;
-      f->miss[2 * w]     += m1;
-      f->miss[2 * w + 1] += mL;
-   }
+   VP_(data_acc)(p.obj, w)[p.bucket]++;
+   if (UNLIKELY(m1))
+      VP_(data_book_miss)(last, fn, p, w, m1, mL);
 }
 
 /* The same, of an access at a outside the near range, b the heap block

@@ -171,7 +171,8 @@ void heap_bytes(VP_Block* b, Addr a, UWord size, Addr sp, Bool r, Bool w)
 /* The booking of a data access to its data object, with the heap's count
    of it when HEAP: one lookup of the block serves both, and none is made
    in the near range (the stack's or, inside the allocator, every
-   address), where no block is found. */
+   address), where no block is found.  The whole booking, for the cases
+   the caches do not know. */
 static inline __attribute__((always_inline))
 void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
           ULong mL)
@@ -185,31 +186,7 @@ void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap,
    if (heap) heap_bytes(b, a, size, sp, r, w);
 }
 
-/* The commonest access outside the near range, with no miss: one whose
-   block (or, in none, whose data object) the caches know.  False for
-   anything else, left to the whole booking. */
-static inline __attribute__((always_inline))
-Bool book_hit(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap)
-{
-   VP_Block*    b = NULL;
-   VP_DataPlace p;
-   if (VP_(in_heap_range)(a)
-       && (b = VP_(heap_cached)(a, False)) == VP_HEAP_UNKNOWN)
-      return False;
-   if (b != NULL)
-      p = VP_(data_place_at)(b->data, a - b->start);
-   else if (!VP_(data_place_cached)(a, &p))
-      return False;
-   VP_(data_book_at)(VP_(cc_data_fn)(n), n->loc.fn, p, r ? 0 : 1, 0, 0);
-   if (heap) heap_bytes(b, a, size, sp, r, w);
-   return True;
-}
-
-/* The booking out of line, for each kind of access: all but the near
-   range's hits go there, so that the helpers' common path saves and
-   restores fewer registers.  An access with no miss goes first to a
-   small function that books book_hit's cases without saving any
-   register, the rest on to the whole booking. */
+/* The whole booking out of line, for each kind of access. */
 #define BOOK_FAR(SUFFIX, HEAP) \
 static __attribute__((noinline)) \
 void book_far_r##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
@@ -219,18 +196,81 @@ void book_far_w##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, UL
    { book(n, a, size, sp, False, True, HEAP, m1, mL); } \
 static __attribute__((noinline)) \
 void book_far_m##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp, ULong m1, ULong mL) \
-   { book(n, a, size, sp, True, True, HEAP, m1, mL); } \
-static __attribute__((noinline)) \
-void book_hit_r##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { if (!book_hit(n, a, size, sp, True, False, HEAP)) book_far_r##SUFFIX(n, a, size, sp, 0, 0); } \
-static __attribute__((noinline)) \
-void book_hit_w##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { if (!book_hit(n, a, size, sp, False, True, HEAP)) book_far_w##SUFFIX(n, a, size, sp, 0, 0); } \
-static __attribute__((noinline)) \
-void book_hit_m##SUFFIX(VP_InstrCC* n, Addr a, UWord size, Addr sp) \
-   { if (!book_hit(n, a, size, sp, True, True, HEAP)) book_far_m##SUFFIX(n, a, size, sp, 0, 0); }
+   { book(n, a, size, sp, True, True, HEAP, m1, mL); }
 BOOK_FAR(, False)
 BOOK_FAR(_h, True)
+
+/* The misses of an access at place p, found inline.  Out of line: misses
+   are rare, and inlined their booking made every helper save a sixth
+   register and keep a stack frame.  The (function, object) pair is mostly
+   the one the instruction last booked to; only the lookup of another
+   (a call, and registers to save) is further out of line. */
+static __attribute__((noinline))
+void book_miss_new_pair(VP_InstrCC* n, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   VP_(data_book_miss)(VP_(cc_data_fn)(n), n->loc.fn, p, w, m1, mL);
+}
+
+static __attribute__((noinline))
+void book_miss(VP_InstrCC* n, VP_DataPlace p, UInt w, ULong m1, ULong mL)
+{
+   VP_FnData* f = *VP_(cc_data_fn)(n);
+   if (UNLIKELY(f == NULL || f->obj != p.obj))
+      book_miss_new_pair(n, p, w, m1, mL);
+   else
+      VP_(data_count_miss)(f, p, w, m1, mL);
+}
+
+/* Whether the caches know the block holding a: *b (NULL: none). */
+static inline __attribute__((always_inline)) Bool block_known(Addr a, VP_Block** b)
+{
+   *b = NULL;
+   return !VP_(in_heap_range)(a) || VP_(heap_known)(a, b);
+}
+
+/* The booking of a data access with m1 D1 and mL LL misses, inline
+   where the caches know its place: the place found once serves the
+   access's count, its misses' booking and the heap's count.  The rest
+   goes to the whole booking, out of line.  The heap's accesses (HEAP) are
+   those not known, while translating, to be relative to the stack
+   pointer: outside the stack window, which the heap's count tests anyway,
+   their heap block is looked for first, the near range after (no block
+   lies in it, and inside the allocator the heap's range is empty, so
+   either order books the same); inside it, and the other accesses, mostly
+   the stack's, test the near range first. */
+static inline __attribute__((always_inline))
+void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
+               ULong mL)
+{
+   UInt         k = r ? 0 : 1;
+   Bool         heap_first = heap && !VP_(in_stack_window)(a, sp);
+   VP_Block*    b = NULL;
+   VP_DataPlace p;
+   if (heap_first && !block_known(a, &b))
+      goto whole;
+   if (b == NULL && VP_(data_is_near)(a)) {
+      VP_(data_near_acc)[k]++;
+      if (UNLIKELY(m1))
+         book_miss(n, VP_(data_whole)(VP_(data_near_obj)), k, m1, mL);
+      return;
+   }
+   if (!heap_first && !block_known(a, &b))
+      goto whole;
+   if (b != NULL)
+      p = VP_(data_place_at)(b->data, a - b->start);
+   else if (!VP_(data_place_cached)(a, &p))
+      goto whole;
+   VP_(data_acc)(p.obj, k)[p.bucket]++;
+   if (heap) heap_bytes(b, a, size, sp, r, w);
+   if (UNLIKELY(m1))
+      book_miss(n, p, k, m1, mL);
+   return;
+whole:
+   if (heap)
+      (r && w ? book_far_m_h : r ? book_far_r_h : book_far_w_h)(n, a, size, sp, m1, mL);
+   else
+      (r && w ? book_far_m : r ? book_far_r : book_far_w)(n, a, size, sp, m1, mL);
+}
 
 /* A read (R), write (W) or modify (R and W: the simulation counts one
    read) of data, with the heap's count of it when HEAP, and booked to
@@ -250,16 +290,11 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
       add(n, ev + 2, mL, totals);
    }
    if (dat) {
-      if (LIKELY(m1 == 0 && VP_(data_is_near)(a)))
-         VP_(data_book_near)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, 0, 0);
-      else if (LIKELY(m1 == 0) && heap)
-         (r && w ? book_hit_m_h : r ? book_hit_r_h : book_hit_w_h)(n, a, size, sp);
-      else if (LIKELY(m1 == 0))
-         (r && w ? book_hit_m : r ? book_hit_r : book_hit_w)(n, a, size, sp);
-      else if (heap)
-         (r && w ? book_far_m_h : r ? book_far_r_h : book_far_w_h)(n, a, size, sp, m1, mL);
+      /* A copy with no miss: the common path need not test it again. */
+      if (LIKELY(m1 == 0))
+         book_data(n, a, size, sp, r, w, heap, 0, 0);
       else
-         (r && w ? book_far_m : r ? book_far_r : book_far_w)(n, a, size, sp, m1, mL);
+         book_data(n, a, size, sp, r, w, heap, m1, mL);
    } else if (heap) {
       if (r) VP_(heap_access_at)(a, size, False, sp);
       if (w) VP_(heap_access_at)(a, size, True, sp);

@@ -51,6 +51,7 @@ const VP_AccLanes VP_(acc_first)[9] = {
 ULong           VP_(heap_time);
 ULong           VP_(heap_stopped_at);
 Addr            VP_(heap_lo) = 1, VP_(heap_hi) = 0;  /* empty range */
+UWord           VP_(heap_span) = (UWord)0 - 1;   /* heap_hi - heap_lo */
 VP_GranuleEntry VP_(pages)[VP_PAGE_CACHE];
 VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
 
@@ -411,6 +412,7 @@ static void publish_range(void)
    /* lo = hi = 0 holds no address: a - lo >= hi - lo for every a. */
    VP_(heap_lo) = counting ? real_lo : 0;
    VP_(heap_hi) = counting ? real_hi : 0;
+   VP_(heap_span) = VP_(heap_hi) - VP_(heap_lo);
 }
 
 void VP_(heap_count_accesses)(Bool on)

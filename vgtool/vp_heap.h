@@ -83,43 +83,46 @@ extern VP_GranuleEntry VP_(granules)[VP_GRANULE_CACHE];
    none of the allocator's own accesses is counted (its bookkeeping is
    not the program's reading and writing) at no cost to the others. */
 extern Addr VP_(heap_lo), VP_(heap_hi);
+extern UWord VP_(heap_span);   /* heap_hi - heap_lo: one load fewer per test */
 
 /* Whether a lies in [VP_(heap_lo), VP_(heap_hi)). */
 static inline __attribute__((always_inline)) Bool VP_(in_heap_range)(Addr a)
 {
-   return a - VP_(heap_lo) < VP_(heap_hi) - VP_(heap_lo);
+   return a - VP_(heap_lo) < VP_(heap_span);
 }
 
 VP_Block* VP_(heap_find_slow)(Addr a);
 
-/* The block holding a (in the heap's range), or NULL: as the caches know
-   it, else, when search, as the index says; when the caches do not know
-   and not search, VP_HEAP_UNKNOWN. */
-#define VP_HEAP_UNKNOWN ((VP_Block*)1)
-
-static inline __attribute__((always_inline)) VP_Block* VP_(heap_cached)(Addr a, Bool search)
+/* Whether the caches know which block holds a (in the heap's range):
+   *out, or NULL for none. */
+static inline __attribute__((always_inline)) Bool VP_(heap_known)(Addr a, VP_Block** out)
 {
    UWord            p  = a >> VP_PAGE_SHIFT;
    VP_GranuleEntry* pe = &VP_(pages)[p & (VP_PAGE_CACHE - 1)];
-   if (LIKELY(pe->tag == p))
-      return pe->blk;
+   if (LIKELY(pe->tag == p)) {
+      *out = pe->blk;
+      return True;
+   }
    UWord            g = a >> VP_GRANULE_SHIFT;
    VP_GranuleEntry* e = &VP_(granules)[g & (VP_GRANULE_CACHE - 1)];
    if (LIKELY(e->tag == g)) {
       VP_Block* b = e->blk;
-      if (b == NULL)
-         return NULL;
-      if (LIKELY(a - b->start < b->size))
-         return b;
+      if (b == NULL || LIKELY(a - b->start < b->size)) {
+         *out = b;
+         return True;
+      }
    }
-   return search ? VP_(heap_find_slow)(a) : VP_HEAP_UNKNOWN;
+   return False;
 }
 
+/* The block holding a, or NULL: as the caches know it, else as the
+   index says. */
 static inline __attribute__((always_inline)) VP_Block* VP_(heap_find)(Addr a)
 {
+   VP_Block* b;
    if (!VP_(in_heap_range)(a))
       return NULL;
-   return VP_(heap_cached)(a, True);
+   return VP_(heap_known)(a, &b) ? b : VP_(heap_find_slow)(a);
 }
 
 /* Adds one to each of the counts [off, end) of acc that is not
