@@ -60,14 +60,13 @@ typedef const VP_InstrCC* CallSite;
 
 typedef struct {
    Addr  sp;          /* stack pointer at the callee's first instruction */
-   Addr  ret_addr;    /* where a call instruction returns to; 0 if emulated
-                         or if ret_after_site */
    UInt  fn;          /* the function entered */
    UInt  node;        /* its call-path node; VP_NO_ID for a skipped frame */
    UInt  edge;        /* the call edge; VP_NO_ID for a root or skipped frame */
    CallSite site;     /* where the call came from */
    UInt  incl_row;    /* the fn-inclusive row this frame adds to, if outermost */
-   Bool  ret_after_site; /* the call returns to the instruction after site */
+   Bool  ret_after_site; /* a call instruction's: it returns to the
+                            instruction after site (not if emulated) */
    Bool  skip;        /* a PLT stub: no function, no edge */
    Bool  inside;      /* a call below a [truncated] node, which stays in it */
    Bool  outermost;   /* the outermost active frame of fn in this context */
@@ -542,7 +541,6 @@ static Frame* push_frame(Context* c)
       pushed at most calls, returns and jumps between functions.  enter[]
       is set when a function is entered, and unused otherwise; strfn_arg[]
       with strfn_count. */
-   f->ret_addr    = 0;
    f->ret_after_site = False;
    f->fn          = 0;
    f->incl_row    = 0;
@@ -688,8 +686,8 @@ static void enter_strfn(Context* c, Frame* f, UInt caller_fn)
                              offsetof(VexGuestAMD64State, guest_RDX), sizeof(UWord));
 }
 
-static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
-                      Bool ret_after_site, CallSite site)
+static void push_call(Context* c, const Entered* callee, Addr sp, Bool ret_after_site,
+                      CallSite site)
 {
    Frame* caller = context_frame(c);
    Frame* f;
@@ -698,7 +696,6 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Addr ret_addr,
 
    f = push_frame(c);
    f->sp        = sp;
-   f->ret_addr  = ret_addr;
    f->ret_after_site = ret_after_site;
    f->site      = site;
    if (callee->in_plt) {
@@ -862,7 +859,7 @@ static void underflow(Context* c, const Entered* sb)
 /* Where frame f's call instruction returns to; 0 if the call was emulated. */
 static Addr frame_ret_addr(const Frame* f)
 {
-   return f->ret_after_site ? f->site->addr + f->site->len : f->ret_addr;
+   return f->ret_after_site ? f->site->addr + f->site->len : 0;
 }
 
 /* A real return pops at least the top frame: its stack pointer was left,
@@ -948,23 +945,15 @@ const VP_SB* VP_(callgraph_current_sb)(void)
    return running != NULL ? VP_(cur_sb) : NULL;
 }
 
-/* The call made by a block's exit, and (if ret is not NULL) where it
-   returns to: the instruction after the call when *after is set.  A call
-   by the final exit that the exit word marked as such has its cell in
-   VP_(call_cc), so that neither the block's arrays nor the cell are read.
-   Any other (seldom: a call by a side exit, or after the exit word was
-   reset) returns after its instruction as its cell gives it, which no
-   array of every block's records keeps. */
-static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call, Addr* ret, Bool* after)
+/* The call made by a block's exit, which returns to the instruction
+   after it (its frame finds where from the cell).  A call by the final
+   exit that the exit word marked as such has its cell in VP_(call_cc),
+   so that neither the block's arrays nor the cell are read at the call;
+   any other (seldom: a call by a side exit, or after the exit word was
+   reset) is found through the block's arrays. */
+static CallSite exit_site(VP_SB* last, UWord exit, Bool marked_call)
 {
-   if (marked_call) {
-      if (ret) *after = True;
-      return VP_(call_cc);
-   }
-   CallSite site = VP_(sb_instr_cc)(last)[VP_(sb_exit_instr)(last)[exit]];
-   if (ret)
-      *ret = site->addr + site->len;
-   return site;
+   return marked_call ? VP_(call_cc) : VP_(sb_instr_cc)(last)[VP_(sb_exit_instr)(last)[exit]];
 }
 
 static void follow(const Entered* sb, Addr sp)
@@ -1048,7 +1037,6 @@ static void follow(const Entered* sb, Addr sp)
    c = contexts[tid];
    Frame*   top = emulated && c->depth > 1 ? &c->frames[c->depth - 1] : NULL;
    CallSite site;
-   Addr     ret = 0;
    Bool     ret_after_site = False;
    if (top)
       sp = top->sp;
@@ -1056,10 +1044,11 @@ static void follow(const Entered* sb, Addr sp)
       site = top->site;
    else if (resolved)
       site = resolved_site;
-   else
-      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT, emulated ? NULL : &ret,
-                       &ret_after_site);
-   push_call(c, sb, sp, ret, ret_after_site, site);
+   else {
+      site = exit_site(last, exit, ctx == VP_CALL_CONTEXT);
+      ret_after_site = !emulated;
+   }
+   push_call(c, sb, sp, ret_after_site, site);
 }
 
 /* A translation is going away: no context may keep pointing at it. */
