@@ -200,11 +200,13 @@ VP_DataPlace VP_(data_place)(Addr a, VP_Block* b)
 }
 
 /* The misses of a data access (w: 0 a read, 1 a write), m1 D1 and mL
-   LL, at place p, made by the instruction whose (function, object) pair
-   *last is (vp_global.h) and fn its function: counted to the bucket and
-   to the pair f (data_count_miss), booked after finding the pair.  Misses are rare: counting every access per pair too made
-   cache-simulated bzip2 5% slower.  The cell remembers the pair it last
-   booked to: an instruction mostly misses on one object. */
+   LL, at place p: counted to its bucket and to the (function, object)
+   pair f (data_count_miss), or booked (data_book_miss) for the
+   instruction whose cell's last pair is *last (VP_(cc_data_fn)) and fn
+   its function, the pair found first.  Misses are rare: counting every
+   access per pair too made cache-simulated bzip2 5% slower.  The cell
+   remembers the pair it last booked to: an instruction mostly misses on
+   one object. */
 static inline __attribute__((always_inline))
 void VP_(data_count_miss)(VP_FnData* f, VP_DataPlace p, UInt w, ULong m1, ULong mL)
 {

@@ -863,13 +863,11 @@ static Bool imark_is_fetched(const IRSB* sbIn, Int i)
    for (j = i - 1; j >= 0; j--) {
       const IRStmt* before = sbIn->stmts[j];
       if (before->tag == Ist_IMark) {
-         UInt len  = before->Ist.IMark.len ? before->Ist.IMark.len : VG_MIN_INSTR_SZB;
-         last_line = VP_(sim_I1_line)(before->Ist.IMark.addr + len - 1);
+         last_line = VP_(sim_I1_line)(before->Ist.IMark.addr + VP_(imark_len)(before) - 1);
          break;
       }
    }
-   return is_fetched(last_line, mark->Ist.IMark.addr,
-                     mark->Ist.IMark.len ? mark->Ist.IMark.len : VG_MIN_INSTR_SZB);
+   return is_fetched(last_line, mark->Ist.IMark.addr, VP_(imark_len)(mark));
 }
 
 /* The counters an instruction's cell needs: the fetch events, then the

@@ -132,6 +132,14 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* How control left a superblock through one of its exits. */
 typedef enum { VP_JK_JUMP = 0, VP_JK_CALL, VP_JK_RET } VP_JumpKind;
 
+/* The length of the instruction whose IMark is st.  A length of 0 marks
+   an undecodable instruction: it counts as the smallest there is, as
+   cachegrind counts it. */
+static inline UInt VP_(imark_len)(const IRStmt* st)
+{
+   return st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+}
+
 /* Static information about one translation, allocated in one piece with
    its arrays, which follow it in the order of the functions below that
    find them (from the counts, not through pointers kept in every one of
@@ -160,16 +168,23 @@ typedef struct _VP_SB {
    Bool           pop_on_jump;  /* the dynamic linker's lazy-binding resolver */
 } VP_SB;
 
-/* [n_exits] VP_JumpKind of each exit, padded to 8 bytes. */
+/* [n_exits] VP_JumpKind of each exit, first, next to the fields every
+   block's entry reads (vp_callgraph.c), padded to 8 bytes so that the
+   arrays after them stay aligned. */
 static inline UChar* VP_(sb_exit_jk)(const VP_SB* sb)
 {
    return (UChar*)(sb + 1);
 }
 
+static inline SizeT VP_(sb_exit_jk_bytes)(UInt n_exits)
+{
+   return (n_exits + 7u) & ~7u;
+}
+
 /* [max_segs] completions of each segment. */
 static inline ULong* VP_(sb_seg_count)(const VP_SB* sb)
 {
-   return (ULong*)(VP_(sb_exit_jk)(sb) + ((sb->n_exits + 7u) & ~7u));
+   return (ULong*)(VP_(sb_exit_jk)(sb) + VP_(sb_exit_jk_bytes)(sb->n_exits));
 }
 
 /* [n_instrs] each instruction's cell. */
@@ -188,6 +203,15 @@ static inline UShort* VP_(sb_instr_seg)(const VP_SB* sb)
 static inline UShort* VP_(sb_exit_instr)(const VP_SB* sb)
 {
    return VP_(sb_instr_seg)(sb) + sb->n_instrs;
+}
+
+/* The size of a record with the arrays above. */
+static inline SizeT VP_(sb_bytes)(UInt n_instrs, UInt n_exits, UInt max_segs)
+{
+   STATIC_ASSERT(sizeof(VP_SB) % sizeof(ULong) == 0);
+   return sizeof(VP_SB) + VP_(sb_exit_jk_bytes)(n_exits) + max_segs * sizeof(ULong)
+          + n_instrs * (sizeof(struct _VP_InstrCC*) + sizeof(UShort))
+          + n_exits * sizeof(UShort);
 }
 
 /* Program-wide running cost, one counter per event, bumped inline. */

@@ -88,17 +88,9 @@ static VP_SB* new_sb(Addr orig_addr, UInt n_instrs, UInt n_exits, UInt n_switche
 {
    /* At most one segment ends at each exit and each switch of function. */
    UInt   max_segs = n_exits + n_switches;
-   SizeT  jk_bytes = (n_exits + 7) & ~7u;   /* keeps what follows aligned */
-   SizeT  sz = sizeof(VP_SB) + jk_bytes
-               + max_segs * sizeof(ULong)
-               + n_instrs * (sizeof(VP_InstrCC*) + sizeof(UShort))
-               + n_exits * sizeof(UShort);
    tl_assert(n_instrs <= 0xFFFF && n_exits <= 0xFFFF && max_segs <= 0xFFFF);
-   STATIC_ASSERT(sizeof(VP_SB) % sizeof(ULong) == 0);
-   VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, sz);
+   VP_SB* sb = VG_(calloc)("vp.instr.sb", 1, VP_(sb_bytes)(n_instrs, n_exits, max_segs));
 
-   /* The exit kinds first, next to the fields every block's entry reads
-      (vp_callgraph.c); then 8-byte fields, so every array stays aligned. */
    sb->orig_addr  = orig_addr;
    sb->nraddr     = orig_addr;
    sb->n_instrs   = (UShort)n_instrs;
@@ -417,7 +409,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    for (i = first; i < sbIn->stmts_used; i++) {
       const IRStmt* st = sbIn->stmts[i];
       if (st->tag == Ist_IMark) {
-         UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         UInt len = VP_(imark_len)(st);
          UInt now = instr_cc_for(st->Ist.IMark.addr, len,
                                  VP_(events_cost_width)(sbIn, i))->loc.fn;
          if (n_instrs > 0 && now != fn) n_switches++;
@@ -445,9 +437,7 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       IRStmt* st = sbIn->stmts[i];
       Bool    alloc_entry = False;
       if (st->tag == Ist_IMark) {
-         /* A length of 0 marks an undecodable instruction: count it as
-            the smallest there is, as cachegrind does. */
-         UInt len = st->Ist.IMark.len ? st->Ist.IMark.len : VG_MIN_INSTR_SZB;
+         UInt len = VP_(imark_len)(st);
          VP_(sb_instr_cc)(sb)[instr]  = instr_cc_for(st->Ist.IMark.addr, len,
                                              VP_(events_cost_width)(sbIn, i));
          if (n_switches > 0 && instr > 0
