@@ -35,8 +35,7 @@
 Bool           VP_(data_on);
 VP_DataObj*    VP_(data_alloc_obj);
 VP_DataObj*    VP_(data_stack_obj);
-VP_DataObj*    VP_(data_near_obj);
-ULong*         VP_(data_near_acc);
+ULong          VP_(data_stack_acc)[2];
 Addr           VP_(data_near_lo);
 UWord          VP_(data_near_span);
 Addr           VP_(data_stack_lo), VP_(data_stack_hi);
@@ -492,8 +491,9 @@ static void mem_protected(Addr a, SizeT len, Bool rr, Bool ww, Bool xx)
 /* The running thread's stack, [lo, hi], and the range every heap block
    lies in, [blocks_lo, blocks_hi).  Inside a call of the allocator every
    access is the allocator's wherever it falls (no heap block is found
-   meanwhile): the near range is then every address.  Outside, the stack
-   is the near range unless a heap block may lie in it. */
+   meanwhile), so neither the near range nor the stack's holds any
+   address then.  Outside, the stack is the near range unless a heap
+   block may lie in it. */
 static Addr stack_lo, stack_hi;
 static Addr blocks_lo = 1, blocks_hi = 0;   /* none yet */
 
@@ -501,13 +501,46 @@ static void publish_stack(void)
 {
    Bool in_alloc = VP_(in_alloc) != 0;
    Bool shared   = blocks_lo < blocks_hi && blocks_lo <= stack_hi && stack_lo < blocks_hi;
-   VP_(data_near_obj)  = in_alloc ? VP_(data_alloc_obj) : VP_(data_stack_obj);
-   VP_(data_near_acc)  = VP_(data_near_obj)->acc;
    /* An empty range is [~0, ~0]: no access can start at the last byte. */
-   VP_(data_near_lo)   = in_alloc ? 0 : shared ? ~(Addr)0 : stack_lo;
-   VP_(data_near_span) = in_alloc ? ~(UWord)0 : shared ? 0 : stack_hi - stack_lo;
+   VP_(data_near_lo)   = in_alloc || shared ? ~(Addr)0 : stack_lo;
+   VP_(data_near_span) = in_alloc || shared ? 0 : stack_hi - stack_lo;
    VP_(data_stack_lo)  = !in_alloc && shared ? stack_lo : ~(Addr)0;
    VP_(data_stack_hi)  = !in_alloc && shared ? stack_hi : ~(Addr)0;
+}
+
+/* The allocator's object's counts of accesses (vp_data.h's
+   data_book_alloc): while the running thread is inside a call of the
+   allocator, VP_(total)'s Dr and Dw when it entered, or when they were
+   last added to the object. */
+static Bool  alloc_counting;
+static ULong alloc_from[2];
+
+static ULong accesses_so_far(UInt w)
+{
+   return VP_(total)[w ? VP_EV_DW : VP_EV_DR];
+}
+
+/* Adds the accesses made inside the allocator since they were last
+   added, before the counts are read or the thread leaves. */
+static void settle_alloc(void)
+{
+   UInt w;
+   if (!alloc_counting)
+      return;
+   for (w = 0; w < 2; w++) {
+      ULong now = accesses_so_far(w);
+      VP_(data_acc)(VP_(data_alloc_obj), w)[0] += now - alloc_from[w];
+      alloc_from[w] = now;
+   }
+}
+
+static void start_alloc_counting(Bool inside)
+{
+   UInt w;
+   settle_alloc();
+   alloc_counting = inside;
+   for (w = 0; w < 2; w++)
+      alloc_from[w] = accesses_so_far(w);
 }
 
 void VP_(data_heap_range)(Addr lo, Addr hi)
@@ -531,8 +564,10 @@ void VP_(data_thread_runs)(ThreadId tid)
 
 void VP_(data_alloc_entered)(Bool inside)
 {
-   if (VP_(data_on))
-      publish_stack();
+   if (!VP_(data_on))
+      return;
+   start_alloc_counting(inside);
+   publish_stack();
 }
 
 /*------------------------------------------------------------*/
@@ -550,6 +585,9 @@ void VP_(data_post_clo_init)(void)
    fn_table   = VG_(HT_construct)("vp.data.fntab");
    VP_(data_alloc_obj) = new_whole_obj(VP_DK_ALLOC);
    VP_(data_stack_obj) = new_whole_obj(VP_DK_STACK);
+   VG_(free)(VP_(data_stack_obj)->acc);
+   VP_(data_stack_obj)->acc   = VP_(data_stack_acc);
+   VP_(data_stack_obj)->acc_w = VP_(data_stack_acc) + 1;
    other_obj           = new_whole_obj(VP_DK_OTHER);
    publish_stack();
    clear_all_caches();
@@ -588,6 +626,7 @@ static void zero_buckets(VP_DataObj* o)
 static void save_counts(void)
 {
    Word i;
+   settle_alloc();
    for (i = 0; i < VG_(sizeXA)(all_objs); i++) {
       VP_DataObj* o = obj_at(i);
       free_saved(o);
@@ -607,6 +646,7 @@ static void save_counts(void)
 static void restore_counts(void)
 {
    Word i;
+   settle_alloc();
    for (i = 0; i < VG_(sizeXA)(all_objs); i++) {
       VP_DataObj* o = obj_at(i);
       zero_buckets(o);
@@ -651,6 +691,7 @@ void VP_(data_zero)(void)
    Word i;
    if (!VP_(data_on))
       return;
+   settle_alloc();
    for (i = 0; i < VG_(sizeXA)(all_objs); i++)
       zero_buckets(obj_at(i));
    for (i = 0; i < VG_(sizeXA)(all_fns); i++)
@@ -727,6 +768,7 @@ void VP_(data_prepare_dump)(void)
 {
    Word i;
    tl_assert(VP_(data_on));
+   settle_alloc();
    out_objs   = VG_(malloc)("vp.data.out", (VG_(sizeXA)(all_objs) + 1) * sizeof(VP_DataObj*));
    n_out_objs = 0;
    for (i = 0; i < VG_(sizeXA)(all_objs); i++) {

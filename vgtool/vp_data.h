@@ -84,19 +84,18 @@ typedef struct _VP_FnData {
 extern Bool VP_(data_on);
 
 /* The fixed objects, and the near range, [near_lo, near_lo + near_span],
-   tested before anything else: its accesses are all booked to the near
-   object, which is the stack object while the range is the running
-   thread's stack, or the allocator's object while the running thread is
-   inside a call of the allocator (the range is then every address).  The
-   stack is near only while no heap block can lie in it (a pool carved out
-   of a stack array by client requests could); otherwise its range is
-   [stack_lo, stack_hi], tested after the heap's. */
+   tested before anything else: the running thread's stack, whose
+   accesses are all booked to the stack object.  The stack is near only
+   while no heap block can lie in it (a pool carved out of a stack array
+   by client requests could); otherwise its range is [stack_lo, stack_hi],
+   tested after the heap's.  While the running thread is inside a call of
+   the allocator (VP_(in_alloc)), every access is the allocator's object's
+   wherever it falls, and both ranges are empty. */
 extern VP_DataObj* VP_(data_alloc_obj);
 extern VP_DataObj* VP_(data_stack_obj);
-extern VP_DataObj* VP_(data_near_obj);
-/* The near object's counts of accesses, Dr and Dw: an object counted as
-   a whole keeps its arrays for good. */
-extern ULong*      VP_(data_near_acc);
+/* The stack object's counts of accesses, Dr and Dw, at a fixed address:
+   its arrays are these for good. */
+extern ULong       VP_(data_stack_acc)[2];
 extern Addr        VP_(data_near_lo);
 extern UWord       VP_(data_near_span);
 extern Addr        VP_(data_stack_lo), VP_(data_stack_hi);
@@ -244,15 +243,29 @@ void VP_(data_book)(VP_FnData** last, UInt fn, Addr a, VP_Block* b, UInt w, ULon
    VP_(data_book_at)(last, fn, VP_(data_place)(a, b), w, m1, mL);
 }
 
-/* The same, of an access in the near range: with no miss, one load
-   fewer before the count. */
+/* The same, of an access in the near range: the count at a fixed
+   address. */
 static inline __attribute__((always_inline))
 void VP_(data_book_near)(VP_FnData** last, UInt fn, UInt w, ULong m1, ULong mL)
 {
+   VP_(data_stack_acc)[w]++;
    if (UNLIKELY(m1))
-      VP_(data_book_at)(last, fn, VP_(data_whole)(VP_(data_near_obj)), w, m1, mL);
-   else
-      VP_(data_near_acc)[w]++;
+      VP_(data_book_miss)(last, fn, VP_(data_whole)(VP_(data_stack_obj)), w, m1, mL);
+}
+
+/* The same, of an access made inside a call of the allocator: its
+   misses alone.  The allocator's object counts no access one by one:
+   every data access made meanwhile is its, so its counts are those of
+   all the program's accesses (VP_(total)'s Dr and Dw) over the time
+   spent inside, added up when the thread leaves the allocator or the
+   counts are read (vp_data.c's settle_alloc).  The count is the costliest
+   part of booking an access, and a fresh block's zeroing by calloc can
+   be most of a program's accesses. */
+static inline __attribute__((always_inline))
+void VP_(data_book_alloc)(VP_FnData** last, UInt fn, UInt w, ULong m1, ULong mL)
+{
+   if (UNLIKELY(m1))
+      VP_(data_book_miss)(last, fn, VP_(data_whole)(VP_(data_alloc_obj)), w, m1, mL);
 }
 
 void VP_(data_post_clo_init)(void);

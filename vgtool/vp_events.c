@@ -48,6 +48,7 @@
    when simulated, always follow Ir; constants spare the helpers a load. */
 enum { ev_I1mr = 1, ev_ILmr, ev_Dr, ev_D1mr, ev_DLmr, ev_Dw, ev_D1mw, ev_DLmw };
 STATIC_ASSERT(ev_Dr == VP_EV_DR);   /* cells that may access data are told by it */
+STATIC_ASSERT(ev_Dw == VP_EV_DW);   /* the allocator's data object is counted by both */
 static UInt ev_Bc, ev_Bcm, ev_Bi, ev_Bim;
 
 /* Smallest line size of the three caches: cachegrind caps the size of a
@@ -170,15 +171,18 @@ void heap_bytes(VP_Block* b, Addr a, UWord size, Addr sp, Bool r, Bool w)
 
 /* The booking of a data access to its data object, with the heap's count
    of it when HEAP: one lookup of the block serves both, and none is made
-   in the near range (the stack's or, inside the allocator, every
-   address), where no block is found.  The whole booking, for the cases
-   the caches do not know. */
+   in the near range (the stack's) or inside the allocator, where no block
+   is found.  The whole booking, for the cases the caches do not know. */
 static inline __attribute__((always_inline))
 void book(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
           ULong mL)
 {
    if (VP_(data_is_near)(a)) {
       VP_(data_book_near)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, m1, mL);
+      return;
+   }
+   if (VP_(in_alloc)) {
+      VP_(data_book_alloc)(VP_(cc_data_fn)(n), n->loc.fn, r ? 0 : 1, m1, mL);
       return;
    }
    VP_Block* b = VP_(heap_find)(a);
@@ -237,7 +241,8 @@ static inline __attribute__((always_inline)) Bool block_known(Addr a, VP_Block**
    their heap block is looked for first, the near range after (no block
    lies in it, and inside the allocator the heap's range is empty, so
    either order books the same); inside it, and the other accesses, mostly
-   the stack's, test the near range first. */
+   the stack's, test the near range first.  Inside the allocator the near
+   range is empty too, and every access is the allocator's object's. */
 static inline __attribute__((always_inline))
 void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool heap, ULong m1,
                ULong mL)
@@ -249,9 +254,14 @@ void book_data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool 
    if (heap_first && !block_known(a, &b))
       goto whole;
    if (b == NULL && VP_(data_is_near)(a)) {
-      VP_(data_near_acc)[k]++;
+      VP_(data_stack_acc)[k]++;
       if (UNLIKELY(m1))
-         book_miss(n, VP_(data_whole)(VP_(data_near_obj)), k, m1, mL);
+         book_miss(n, VP_(data_whole)(VP_(data_stack_obj)), k, m1, mL);
+      return;
+   }
+   if (b == NULL && VP_(in_alloc)) {
+      if (UNLIKELY(m1))
+         book_miss(n, VP_(data_whole)(VP_(data_alloc_obj)), k, m1, mL);
       return;
    }
    if (!heap_first && !block_known(a, &b))
@@ -284,7 +294,9 @@ void data(VP_InstrCC* n, Addr a, UWord size, Addr sp, Bool r, Bool w, Bool total
    UInt  ev = r ? ev_Dr : ev_Dw;
    ULong m1 = 0, mL = 0;
    VP_(sim_D1_ref)(a, size > min_line_size ? min_line_size : size, &m1, &mL);
-   add(n, ev, 1, totals);
+   /* The running totals of Dr and Dw also give the allocator's object
+      its counts (vp_data.h's data_book_alloc). */
+   add(n, ev, 1, totals || dat);
    if (UNLIKELY(m1)) {
       add(n, ev + 1, m1, totals);
       add(n, ev + 2, mL, totals);

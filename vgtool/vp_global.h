@@ -276,8 +276,10 @@ typedef struct _VP_InstrCC {
 } VP_InstrCC;
 
 /* Where Dr, the first data event, stands when the cache is simulated
-   (the data objects need it): a cell with more counters may access data. */
+   (the data objects need it): a cell with more counters may access data.
+   Dw stands three further on, after D1mr and DLmr. */
 #define VP_EV_DR 3
+#define VP_EV_DW 6
 static inline Bool VP_(cc_width_has_data)(UInt n_costs)
 {
    return n_costs > VP_EV_DR;
