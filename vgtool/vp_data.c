@@ -40,6 +40,7 @@ Addr           VP_(data_near_lo);
 UWord          VP_(data_near_span);
 Addr           VP_(data_stack_lo), VP_(data_stack_hi);
 VP_DataGranule VP_(data_granules)[VP_DATA_GRANULES];
+VP_DataGranule VP_(data_granules_old)[VP_DATA_GRANULES];
 VP_DataPage    VP_(data_pages)[VP_DATA_PAGES];
 
 static VP_DataObj*  other_obj;
@@ -275,6 +276,7 @@ static void clear_all_caches(void)
 {
    UInt i;
    VG_(memset)(VP_(data_granules), 0, sizeof VP_(data_granules));
+   VG_(memset)(VP_(data_granules_old), 0, sizeof VP_(data_granules_old));
    for (i = 0; i < VP_DATA_PAGES; i++)
       VP_(data_pages)[i].tag = outside_pages[i].tag = NO_PAGE;
 }
@@ -408,11 +410,31 @@ static VP_DataObj* outside_symbols_cached(Addr a)
 static Addr max_addr(Addr a, Addr b) { return a > b ? a : b; }
 static Addr min_addr(Addr a, Addr b) { return a < b ? a : b; }
 
+/* The page of a, wholly in [lo, hi), is o's, its offsets counted from
+   base. */
+static void remember_page(Addr a, Addr base, VP_DataObj* o)
+{
+   VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
+   pe->tag  = a >> VP_PAGE_SHIFT;
+   pe->base = base;
+   pe->obj  = o;
+}
+
+/* a's page, if it lies wholly in [lo, hi), or else a's granule, is o's
+   within [lo, hi).  The granule's entry replaces the older of its index's
+   two. */
 static void remember(Addr a, Addr lo, Addr hi, Addr base, VP_DataObj* o)
 {
+   Addr plo = a & ~(((Addr)1 << VP_PAGE_SHIFT) - 1), phi = plo + ((Addr)1 << VP_PAGE_SHIFT);
+   if (lo <= plo && phi <= hi && phi != 0) {
+      remember_page(a, base, o);
+      return;
+   }
    UWord           g = a >> VP_DATA_GRANULE_SHIFT;
    Addr            glo = g << VP_DATA_GRANULE_SHIFT;
-   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
+   UWord           i = g & (VP_DATA_GRANULES - 1);
+   VP_DataGranule* e = &VP_(data_granules)[i];
+   VP_(data_granules_old)[i] = *e;
    e->tag  = g;
    e->lo   = max_addr(lo, glo);
    e->hi   = min_addr(hi, glo + (1 << VP_DATA_GRANULE_SHIFT));
@@ -432,16 +454,16 @@ VP_DataPlace VP_(data_static_slow)(Addr a)
    /* The gap between symbols a lies in: [gap_lo, gap_hi). */
    Addr gap_lo = i >= 0 ? syms[i].start + syms[i].size : 0;
    Addr gap_hi = (UInt)(i + 1) < n_syms ? syms[i + 1].start : ~(Addr)0;
-   Addr plo = a & ~(((Addr)1 << VP_PAGE_SHIFT) - 1), phi = plo + ((Addr)1 << VP_PAGE_SHIFT);
    VP_DataObj* o = outside_symbols_cached(a);
-   if (gap_lo <= plo && phi <= gap_hi) {
-      VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
-      pe->tag = a >> VP_PAGE_SHIFT;
-      pe->obj = o;
-   } else {
-      remember(a, gap_lo, gap_hi, 0, o);   /* base 0: every offset in bucket 0 */
-   }
+   remember(a, gap_lo, gap_hi, 0, o);   /* base 0: every offset in bucket 0 */
    return VP_(data_whole)(o);
+}
+
+/* Empties granule entry e if its tag is in [g_lo, g_hi]. */
+static void forget_granule(VP_DataGranule* e, UWord g_lo, UWord g_hi)
+{
+   if (e->tag >= g_lo && e->tag <= g_hi)
+      e->hi = e->lo;
 }
 
 /* Forgets what the caches know of [a, a + len): entry by entry for a
@@ -456,14 +478,14 @@ static void forget_range(Addr a, SizeT len)
    UWord p_lo = a >> VP_PAGE_SHIFT, p_hi = (a + len - 1) >> VP_PAGE_SHIFT;
    if (g_hi - g_lo < VP_DATA_GRANULES) {
       for (g = g_lo; g <= g_hi; g++) {
-         VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
-         e->hi = e->lo;
+         i = g & (VP_DATA_GRANULES - 1);
+         forget_granule(&VP_(data_granules)[i], 0, ~(UWord)0);
+         forget_granule(&VP_(data_granules_old)[i], 0, ~(UWord)0);
       }
    } else {
       for (i = 0; i < VP_DATA_GRANULES; i++) {
-         VP_DataGranule* e = &VP_(data_granules)[i];
-         if (e->tag >= g_lo && e->tag <= g_hi)
-            e->hi = e->lo;
+         forget_granule(&VP_(data_granules)[i], g_lo, g_hi);
+         forget_granule(&VP_(data_granules_old)[i], g_lo, g_hi);
       }
    }
    for (i = 0; i < VP_DATA_PAGES; i++) {

@@ -101,9 +101,14 @@ extern UWord       VP_(data_near_span);
 extern Addr        VP_(data_stack_lo), VP_(data_stack_hi);
 
 /* What lies outside the heap and the running thread's stack, cached by
-   16-byte granule (an entry serves the addresses of its granule within
-   [lo, hi), offsets counted from base) and by 4 KiB page for pages that
-   are wholly one object without offsets. */
+   4 KiB page for pages that lie wholly in one object (a symbol's, or
+   data outside any symbol), and by 16-byte granule: an entry serves the
+   addresses of its granule within [lo, hi).  Offsets are counted from
+   base (0 for an object without offsets: its one bucket).  The granules
+   are two ways: the entry last made for an index, and the one it
+   replaced, so that a granule that two objects share (a 4-byte symbol
+   and the string after it, read by one 16-byte load of strlen and by
+   another of its own) is not looked up again at every other access. */
 #define VP_DATA_GRANULE_SHIFT 4
 #define VP_DATA_GRANULES      (1 << 12)
 #define VP_DATA_PAGES         (1 << 10)
@@ -114,9 +119,11 @@ typedef struct {
 } VP_DataGranule;
 typedef struct {
    UWord       tag;
+   Addr        base;
    VP_DataObj* obj;
 } VP_DataPage;
 extern VP_DataGranule VP_(data_granules)[VP_DATA_GRANULES];
+extern VP_DataGranule VP_(data_granules_old)[VP_DATA_GRANULES];
 extern VP_DataPage    VP_(data_pages)[VP_DATA_PAGES];
 
 VP_FnData*   VP_(data_fn_entry)(UInt fn, VP_DataObj* obj);
@@ -162,6 +169,13 @@ static inline __attribute__((always_inline)) Bool VP_(data_is_near)(Addr a)
    return a - VP_(data_near_lo) <= VP_(data_near_span);
 }
 
+/* Whether granule entry e serves a (in granule g). */
+static inline __attribute__((always_inline))
+Bool VP_(data_granule_serves)(const VP_DataGranule* e, UWord g, Addr a)
+{
+   return e->tag == g && a - e->lo < e->hi - e->lo;
+}
+
 /* Whether the caches (or the stack's range) say where an access at a,
    in no heap block and outside the near range, falls: *out. */
 static inline __attribute__((always_inline)) Bool VP_(data_place_cached)(Addr a, VP_DataPlace* out)
@@ -171,15 +185,21 @@ static inline __attribute__((always_inline)) Bool VP_(data_place_cached)(Addr a,
       return True;
    }
    UWord           g = a >> VP_DATA_GRANULE_SHIFT;
-   VP_DataGranule* e = &VP_(data_granules)[g & (VP_DATA_GRANULES - 1)];
-   if (LIKELY(e->tag == g && a - e->lo < e->hi - e->lo)) {
+   UWord           i = g & (VP_DATA_GRANULES - 1);
+   VP_DataGranule* e = &VP_(data_granules)[i];
+   if (LIKELY(VP_(data_granule_serves)(e, g, a))) {
       *out = VP_(data_place_at)(e->obj, a - e->base);
       return True;
    }
    UWord        p  = a >> VP_PAGE_SHIFT;
    VP_DataPage* pe = &VP_(data_pages)[p & (VP_DATA_PAGES - 1)];
    if (LIKELY(pe->tag == p)) {
-      *out = VP_(data_whole)(pe->obj);
+      *out = VP_(data_place_at)(pe->obj, a - pe->base);
+      return True;
+   }
+   e = &VP_(data_granules_old)[i];
+   if (VP_(data_granule_serves)(e, g, a)) {
+      *out = VP_(data_place_at)(e->obj, a - e->base);
       return True;
    }
    return False;
