@@ -415,9 +415,10 @@ static Addr min_addr(Addr a, Addr b) { return a < b ? a : b; }
 static void remember_page(Addr a, Addr base, VP_DataObj* o)
 {
    VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
-   pe->tag  = a >> VP_PAGE_SHIFT;
-   pe->base = base;
-   pe->obj  = o;
+   pe->tag   = a >> VP_PAGE_SHIFT;
+   pe->base  = base;
+   pe->obj   = o;
+   pe->shift = o->shift;
 }
 
 /* a's page, if it lies wholly in [lo, hi), or else a's granule, is o's

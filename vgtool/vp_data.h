@@ -121,6 +121,7 @@ typedef struct {
    UWord       tag;
    Addr        base;
    VP_DataObj* obj;
+   UInt        shift;   /* obj's, which does not change: one load fewer */
 } VP_DataPage;
 extern VP_DataGranule VP_(data_granules)[VP_DATA_GRANULES];
 extern VP_DataGranule VP_(data_granules_old)[VP_DATA_GRANULES];
@@ -194,7 +195,8 @@ static inline __attribute__((always_inline)) Bool VP_(data_place_cached)(Addr a,
    UWord        p  = a >> VP_PAGE_SHIFT;
    VP_DataPage* pe = &VP_(data_pages)[p & (VP_DATA_PAGES - 1)];
    if (LIKELY(pe->tag == p)) {
-      *out = VP_(data_place_at)(pe->obj, a - pe->base);
+      VP_DataPlace q = { pe->obj, (a - pe->base) >> pe->shift };
+      *out = q;
       return True;
    }
    e = &VP_(data_granules_old)[i];
