@@ -410,8 +410,7 @@ static VP_DataObj* outside_symbols_cached(Addr a)
 static Addr max_addr(Addr a, Addr b) { return a > b ? a : b; }
 static Addr min_addr(Addr a, Addr b) { return a < b ? a : b; }
 
-/* The page of a, wholly in [lo, hi), is o's, its offsets counted from
-   base. */
+/* a's page is o's, its offsets counted from base. */
 static void remember_page(Addr a, Addr base, VP_DataObj* o)
 {
    VP_DataPage* pe = &VP_(data_pages)[(a >> VP_PAGE_SHIFT) & (VP_DATA_PAGES - 1)];
