@@ -297,6 +297,38 @@ INSTANTIATE_TEST_SUITE_P(
                      SumCase{"no_call_graph", {"--call-graph=no"}, {"heap_cxx"}}),
    [](const ::testing::TestParamInfo<SumCase>& i) { return i.param.name; });
 
+// Two 4-byte globals and 8 bytes outside any symbol share one 16-byte
+// granule and are read in turn: however the reads alternate between the
+// granule's objects, each is booked to the one it touched, N to each
+// global (the program's own count).
+TEST(DataCaches, ReadsTakingTurnsInOneGranuleAreEachBookedToTheirObject)
+{
+   TempDir dir;
+   const uint64_t n = 100000;
+   const RunResult r = run_tool("vgprof", {"--vgprof-out-file=vp.json"},
+                                {progs_dir() + "/shared_granule", std::to_string(n)}, dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   ASSERT_NE(p.data(), nullptr);
+   for (const char* name : {"granule_a", "granule_b"}) {
+      const vgprof::DataObject& o = p.data()->object(vgprof::find_data_object(p, name));
+      EXPECT_EQ(o.kind, vgprof::DataKind::global) << name;
+      EXPECT_EQ(o.size, 4u) << name;
+      EXPECT_EQ(o.cost[0], n) << name;   // Dr
+      EXPECT_EQ(o.cost[3], 0u) << name;  // Dw
+   }
+   // The 8 bytes after them: the program's writable data outside any symbol.
+   uint64_t outside = 0;
+   for (const vgprof::DataObject& o : p.data()->objects) {
+      const bool own = o.kind == vgprof::DataKind::unnamed && o.obj &&
+                       p.obj_path(*o.obj).size() >= 15 &&
+                       p.obj_path(*o.obj).compare(p.obj_path(*o.obj).size() - 15, 15,
+                                                  "/shared_granule") == 0;
+      if (own) outside += o.cost[0];
+   }
+   EXPECT_GE(outside, n);
+}
+
 TEST(DataOption, NoDataSectionWithoutItOrWhatItNeeds)
 {
    for (const char* option : {"--data=no", "--cache-sim=no", "--heap=no"}) {
