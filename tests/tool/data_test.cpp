@@ -134,8 +134,7 @@ protected:
       profile_ = new vgprof::Profile(vgprof::load_profile(*dir_ / "vp.json"));
       for (const auto& [event, lines] : cg_->by_event)
          for (const auto& [key, cost] : lines)
-            if (std::get<0>(key).size() >= 14
-                && std::get<0>(key).compare(std::get<0>(key).size() - 14, 14, "data_objects.c") == 0)
+            if (ends_with(std::get<0>(key), "data_objects.c"))
                source_ = std::get<0>(key);
       markers_ = new Markers(read_markers(source_));
    }
@@ -319,13 +318,9 @@ TEST(DataCaches, ReadsTakingTurnsInOneGranuleAreEachBookedToTheirObject)
    }
    // The 8 bytes after them: the program's writable data outside any symbol.
    uint64_t outside = 0;
-   for (const vgprof::DataObject& o : p.data()->objects) {
-      const bool own = o.kind == vgprof::DataKind::unnamed && o.obj &&
-                       p.obj_path(*o.obj).size() >= 15 &&
-                       p.obj_path(*o.obj).compare(p.obj_path(*o.obj).size() - 15, 15,
-                                                  "/shared_granule") == 0;
-      if (own) outside += o.cost[0];
-   }
+   for (const vgprof::DataObject& o : p.data()->objects)
+      if (o.kind == vgprof::DataKind::unnamed && o.obj && ends_with(p.obj_path(*o.obj), "/shared_granule"))
+         outside += o.cost[0];
    EXPECT_GE(outside, n);
 }
 

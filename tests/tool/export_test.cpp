@@ -234,7 +234,7 @@ std::pair<std::string, uint64_t> stack_ending(const std::map<std::string, uint64
    std::pair<std::string, uint64_t> found;
    int n = 0;
    for (const auto& [stack, count] : stacks)
-      if (stack.size() >= tail.size() && stack.compare(stack.size() - tail.size(), tail.size(), tail) == 0) {
+      if (ends_with(stack, tail)) {
          found = {stack, count};
          n++;
       }

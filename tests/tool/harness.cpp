@@ -44,6 +44,11 @@ std::string valgrind_path() { return env("VGPROF_TEST_VALGRIND"); }
 std::string callgrind_annotate_path() { return env("VGPROF_TEST_CALLGRIND_ANNOTATE"); }
 std::string cg_merge_path() { return env("VGPROF_TEST_CG_MERGE"); }
 
+bool ends_with(const std::string& s, const std::string& tail)
+{
+   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 TempDir::TempDir()
 {
    const char* base = std::getenv("TMPDIR");
@@ -329,7 +334,7 @@ AnnotateTable read_annotate(const std::string& output, size_t events)
    while (std::getline(in, line)) {
       if (line.find("PROGRAM TOTALS") != std::string::npos) {
          table.totals = annotate_counts(line, events);
-      } else if (line.size() >= 13 && line.compare(line.size() - 13, 13, "file:function") == 0) {
+      } else if (ends_with(line, "file:function")) {
          after_header = true;
       } else if (after_header) {   // the rule under the header
          after_header = false;

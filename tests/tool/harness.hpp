@@ -22,6 +22,9 @@ std::string valgrind_path(); // the valgrind launcher
 std::string callgrind_annotate_path();
 std::string cg_merge_path();
 
+// Whether s ends with tail.
+bool ends_with(const std::string& s, const std::string& tail);
+
 // A fresh directory for one test, removed with all it holds when the
 // object goes (unless VGPROF_TEST_KEEP is set).
 class TempDir {

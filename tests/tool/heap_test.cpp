@@ -350,7 +350,7 @@ TEST_F(HeapBasicRecorded, AnnotateShowsDhatsBytesOnTheAllocatingLines)
       const std::string& text = source[line - 1];
       bool found = false;
       for (const std::string& row : out) {
-         if (row.size() < text.size() || row.compare(row.size() - text.size(), text.size(), text))
+         if (!ends_with(row, text))
             continue;
          std::istringstream cells(row.substr(0, row.size() - text.size()));
          std::vector<std::string> words;
