@@ -277,7 +277,8 @@ int write_suite_diff(std::ostream& out, std::ostream& errors,
             // One benchmark alone fails as any command does: one line, status 2.
             if (!suite.suite)
                 throw;
-            errors << "vgprof: " << pair.name << ": " << e.what() << '\n';
+            errors << plain_line("vgprof: " + escaped_controls(pair.name) + ": " + e.what())
+                   << '\n';
             auto failed = std::make_unique<BenchmarkDiff>();
             failed->pair = pair;
             failed->verdict = Verdict::error;

@@ -130,7 +130,7 @@ void write_data_text(std::ostream& out, const DataComparison& data)
     for (size_t r = 0; r < rows.size(); ++r) {
         for (size_t i = 0; i < rows[r].size(); ++i)
             out << fmt::format("{:>{}}  ", rows[r][i], width[i]);
-        out << (r == 0 ? "data object" : data.shown[r - 1]->label) << '\n';
+        out << (r == 0 ? "data object" : escaped_controls(data.shown[r - 1]->label)) << '\n';
     }
 }
 
@@ -155,7 +155,7 @@ void write_data_markdown(std::ostream& out, const DataComparison& data)
         out << " ---: |";
     out << '\n';
     for (const DataObjectDelta* d : data.shown) {
-        out << "| `" << d->label << "` | " << d->kind << " |";
+        out << "| " << markdown_code(d->label) << " | " << d->kind << " |";
         for (const std::string& cell : cells(data, *d))
             out << ' ' << cell << " |";
         out << '\n';

@@ -15,44 +15,18 @@ namespace vgprof::cli {
 
 namespace {
 
-// GitHub's escaping of a command's message and of its properties.
-std::string escaped_data(const std::string& text)
-{
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '%': out += "%25"; break;
-        case '\r': out += "%0D"; break;
-        case '\n': out += "%0A"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
-std::string escaped_property(const std::string& text)
-{
-    std::string out;
-    for (const char c : escaped_data(text)) {
-        switch (c) {
-        case ':': out += "%3A"; break;
-        case ',': out += "%2C"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 // One workflow command: `level` is error, warning or notice; `where` a
-// line (its file and number), or none for a message without a place.
+// line (its file and number), or none for a message without a place. The
+// title and message are escaped as GitHub requires (vgprof/safe_text.hpp),
+// so no name ends the command or starts another.
 void annotate(std::ostream& out, const char* level, const LineDelta* where,
               const std::string& title, const std::string& message, const DiffOptions& options)
 {
     out << "::" << level << ' ';
     if (where != nullptr && !is_unknown(where->file) && where->line != 0)
-        out << "file=" << escaped_property(path_display(options).stripped(where->file))
+        out << "file=" << workflow_property(path_display(options).stripped(where->file))
             << ",line=" << where->line << ',';
-    out << "title=" << escaped_property(title) << "::" << escaped_data(message) << '\n';
+    out << "title=" << workflow_property(title) << "::" << workflow_data(message) << '\n';
 }
 
 const LineDelta* first(const std::vector<LineDelta>& lines)
@@ -83,7 +57,7 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
             continue;
         annotate(out, level, first(lines), title,
                  fmt::format("{} self of {} {} ({}), part of: {}; changed most at {}",
-                             breach.threshold->event, f->name,
+                             breach.threshold->event, escaped_controls(f->name),
                              signed_count(f->self[metric].delta()),
                              relative_text(f->self[metric]), text, lines_text(lines, options)),
                  options);
@@ -103,7 +77,8 @@ void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOpt
     for (const FunctionDelta* f : b.moved) {
         const LineDelta at{f->file, f->line, {}};
         annotate(out, "notice", &at, "vgprof: " + b.pair.name,
-                 f->name + " " + move_text(*f, options) + ", compared as the same function",
+                 escaped_controls(f->name) + " " + move_text(*f, options) +
+                     ", compared as the same function",
                  options);
     }
 }
@@ -121,9 +96,12 @@ void write_github(std::ostream& out, const SuiteDiff& suite, const DiffOptions& 
     for (const std::string& name : suite.only_new)
         annotate(out, "notice", nullptr, "vgprof: " + name,
                  "only in new, not compared: no profile of this benchmark in BASE", options);
+    // Plain lines, read by the runner as commands if they looked like one.
     for (const auto& b : suite.benchmarks)
         if (b->verdict != Verdict::error)
-            out << fmt::format("{}: {}\n", b->pair.name, verdict_name(b->verdict));
+            out << plain_line(fmt::format("{}: {}", escaped_controls(b->pair.name),
+                                          verdict_name(b->verdict)))
+                << '\n';
     out << closing_line(suite) << '\n';
 }
 

@@ -299,14 +299,15 @@ PathDisplay path_display(const DiffOptions& options) { return PathDisplay{option
 
 std::string place_text(const std::string& file, uint32_t line, const DiffOptions& options)
 {
-    return location_text(path_display(options).show(file), line);
+    return location_text(escaped_controls(path_display(options).show(file)), line);
 }
 
 // Without the line: a function matches whatever line it starts at.
 std::string function_text(const FunctionDelta& f, const DiffOptions& options)
 {
     const PathDisplay display = path_display(options);
-    return function_label(f.name, display.show(f.file), 0, display.show(f.object));
+    return function_label(escaped_controls(f.name), escaped_controls(display.show(f.file)), 0,
+                          escaped_controls(display.show(f.object)));
 }
 
 std::string move_text(const FunctionDelta& f, const DiffOptions& options)
@@ -315,7 +316,7 @@ std::string move_text(const FunctionDelta& f, const DiffOptions& options)
     if (f.change == FunctionChange::moved && f.file != f.base_file)
         return "moved from " + from;
     if (f.change == FunctionChange::renamed)
-        return "renamed from " + f.base_name + " (" + from + ")";
+        return "renamed from " + escaped_controls(f.base_name) + " (" + from + ")";
     return {};
 }
 

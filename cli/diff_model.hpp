@@ -11,6 +11,7 @@
 
 #include "vgprof/diff.hpp"
 #include "vgprof/path_display.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <map>
 #include <memory>
@@ -90,6 +91,9 @@ std::unique_ptr<BenchmarkDiff> compare_profiles(const BenchmarkPair& pair, Profi
                                                 const Limits& limits);
 
 // --- text every format shares -----------------------------------------------------
+// The names and paths in these texts have their control characters escaped
+// (escaped_controls()), so that each text stays on one line; each format
+// writes them through its own escaping (vgprof/safe_text.hpp).
 
 // "+114,053", "-1,200", "0".
 std::string signed_count(int64_t n);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <ostream>
+#include <sstream>
 
 namespace vgprof::cli {
 
@@ -93,9 +94,13 @@ std::string joined(const std::vector<std::string>& words, const char* separator 
     return text;
 }
 
-// In Markdown a cell's text between backticks, which keep `*` and `_` as
-// they are.
-std::string code(const std::string& text) { return "`" + text + "`"; }
+// In Markdown a name as code, which keeps `*` and `_` as they are
+// (markdown_code()).
+std::string code(const std::string& text) { return markdown_code(text); }
+
+// In Markdown text of the shared pieces (lines_text(), breach_text()...):
+// shown as it is, not read as markup.
+std::string md(const std::string& text) { return markdown_text(text); }
 
 // The totals, all of them or (Markdown) only those that changed.
 Table totals_table(const DiffResult& diff, bool changed_only)
@@ -134,8 +139,9 @@ Table functions_table(const BenchmarkDiff& b, const DiffOptions& options, bool m
         if (markdown) {
             std::string name = code(f->name);
             if (const std::string moved = move_text(*f, options); !moved.empty())
-                name += " (" + moved + ")";
-            row = {name, path_display(options).show(f->file), path_display(options).show(f->object)};
+                name += " (" + md(moved) + ")";
+            row = {name, md(path_display(options).show(f->file)),
+                   md(path_display(options).show(f->object))};
         }
         const CostDelta& self = f->self[b.sort];
         for (std::string cell : {format_thousands(self.base), format_thousands(self.now),
@@ -146,7 +152,7 @@ Table functions_table(const BenchmarkDiff& b, const DiffOptions& options, bool m
             row.push_back(relative_text(f->inclusive[b.sort]));
         }
         if (markdown)
-            row.push_back(lines_text(b.lines_of(f, b.sort), options));
+            row.push_back(md(lines_text(b.lines_of(f, b.sort), options)));
         else
             row.push_back(function_text(*f, options));
         t.rows.push_back(std::move(row));
@@ -171,7 +177,8 @@ std::vector<std::string> breach_details(const BenchmarkDiff& b, const Breach& br
     if (it == b.risers.end())
         return out;
     for (const FunctionDelta* f : it->second) {
-        std::string text = "rose in " + f->name + " " + signed_count(f->self[metric].delta());
+        std::string text =
+            "rose in " + escaped_controls(f->name) + " " + signed_count(f->self[metric].delta());
         const auto& lines = b.lines_of(f, metric);
         if (!lines.empty())
             text += ", at " + lines_text(lines, options);
@@ -237,14 +244,14 @@ void write_moved_text(std::ostream& out, const BenchmarkDiff& b, const DiffOptio
 void write_benchmark_text(std::ostream& out, const BenchmarkDiff& b, const DiffOptions& options)
 {
     out << rule() << '\n';
-    header_line(out, "Benchmark", b.pair.name);
-    header_line(out, "Base", b.pair.base);
-    header_line(out, "New", b.pair.now);
-    header_line(out, "Command", joined(b.command));
+    header_line(out, "Benchmark", escaped_controls(b.pair.name));
+    header_line(out, "Base", escaped_controls(b.pair.base));
+    header_line(out, "New", escaped_controls(b.pair.now));
+    header_line(out, "Command", escaped_controls(joined(b.command)));
     header_line(out, "Metrics compared", joined(b.diff.metrics));
     write_limits_header(out, options);
     for (const std::string& w : b.diff.warnings)
-        out << "warning: " << w << '\n';
+        out << "warning: " << escaped_controls(w) << '\n';
     out << rule() << '\n';
     totals_table(b.diff, false).write_text(out);
     out << rule() << '\n';
@@ -293,11 +300,12 @@ Table suite_table(const SuiteDiff& suite, bool markdown)
             {}};
     for (const auto& b : suite.benchmarks) {
         std::vector<std::string> row = {
-            markdown ? code(b->pair.name) : b->pair.name,
+            markdown ? code(b->pair.name) : escaped_controls(b->pair.name),
             markdown ? std::string(icon_of(b->verdict)) + " " + verdict_name(b->verdict)
                      : verdict_name(b->verdict)};
         if (b->verdict == Verdict::error) {
-            row.insert(row.end(), {"", "", "", "", "", b->error});
+            row.insert(row.end(), {"", "", "", "", "", markdown ? md(b->error)
+                                                                 : escaped_controls(b->error)});
             t.rows.push_back(std::move(row));
             continue;
         }
@@ -308,16 +316,17 @@ Table suite_table(const SuiteDiff& suite, bool markdown)
         std::vector<std::string> exceeded;
         for (const auto* list : {&b->failed, &b->warned})
             for (const Breach& breach : *list) {
-                const std::string text = breach.threshold->event +
-                                         (breach.function ? " of " + breach.function->name : "") +
-                                         " " + relative_text(breach.cost);
+                const std::string text =
+                    breach.threshold->event +
+                    (breach.function ? " of " + escaped_controls(breach.function->name) : "") +
+                    " " + relative_text(breach.cost);
                 if (std::find(exceeded.begin(), exceeded.end(), text) == exceeded.end())
                     exceeded.push_back(text);
             }
         if (exceeded.empty() && !b->moved.empty())
             exceeded.push_back(fmt::format("{} moved", count_text(b->moved.size(), "function",
                                                                   "functions")));
-        row.push_back(joined(exceeded, ", "));
+        row.push_back(markdown ? md(joined(exceeded, ", ")) : joined(exceeded, ", "));
         t.rows.push_back(std::move(row));
     }
     return t;
@@ -344,9 +353,9 @@ void write_breaches_markdown(std::ostream& out, const BenchmarkDiff& b,
     for (const auto& [list, label] :
          {std::pair{&b.failed, "**FAIL**"}, std::pair{&b.warned, "**WARN**"}}) {
         for (const Breach& breach : *list) {
-            out << "- " << label << ' ' << breach_text(breach, options);
+            out << "- " << label << ' ' << md(breach_text(breach, options));
             for (const std::string& detail : breach_details(b, breach, options))
-                out << "; " << detail;
+                out << "; " << md(detail);
             out << '\n';
         }
     }
@@ -359,10 +368,10 @@ void write_benchmark_markdown(std::ostream& out, const BenchmarkDiff& b,
 {
     out << "#### " << icon_of(b.verdict) << ' ' << code(b.pair.name) << ": "
         << verdict_name(b.verdict) << "\n\n";
-    out << "Base `" << b.pair.base << "`, new `" << b.pair.now << "`, command `"
-        << joined(b.command) << "`.\n\n";
+    out << "Base " << code(b.pair.base) << ", new " << code(b.pair.now) << ", command "
+        << code(joined(b.command)) << ".\n\n";
     for (const std::string& w : b.diff.warnings)
-        out << "> :warning: " << w << "\n";
+        out << "> :warning: " << md(w) << "\n";
     if (!b.diff.warnings.empty())
         out << '\n';
     write_breaches_markdown(out, b, options);
@@ -382,7 +391,7 @@ void write_benchmark_markdown(std::ostream& out, const BenchmarkDiff& b,
         out << "\n**Moved or renamed** (compared as the same function):";
         const char* separator = " ";
         for (const FunctionDelta* f : b.moved) {
-            out << separator << code(f->name) << ' ' << move_text(*f, options) << " to "
+            out << separator << code(f->name) << ' ' << md(move_text(*f, options)) << " to "
                 << code(place_text(f->file, f->line, options));
             separator = "; ";
         }
@@ -397,7 +406,9 @@ void write_benchmark_markdown(std::ostream& out, const BenchmarkDiff& b,
 
 } // namespace
 
-void write_text(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)
+namespace {
+
+void write_text_lines(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)
 {
     for (const auto& b : suite.benchmarks)
         if (b->verdict != Verdict::error && (!suite.suite || anything_changed(*b)))
@@ -407,10 +418,22 @@ void write_text(std::ostream& out, const SuiteDiff& suite, const DiffOptions& op
     out << std::string(80, '=') << '\n';
     suite_table(suite, false).write_text(out);
     for (const std::string& name : suite.only_base)
-        out << name << ": only in base, not compared\n";
+        out << escaped_controls(name) << ": only in base, not compared\n";
     for (const std::string& name : suite.only_new)
-        out << name << ": only in new, not compared\n";
+        out << escaped_controls(name) << ": only in new, not compared\n";
     out << closing_line(suite) << '\n';
+}
+
+} // namespace
+
+void write_text(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)
+{
+    // A CI log runs what looks like a workflow command on a line of its
+    // own: every line passes plain_line() (the names in them are escaped
+    // already, so the lines are those written).
+    std::ostringstream text;
+    write_text_lines(text, suite, options);
+    out << plain_lines(text.str());
 }
 
 void write_markdown(std::ostream& out, const SuiteDiff& suite, const DiffOptions& options)

@@ -5,6 +5,7 @@
 #include "control.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -42,10 +43,12 @@ int main(int argc, char** argv)
             if (command.app->parsed())
                 return command.run();
     } catch (const vgprof::Error& e) {
-        std::cerr << "vgprof: " << e.what() << '\n';
+        // A message may quote a profile's names: one line, shown escaped.
+        std::cerr << vgprof::plain_line(std::string("vgprof: ") + e.what()) << '\n';
         return kExitBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "vgprof: internal error: " << e.what() << '\n';
+        std::cerr << vgprof::plain_line(std::string("vgprof: internal error: ") + e.what())
+                  << '\n';
         return kExitBadInput;
     }
     return kExitBadInput;

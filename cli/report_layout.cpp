@@ -5,6 +5,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/query.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <fmt/format.h>
 
@@ -159,7 +160,7 @@ std::string percent(uint64_t part, uint64_t whole)
 void print_line(std::ostream& out, std::string line)
 {
     line.erase(line.find_last_not_of(' ') + 1);
-    out << line << '\n';
+    out << plain_line(line) << '\n';
 }
 
 const std::string& rule()

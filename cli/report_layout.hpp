@@ -80,7 +80,10 @@ bool reaches_threshold(uint64_t cost, uint64_t total, double threshold_percent);
 // "(40.2%)"; a zero total has no meaningful share, so it shows as 0.
 std::string percent(uint64_t part, uint64_t whole);
 
-// Writes `line` without the trailing blanks padded columns leave.
+// Writes `line` without the trailing blanks padded columns leave, as one
+// line however the names in it are made: through plain_line()
+// (vgprof/safe_text.hpp), so a newline or escape sequence in a name is shown
+// escaped.
 void print_line(std::ostream& out, std::string line);
 
 // The rule between the blocks of a report.

@@ -4,6 +4,7 @@
 
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <SDL.h>
 
@@ -273,10 +274,7 @@ void function_tooltip(const ViewContext& ctx, FnId fn)
 
 std::string one_line(std::string text)
 {
-    for (char& c : text)
-        if (c == '\n' || c == '\r' || c == '\t')
-            c = ' ';
-    return text;
+    return escaped_controls(text);
 }
 
 std::string fit_text(const std::string& text, float width)

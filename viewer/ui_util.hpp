@@ -81,7 +81,7 @@ std::string node_name(const Document& doc, NodeKey key);
 // A tooltip naming `fn` with its file, object and its costs of every event.
 void function_tooltip(const ViewContext& ctx, FnId fn);
 
-// `text` with its line breaks and tabs made spaces.
+// `text` as one line: its control characters shown escaped (a newline as \n).
 std::string one_line(std::string text);
 // `text` cut to fit `width` pixels, ending in "..." when cut.
 std::string fit_text(const std::string& text, float width);

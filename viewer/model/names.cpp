@@ -5,6 +5,7 @@
 #include "heap_sites.hpp"
 
 #include "vgprof/identity.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <unordered_map>
 
@@ -24,18 +25,27 @@ Names::Names(const Profile& p) : profile_(&p), qualified_(p.functions().size()),
             ++by_name_and_object[both(f)];
     for (size_t i = 0; i < qualified_.size(); ++i) {
         const Function& f = p.functions()[i];
-        if (by_name[f.name.value] < 2)
+        if (by_name[f.name.value] < 2) {
+            // A name is drawn as one line of text, its controls shown escaped.
+            if (const std::string shown = escaped_controls(p.str(f.name)); shown != p.str(f.name))
+                escaped_[i] = shown;
             continue;
-        qualified_[i] = p.str(f.name) + " [" + basename_of(p.obj_path(f.obj)) + "]";
+        }
+        qualified_[i] = escaped_controls(p.str(f.name) + " [" + basename_of(p.obj_path(f.obj)) + "]");
         if (by_name_and_object[both(f)] > 1 && !is_unknown(p.file_path(f.file)))
-            qualified_[i] += " (" + basename_of(p.file_path(f.file)) + ")";
+            qualified_[i] += escaped_controls(" (" + basename_of(p.file_path(f.file)) + ")");
     }
+    for (std::string& label : sites_)
+        label = escaped_controls(label);
 }
 
 const std::string& Names::function(FnId fn) const
 {
     const std::string& q = qualified_[fn.index()];
-    return q.empty() ? profile_->fn_name(fn) : q;
+    if (!q.empty())
+        return q;
+    const auto it = escaped_.find(fn.index());
+    return it != escaped_.end() ? it->second : profile_->fn_name(fn);
 }
 
 } // namespace vgprof::viewer

@@ -4,14 +4,17 @@
 // one in the dynamic loader; a ??? per library) is named with
 // its object, and with its file when the object is the same too, so that
 // every list tells them apart; other functions by their name alone. Sites
-// get their distinct labels (heap_sites.hpp). Worked out once, when the
-// profile is loaded.
+// get their distinct labels (heap_sites.hpp). Names and labels are given
+// with their control characters escaped (vgprof/safe_text.hpp), so that a
+// profile's name cannot break a row. Worked out once, when the profile is
+// loaded.
 #ifndef VGPROF_VIEWER_NAMES_HPP
 #define VGPROF_VIEWER_NAMES_HPP
 
 #include "vgprof/profile.hpp"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace vgprof::viewer {
@@ -30,6 +33,9 @@ public:
 private:
     const Profile* profile_;
     std::vector<std::string> qualified_;  // empty for a name of its own
+    // The names of their own that have control characters, escaped, by
+    // function index (rare: kept apart so that others cost nothing).
+    std::unordered_map<uint32_t, std::string> escaped_;
     std::vector<std::string> sites_;
 };
 
