@@ -199,8 +199,10 @@ void write_disassembly(std::ostream& out, const Profile& profile, const Annotate
             it = objects.emplace(obj, object_listing(profile, options, obj)).first;
         write_function(out, profile, options, layout, chosen[i], instrs[i], it->second, ledger);
     }
-    if (chosen.empty())
-        print_line(out, "No function to list.\n");
+    if (chosen.empty()) {
+        print_line(out, "No function to list.");
+        print_line(out, "");
+    }
     const std::set<FnId> listed(fns.begin(), fns.end());
     for (size_t row = 0; row < profile.instrs().size(); ++row)
         if (listed.count(profile.instrs()[row].fn) == 0)

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <ostream>
 
 namespace vgprof::cli {
@@ -24,14 +25,16 @@ ReportOptions view_of(const AnnotateOptions& options)
     return view;
 }
 
-// Rust's standard library sources are looked for only when the profile has
-// some: finding them runs rustc.
-bool has_rust_library_paths(const Profile& profile)
+// The commit of the first of the profile's paths into Rust's standard
+// library (/rustc/<commit>/...); nullopt when it has none.
+std::optional<std::string> rust_library_commit(const Profile& profile)
 {
-    for (const StrId path : profile.files())
-        if (rustc_prefix_length(profile.str(path)) != 0)
-            return true;
-    return false;
+    for (const StrId path : profile.files()) {
+        const std::string& text = profile.str(path);
+        if (const size_t n = rustc_prefix_length(text); n != 0)
+            return text.substr(7, n - 8);   // between "/rustc/" and the next '/'
+    }
+    return std::nullopt;
 }
 
 SourceSearch search_of(const AnnotateOptions& options, const Profile& profile)
@@ -40,8 +43,13 @@ SourceSearch search_of(const AnnotateOptions& options, const Profile& profile)
     for (const std::string& s : options.substitutions)
         search.substitutions.push_back(parse_substitution(s, "--subst"));
     search.dirs = options.source_dirs;
-    if (has_rust_library_paths(profile))
-        search.rust_library_dirs = installed_rust_library_dirs();
+    search.trust_profile = options.trust_profile;
+    if (const std::optional<std::string> commit = rust_library_commit(profile)) {
+        if (!options.rust_src.empty())
+            search.rust_library_dirs.push_back(options.rust_src);
+        for (std::string& dir : installed_rust_library_dirs(*commit))
+            search.rust_library_dirs.push_back(std::move(dir));
+    }
     return search;
 }
 
@@ -78,7 +86,10 @@ std::vector<NamedFiles> named_files(const Profile& profile, const AnnotateOption
 {
     std::vector<NamedFiles> named;
     for (const std::string& given : options.sources) {
-        NamedFiles n{given, {}, find_source(given, SourceSearch{}).found};
+        // A file the user names is read wherever it is.
+        SourceSearch as_named;
+        as_named.trust_profile = true;
+        NamedFiles n{given, {}, find_source(given, as_named).found};
         const std::string source = without_leading_dot_slash(given);
         for (size_t i = 0; i < profile.files().size(); ++i) {
             const FileId file(static_cast<uint32_t>(i));

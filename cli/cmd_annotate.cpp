@@ -91,12 +91,16 @@ bool read_source(std::ostream& out, const Profile& profile, const AnnotateOption
     std::string path = file.given;
     if (path.empty()) {
         const SourceLookup lookup = find_source(recorded, layout.search);
+        if (!lookup.refused.empty()) {
+            print_line(out, "note: source file skipped: " + lookup.refused);
+            return false;
+        }
         if (lookup.found.empty()) {
             print_line(out, fmt::format("note: source file not found (looked for {})",
                                         fmt::join(lookup.tried, ", ")));
             if (rustc_prefix_length(recorded) != 0 && layout.search.rust_library_dirs.empty())
                 print_line(out, "note: Rust's standard library sources are not installed "
-                                "(rustup component add rust-src, or set RUST_SRC_PATH)");
+                                "(rustup component add rust-src, or --rust-src DIR or RUST_SRC_PATH)");
             return false;
         }
         path = lookup.found;
@@ -104,7 +108,7 @@ bool read_source(std::ostream& out, const Profile& profile, const AnnotateOption
     if (path != recorded)
         print_line(out, fmt::format("Read from:        {}", path));
     try {
-        lines = read_lines(path);
+        lines = split_lines(read_named_file(path, kMaxSourceBytes));
     } catch (const Error& e) {
         print_line(out, fmt::format("note: source file cannot be read: {}", e.what()));
         return false;
@@ -223,8 +227,10 @@ void write_sources(std::ostream& out, const Profile& profile, const AnnotateOpti
         for (size_t row = 0; row < f.lines.positions.size(); ++row)
             ledger.add(unknown ? kNoFile : kNotChosen, f.lines.cost(row));
     }
-    if (chosen.empty())
-        print_line(out, "No source file to list.\n");
+    if (chosen.empty()) {
+        print_line(out, "No source file to list.");
+        print_line(out, "");
+    }
     ledger.write(out, layout);
 }
 
@@ -303,6 +309,14 @@ Command add_annotate_command(CLI::App& app)
                     "the first matching applies)")
         ->type_name("FROM=TO")
         ->allow_extra_args(false);
+    cmd->add_option("--rust-src", options->rust_src,
+                    "Rust's standard library sources (a rust-src component's .../library), "
+                    "tried before the installed ones")
+        ->type_name("DIR");
+    cmd->add_flag("--trust-profile", options->trust_profile,
+                  "read the source files the profile names wherever they are, not only below "
+                  "the current directory, --source-dir, --subst and the system's and "
+                  "toolchains' sources (still only regular files, never in /proc, /sys, /dev)");
     cmd->add_option("--strip-prefix", options->strip_prefixes,
                     "show paths starting with PREFIX without it (whole components); may be "
                     "given more than once")

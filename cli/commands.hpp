@@ -197,6 +197,10 @@ struct AnnotateOptions {
     bool all = false;                  // whole files (functions), not hot regions
     std::vector<std::string> source_dirs;    // --source-dir, in order
     std::vector<std::string> substitutions;  // --subst FROM=TO, in order
+    std::string rust_src;              // --rust-src: Rust's library sources, tried first
+    // --trust-profile: read the files the profile names wherever they are
+    // (vgprof/source.hpp).
+    bool trust_profile = false;
     bool disassembly = false;          // --asm: instructions instead of source lines
     // --data: this data object (vgprof/data.hpp's find_data_object) by
     // offset, instead of source lines.

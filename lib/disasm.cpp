@@ -8,9 +8,12 @@
 #include "vgprof/error.hpp"
 #include "vgprof/subprocess.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -141,9 +144,22 @@ Disassembly parse_objdump(std::string_view text)
     return out;
 }
 
+namespace {
+
+// `path` as an operand objdump cannot read as anything else: an option
+// ("-..."), a response file of options ("@...").
+std::string operand(const std::string& path)
+{
+    return !path.empty() && path[0] == '/' ? path : "./" + path;
+}
+
+} // namespace
+
 Disassembly disassemble(const std::string& path)
 {
-    const Captured c = capture({VGPROF_OBJDUMP, "-d", "--no-show-raw-insn", "-C", path});
+    // VGPROF_OBJDUMP is the path configure found, not looked for on PATH.
+    const Captured c =
+        capture({VGPROF_OBJDUMP, "-d", "--no-show-raw-insn", "-C", "--", operand(path)});
     if (c.status != 0) {
         const std::string why = c.err.empty() ? "no message" : first_line(c.err);
         throw Error(path + ": objdump failed (" + why + ")");
@@ -153,10 +169,17 @@ Disassembly disassemble(const std::string& path)
 
 std::optional<bool> linked_at_fixed_address(const std::string& path)
 {
-    // e_ident (16 bytes) then e_type, in the file's byte order.
+    // e_ident (16 bytes) then e_type, in the file's byte order. Opened
+    // without waiting: a FIFO in the file's place would block.
     unsigned char header[18];
-    std::ifstream in(path, std::ios::binary);
-    if (!in.read(reinterpret_cast<char*>(header), sizeof header))
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    struct stat st;
+    const bool read_whole = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                            ::read(fd, header, sizeof header) == ssize_t(sizeof header);
+    ::close(fd);
+    if (!read_whole)
         return std::nullopt;
     if (std::memcmp(header, "\x7f" "ELF", 4) != 0)
         return std::nullopt;

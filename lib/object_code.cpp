@@ -4,10 +4,19 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/source.hpp"
 
 #include <sys/stat.h>
 
 namespace vgprof {
+
+namespace {
+
+// The largest object file disassembled: a program with its full debug
+// information is a few hundred megabytes.
+constexpr uint64_t kMaxObjectBytes = uint64_t(4) << 30;
+
+} // namespace
 
 ObjectCode read_object_code(const std::string& path)
 {
@@ -19,6 +28,12 @@ ObjectCode read_object_code(const std::string& path)
     }
     if (::stat(path.c_str(), &st) != 0) {
         o.problem = "object file " + path + " not found";
+        return o;
+    }
+    // Only a regular file, wherever it is: objects are not printed, only
+    // disassembled, and one that is not ELF is refused below.
+    if (std::string why = file_refusal(path, kMaxObjectBytes); !why.empty()) {
+        o.problem = std::move(why);
         return o;
     }
     const std::optional<bool> fixed = linked_at_fixed_address(path);

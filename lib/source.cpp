@@ -6,13 +6,19 @@
 #include "vgprof/error.hpp"
 #include "vgprof/file_io.hpp"
 #include "vgprof/path_display.hpp"
-#include "vgprof/subprocess.hpp"
 
+#include <fcntl.h>
 #include <glob.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <chrono>
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
 
 namespace vgprof {
 
@@ -31,12 +37,6 @@ Substitution parse_substitution(std::string_view text, std::string_view option)
 }
 
 namespace {
-
-bool is_regular_file(const std::string& path)
-{
-    struct stat st;
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 // `from` is a leading part of `path` ending at a path separator (or at its
 // end), so /src does not rewrite /srcdir/a.c.
@@ -65,6 +65,123 @@ std::string apply_substitutions(const std::string& path,
     return path;
 }
 
+namespace {
+
+// Never read for a profile, whatever it is trusted with: the kernel's views
+// of processes (their environments: a CI job's secrets), of devices (that
+// block or never end) and of the system.
+const char* const kNeverRead[] = {"/proc", "/sys", "/dev"};
+
+// Where sources that are no secret live on any machine: the system's
+// headers and sources and GCC's own headers.
+const char* const kSystemSourceDirs[] = {"/usr/include", "/usr/local/include", "/usr/src",
+                                         "/usr/lib/gcc"};
+
+std::string env_or_empty(const char* name)
+{
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+}
+
+std::optional<std::string> real_path(const std::string& path)
+{
+    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+    if (!real)
+        return std::nullopt;
+    return std::string(real.get());
+}
+
+// `path` is `dir` or below it (both real paths).
+bool is_below(const std::string& path, const std::string& dir)
+{
+    return dir == "/" || path == dir ||
+           (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+            path[dir.size()] == '/');
+}
+
+// A component of `path` below `dir` is hidden (starts with '.'): .git's
+// configuration with its credentials, .env files, a home's .ssh.
+bool hidden_below(const std::string& path, const std::string& dir)
+{
+    const size_t start = dir == "/" ? 0 : dir.size();
+    return path.find("/.", start) != std::string::npos;
+}
+
+// Cargo's copies of the crates a Rust program depends on.
+std::vector<std::string> cargo_source_dirs()
+{
+    std::string home = env_or_empty("CARGO_HOME");
+    if (home.empty() && !env_or_empty("HOME").empty())
+        home = env_or_empty("HOME") + "/.cargo";
+    if (home.empty())
+        return {};
+    return {home + "/registry/src", home + "/git/checkouts"};
+}
+
+std::string describe_kind(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    return "not a regular file";
+}
+
+} // namespace
+
+std::vector<std::string> source_places(const SourceSearch& search)
+{
+    std::vector<std::string> wanted = {"."};
+    wanted.insert(wanted.end(), search.dirs.begin(), search.dirs.end());
+    for (const Substitution& s : search.substitutions)
+        wanted.push_back(s.to.empty() ? "." : s.to);
+    wanted.insert(wanted.end(), search.rust_library_dirs.begin(), search.rust_library_dirs.end());
+    wanted.insert(wanted.end(), std::begin(kSystemSourceDirs), std::end(kSystemSourceDirs));
+    for (const std::string& dir : cargo_source_dirs())
+        wanted.push_back(dir);
+    std::vector<std::string> places;
+    for (const std::string& dir : wanted)
+        if (const std::optional<std::string> real = real_path(dir);
+            real && std::find(places.begin(), places.end(), *real) == places.end())
+            places.push_back(*real);
+    return places;
+}
+
+std::string file_refusal(const std::string& path, uint64_t max_bytes)
+{
+    const std::optional<std::string> real = real_path(path);
+    if (!real)
+        return path + ": cannot open: " + std::strerror(errno);
+    for (const char* dir : kNeverRead)
+        if (is_below(*real, dir))
+            return path + ": not read: files in " + dir + " are never read for a profile";
+    struct stat st;
+    if (::stat(real->c_str(), &st) != 0)
+        return path + ": cannot open: " + std::strerror(errno);
+    if (!S_ISREG(st.st_mode))
+        return path + ": not read: " + describe_kind(st.st_mode) + ", not a regular file";
+    if (uint64_t(st.st_size) > max_bytes)
+        return path + ": not read: larger than " + std::to_string(max_bytes >> 20) +
+               " MiB, the most vgprof reads of a file a profile names";
+    return {};
+}
+
+std::string source_refusal(const std::string& path, const SourceSearch& search)
+{
+    if (std::string why = file_refusal(path, kMaxSourceBytes); !why.empty())
+        return why;
+    if (search.trust_profile)
+        return {};
+    const std::string real = *real_path(path);
+    for (const std::string& place : source_places(search))
+        if (is_below(real, place))
+            return hidden_below(real, place)
+                       ? path + ": not read: a hidden file or directory (--trust-profile reads it)"
+                       : std::string();
+    return path + ": not read: outside the current directory, --source-dir, --subst and the "
+                  "system's and toolchains' sources (--trust-profile reads it)";
+}
+
 SourceLookup find_source(const std::string& recorded, const SourceSearch& search)
 {
     SourceLookup lookup;
@@ -85,20 +202,83 @@ SourceLookup find_source(const std::string& recorded, const SourceSearch& search
     }
     for (const std::string& candidate : candidates) {
         lookup.tried.push_back(candidate);
-        if (is_regular_file(candidate)) {
+        struct stat st;
+        if (::stat(candidate.c_str(), &st) != 0)
+            continue;
+        const std::string why = source_refusal(candidate, search);
+        if (why.empty()) {
             lookup.found = candidate;
+            lookup.refused.clear();
             break;
         }
+        if (lookup.refused.empty())
+            lookup.refused = why;
     }
     return lookup;
+}
+
+std::string read_named_file(const std::string& path, uint64_t max_bytes)
+{
+    // Opened without waiting (a FIFO put in its place would block) and
+    // examined through the descriptor, so that what is read is what was
+    // examined.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        throw Error(path + ": cannot open: " + std::strerror(errno));
+    const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+        ::close(*f);
+        delete f;
+    });
+    struct stat st;
+    if (::fstat(fd, &st) != 0)
+        throw Error(path + ": cannot read: " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw Error(path + ": not read: " + describe_kind(st.st_mode) + ", not a regular file");
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            throw Error(path + ": cannot read: " + std::strerror(errno));
+        if (n == 0)
+            break;
+        if (text.size() + size_t(n) > max_bytes)
+            throw Error(path + ": not read: larger than " + std::to_string(max_bytes >> 20) +
+                        " MiB, the most vgprof reads of a file a profile names");
+        text.append(buffer, size_t(n));
+    }
+    return text;
 }
 
 std::string read_source(const std::string& recorded, const SourceSearch& search)
 {
     const SourceLookup lookup = find_source(recorded, search);
-    // Not found: reading the path as rewritten says why, as for any file.
-    return read_file(lookup.found.empty() ? apply_substitutions(recorded, search.substitutions)
-                                          : lookup.found);
+    if (!lookup.found.empty())
+        return read_named_file(lookup.found, kMaxSourceBytes);
+    if (!lookup.refused.empty())
+        throw Error(lookup.refused);
+    throw Error(lookup.tried.empty() ? recorded + ": not found"
+                                     : lookup.tried.back() + ": cannot open: " +
+                                           std::strerror(ENOENT));
+}
+
+std::vector<std::string> split_lines(const std::string& text)
+{
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
 }
 
 namespace {
@@ -109,40 +289,75 @@ bool is_directory(const std::string& path)
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-// What `rustc --print sysroot` prints, without its newline; empty when there
-// is no rustc on PATH (or it fails, or hangs).
-std::string rustc_sysroot()
+std::vector<std::string> globbed(const std::string& pattern)
 {
-    CaptureOptions options;
-    options.timeout = std::chrono::seconds(10);
-    Captured c;
+    std::vector<std::string> paths;
+    glob_t found;
+    if (::glob(pattern.c_str(), 0, nullptr, &found) == 0) {
+        for (size_t i = found.gl_pathc; i > 0; --i)   // in reverse name order: newest first
+            paths.push_back(found.gl_pathv[i - 1]);
+        ::globfree(&found);
+    }
+    return paths;
+}
+
+// The commit of the rustc of a rustup toolchain, as its channel manifest
+// names it ("[pkg.rust]" then `version = "1.95.0 (59807616e 2026-04-14)"`:
+// the commit's first digits); empty when that cannot be read.
+std::string toolchain_commit(const std::string& toolchain)
+{
+    constexpr uint64_t kMaxManifestBytes = uint64_t(16) << 20;
+    std::string text;
     try {
-        c = capture({"/usr/bin/env", "rustc", "--print", "sysroot"}, options);
+        text = read_named_file(toolchain + "/lib/rustlib/multirust-channel-manifest.toml",
+                               kMaxManifestBytes);
     } catch (const Error&) {
         return {};
     }
-    if (c.status != 0 || c.timed_out)
+    const size_t section = text.find("\n[pkg.rust]\n");
+    const std::string key = "\nversion = \"";
+    const size_t version = section == std::string::npos ? section : text.find(key, section + 1);
+    const size_t next_section = text.find("\n[", section + 1);
+    if (version == std::string::npos || version > next_section)
         return {};
-    while (!c.out.empty() && (c.out.back() == '\n' || c.out.back() == '\r'))
-        c.out.pop_back();
-    return c.out;
+    const size_t open = text.find('(', version), end = text.find('\n', version + 1);
+    if (open == std::string::npos || open > end)
+        return {};
+    size_t digits = open + 1;
+    while (digits < end && std::isxdigit(static_cast<unsigned char>(text[digits])))
+        ++digits;
+    return text.substr(open + 1, digits - open - 1);
+}
+
+// rustup's toolchains, the one built from `commit` first (when known).
+std::vector<std::string> rustup_toolchains(const std::string& commit)
+{
+    std::string home = env_or_empty("RUSTUP_HOME");
+    if (home.empty() && !env_or_empty("HOME").empty())
+        home = env_or_empty("HOME") + "/.rustup";
+    if (home.empty())
+        return {};
+    std::vector<std::string> toolchains = globbed(home + "/toolchains/*");
+    std::stable_partition(toolchains.begin(), toolchains.end(), [&](const std::string& t) {
+        const std::string built_from = toolchain_commit(t);
+        return !commit.empty() && !built_from.empty() && commit.rfind(built_from, 0) == 0;
+    });
+    return toolchains;
 }
 
 } // namespace
 
-std::vector<std::string> installed_rust_library_dirs()
+std::vector<std::string> installed_rust_library_dirs(const std::string& commit)
 {
     std::vector<std::string> candidates;
-    if (const char* env = std::getenv("RUST_SRC_PATH"); env != nullptr && *env != '\0')
+    if (const std::string env = env_or_empty("RUST_SRC_PATH"); !env.empty())
         candidates.push_back(env);
-    if (const std::string sysroot = rustc_sysroot(); !sysroot.empty())
-        candidates.push_back(sysroot + "/lib/rustlib/src/rust/library");
-    glob_t found;
-    if (::glob("/usr/src/rustc-*/library", 0, nullptr, &found) == 0) {
-        for (size_t i = found.gl_pathc; i > 0; --i)   // in reverse name order
-            candidates.push_back(found.gl_pathv[i - 1]);
-        ::globfree(&found);
-    }
+    for (const std::string& toolchain : rustup_toolchains(commit))
+        candidates.push_back(toolchain + "/lib/rustlib/src/rust/library");
+    for (const char* prefix : {"/usr/local", "/usr"})
+        candidates.push_back(std::string(prefix) + "/lib/rustlib/src/rust/library");
+    for (const std::string& dir : globbed("/usr/src/rustc-*/library"))
+        candidates.push_back(dir);
     std::vector<std::string> dirs;
     for (const std::string& dir : candidates)
         if (is_directory(dir))

@@ -206,6 +206,7 @@ void App::take_loaded()
         return;
     loading_.clear();
     session_ = std::make_unique<Session>(std::move(loaded));
+    session_->source.trust_profile(options_.trust_profile);
     if (options_.heap_panel)
         session_->heap.show_panel(*options_.heap_panel);
     const Document& doc = *session_->loaded->now;

@@ -32,6 +32,7 @@ struct AppOptions {
     int width = 1400, height = 900;     // window size in pixels
     std::optional<float> scale;         // UI scale; default from the display's DPI
     size_t bench_frames = 0;            // > 0: time this many frames per view and exit
+    bool trust_profile = false;         // read its sources wherever they are
 };
 
 // One profile (or pair) in the window: the documents, the selection and

@@ -57,6 +57,10 @@ int main(int argc, char** argv)
     cli.add_option("--bench-frames", options.bench_frames,
                    "time this many frames of each view, print the median and worst, and exit")
         ->check(CLI::PositiveNumber);
+    cli.add_flag("--trust-profile", options.trust_profile,
+                 "read the source files the profile names wherever they are, not only below the "
+                 "current directory and the system's and toolchains' sources (still only regular "
+                 "files, never in /proc, /sys, /dev)");
     cli.failure_message(CLI::FailureMessage::help);
     try {
         cli.parse(argc, argv);

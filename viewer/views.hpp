@@ -267,6 +267,9 @@ public:
     void draw(ViewContext& ctx);
     // Whether an object file is being disassembled in the background.
     bool busy() const { return objects_.busy(); }
+    // Whether the profile's source files are read wherever they are, not
+    // only where vgprof/source.hpp allows a stranger's profile.
+    void trust_profile(bool trust) { search_.trust_profile = trust; }
 
 private:
     void rebuild(ViewContext& ctx, FnId fn);
@@ -290,7 +293,9 @@ private:
 
     // Where source files are looked for, as `vgprof annotate` looks: empty,
     // the paths as the profile records them (relative ones from the
-    // current directory), as long as the viewer takes no --source-dir.
+    // current directory), as long as the viewer takes no --source-dir; read
+    // from the places annotate reads them from without --trust-profile
+    // unless the viewer's --trust-profile says otherwise.
     SourceSearch search_;
     std::map<std::string, std::string> texts_;  // file contents by path ("" with error_of_)
     std::map<std::string, std::string> read_errors_;

@@ -157,7 +157,12 @@ TEST_P(AnnotateMatchesCachegrind, EveryListedLineCostsWhatCachegrindSays)
    auto vp = run_tool("vgprof", {"--call-graph=no", "--vgprof-out-file=vp.json"}, program, dir.path());
    ASSERT_EQ(cg.exit_code, 0) << cg.err;
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
-   auto r = run({cli_path(), "annotate", "vp.json", "--events", "Ir"}, dir.path());
+   // The sources are in the source tree, not below the directory annotate
+   // runs in: named as a place to read them from.
+   const std::string source = recorded_source(dir / "vp.json", prog.source);
+   ASSERT_FALSE(source.empty());
+   auto r = run({cli_path(), "annotate", "vp.json", "--events", "Ir", "--source-dir", dir_of(source)},
+                dir.path());
    ASSERT_EQ(r.exit_code, 0) << r.err;
    EXPECT_TRUE(r.err.empty()) << r.err;
 
@@ -171,8 +176,6 @@ TEST_P(AnnotateMatchesCachegrind, EveryListedLineCostsWhatCachegrindSays)
    }
 
    const Annotation a = parse_annotation(r.out);
-   const std::string source = recorded_source(dir / "vp.json", prog.source);
-   ASSERT_FALSE(source.empty());
    const Listing* listing = listing_of(a, source);
    ASSERT_NE(listing, nullptr) << r.out;
    EXPECT_TRUE(listing->notes.empty()) << listing->notes[0];

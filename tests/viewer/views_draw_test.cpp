@@ -173,6 +173,8 @@ TEST_F(Headless, SourceViewDrawsTheFileAndTheBytesAllocatedPerLine)
         selection.select(Selection::function(FnId(kHelper)));
         ViewContext ctx{d, nullptr, selection, 0};
         SourceView source;
+        // The file is in a directory of its own, not below the current one.
+        source.trust_profile(true);
         int vertices = 0;
         // A table of its own for each document, as a new window would have.
         for (int i = 0; i < 3; ++i)
