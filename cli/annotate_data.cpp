@@ -45,7 +45,7 @@ std::vector<std::vector<uint64_t>> bucket_costs(const Profile& profile, DataObjI
 {
     const DataProfile& data = *profile.data();
     const DataObject& o = data.object(id);
-    const size_t n = o.width ? size_t((o.size + o.width - 1) / o.width) : 0;
+    const size_t n = o.width ? size_t(data_bucket_count(o.size, o.width)) : 0;
     std::vector<std::vector<uint64_t>> rows(n, std::vector<uint64_t>(profile.num_events(), 0));
     const auto [first, last] = data.offsets_of(id);
     for (size_t i = first; i < last; ++i)

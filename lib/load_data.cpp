@@ -198,8 +198,17 @@ void SectionReader::check_fields(const DataObject& o, const json::array& row,
     if (heap || global) {
         if (o.size == 0)
             fail(at.at(5), "an object with offsets covers at least 1 byte");
+        if (o.size > kMaxDataObjectBytes)
+            fail(at.at(5), cat("an object of ", o.size, " bytes, more than an address space "
+                               "holds (2^56)"));
         if (o.width < 8 || (o.width & (o.width - 1)) != 0)
             fail(at.at(6), cat("expected a power of two of at least 8 bytes, got ", o.width));
+        // Readers allocate a row per bucket: the tool never makes more.
+        if (const uint64_t buckets = data_bucket_count(o.size, o.width);
+            buckets > kMaxDataBuckets)
+            fail(at.at(6), cat("buckets of ", o.width, " bytes make ", buckets, " of the object's ",
+                               o.size, " bytes, more than the ", kMaxDataBuckets,
+                               " an object is counted in"));
     } else if (o.size != 0 || o.width != 0) {
         fail(at.at(o.size != 0 ? 5 : 6),
              cat("expected 0: ", object_of_kind(o.kind), " has no offsets"));

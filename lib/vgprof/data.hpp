@@ -49,6 +49,18 @@ enum class DataKind {
 const char* data_kind_name(DataKind kind);
 std::optional<DataKind> data_kind_named(std::string_view name);
 
+// The most offset buckets an object is counted in (the tool widens them to
+// stay within it), and the largest object: readers can allocate a row per
+// bucket and add a bucket's width to an offset without overflow.
+inline constexpr uint64_t kMaxDataBuckets = 4096;
+inline constexpr uint64_t kMaxDataObjectBytes = uint64_t(1) << 56;
+
+// Buckets of `width` bytes covering `size` bytes (width nonzero).
+inline uint64_t data_bucket_count(uint64_t size, uint64_t width)
+{
+    return size / width + (size % width != 0);
+}
+
 // A row of `data.objects`.
 struct DataObject {
     DataKind kind = DataKind::other;
