@@ -12,6 +12,7 @@
 
 #include "vgprof/annotate.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/heap.hpp"
@@ -23,8 +24,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <memory>
 #include <map>
@@ -241,9 +240,7 @@ int run_annotate(const AnnotateOptions& options)
         parse_substitution(s, "--subst");
     const Profile profile = load_profile(options.profile);
     write_annotation(std::cout, profile, options);
-    std::cout.flush();
-    if (!std::cout)
-        throw Error(fmt::format("cannot write the annotation: {}", std::strerror(errno)));
+    check_written(std::cout, "the annotation");
     return kExitOk;
 }
 

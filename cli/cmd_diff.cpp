@@ -18,7 +18,6 @@
 
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <iostream>
@@ -205,9 +204,7 @@ int run_diff(const DiffCommand& command)
         std::cerr << fmt::format("vgprof: no baseline \"{}\" yet, nothing to compare\n",
                                  command.save_baseline);
     }
-    std::cout.flush();
-    if (!std::cout)
-        throw Error(fmt::format("cannot write the comparison: {}", std::strerror(errno)));
+    check_written(std::cout, "the comparison");
     if (!plan.stored.empty())
         store(command, plan.stored);
     return status;

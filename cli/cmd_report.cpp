@@ -10,6 +10,7 @@
 
 #include "vgprof/derived.hpp"
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/path_display.hpp"
@@ -21,8 +22,6 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -148,9 +147,7 @@ int run_report(const ReportOptions& options)
     Profile profile = load_profile(options.profile);
     add_report_derived_events(profile, options);
     write_report(std::cout, profile, options);
-    std::cout.flush();
-    if (!std::cout)
-        throw Error(fmt::format("cannot write the report: {}", std::strerror(errno)));
+    check_written(std::cout, "the report");
     return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "control.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/file_io.hpp"
 #include "vgprof/safe_text.hpp"
 
 #include <CLI/CLI.hpp>
@@ -17,9 +18,34 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
+namespace {
+
+// Standard output through a buffer that keeps the first write error's
+// cause, so that "cannot write the report" names it (ENOSPC on a full
+// disk), not whatever errno holds when the failure is noticed. Restored,
+// flushed, before the stream's own teardown.
+class StandardOutput {
+public:
+    StandardOutput() : previous_(std::cout.rdbuf(&buffer_)) {}
+    ~StandardOutput()
+    {
+        std::cout.flush();
+        std::cout.rdbuf(previous_);
+    }
+    StandardOutput(const StandardOutput&) = delete;
+    StandardOutput& operator=(const StandardOutput&) = delete;
+
+private:
+    vgprof::DescriptorBuffer buffer_{1};
+    std::streambuf* previous_;
+};
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     using namespace vgprof::cli;
+    const StandardOutput standard_output;
     set_command_line(argc, argv);
     CLI::App app{"Records profiles with valgrind --tool=vgprof and reads them (and callgrind's "
                  "and cachegrind's files).",

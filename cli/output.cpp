@@ -8,8 +8,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 
 namespace vgprof::cli {
@@ -38,9 +36,7 @@ void write_output(const std::string& output, const std::function<void(std::ostre
         return;
     }
     write(std::cout);
-    std::cout.flush();
-    if (!std::cout)
-        throw Error(std::string("cannot write to standard output: ") + std::strerror(errno));
+    check_written(std::cout, "to standard output");
 }
 
 void add_output_option(CLI::App& cmd, std::string& output, const std::string& what)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Reading files whole or by lines; writing through a temporary file and a
-// rename (see file_io.hpp).
+// rename, never through a symbolic link (see file_io.hpp).
 #include "vgprof/file_io.hpp"
 
 #include "vgprof/error.hpp"
@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <ostream>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,6 +63,53 @@ std::vector<std::string> read_lines(const std::string& path)
     return lines;
 }
 
+DescriptorBuffer::DescriptorBuffer(int fd) : fd_(fd), buffer_(size_t(1) << 16)
+{
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+}
+
+DescriptorBuffer::~DescriptorBuffer() { sync(); }
+
+// Writes out what is buffered. After a failure the rest is dropped: the
+// writer goes on to the end and the first cause is what gets reported.
+bool DescriptorBuffer::flush_buffer()
+{
+    const char* p = pbase();
+    while (error_ == 0 && p < pptr()) {
+        const ssize_t n = ::write(fd_, p, size_t(pptr() - p));
+        if (n > 0)
+            p += n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else
+            error_ = n < 0 ? errno : EIO;
+    }
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return error_ == 0;
+}
+
+DescriptorBuffer::int_type DescriptorBuffer::overflow(int_type c)
+{
+    if (!flush_buffer())
+        return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+        *pptr() = traits_type::to_char_type(c);
+        pbump(1);
+    }
+    return traits_type::not_eof(c);
+}
+
+int DescriptorBuffer::sync() { return flush_buffer() ? 0 : -1; }
+
+void check_written(std::ostream& out, const std::string& what)
+{
+    out.flush();
+    const auto* buffer = dynamic_cast<const DescriptorBuffer*>(out.rdbuf());
+    const int error = buffer != nullptr ? buffer->error() : 0;
+    if (error != 0 || !out)
+        throw Error("cannot write " + what + ": " + std::strerror(error != 0 ? error : EIO));
+}
+
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const char* what, int error)
@@ -69,40 +117,99 @@ namespace {
     throw Error(path + ": cannot " + what + ": " + std::strerror(error));
 }
 
-// Writes and closes `out`, reporting the first failure as errno saw it.
-// A stream that failed without setting errno (it buffers) is reported as
-// an input/output error.
-void write_and_close(std::ofstream& out, const std::string& path,
-                     const std::function<void(std::ostream&)>& write)
+// Runs `write` into the open descriptor `fd` and flushes it, reporting the
+// first failure with the errno of the call that failed.
+void write_to(int fd, const std::string& path, const std::function<void(std::ostream&)>& write)
 {
-    errno = 0;
+    DescriptorBuffer buffer(fd);
+    std::ostream out(&buffer);
     write(out);
     out.flush();
+    if (buffer.error() != 0)
+        fail(path, "write", buffer.error());
     if (!out)
-        fail(path, "write", errno ? errno : EIO);
-    out.close();
-    if (!out)
-        fail(path, "write", errno ? errno : EIO);
+        fail(path, "write", EIO);
 }
 
-// Only a regular file (or nothing) is replaced by a rename: renaming over
-// /dev/null or a FIFO would replace the special file itself.
-bool replaceable(const std::string& path)
+// The names of a descriptor the process already holds: the user means its
+// standard output (or the file it was redirected to), whatever it is.
+bool names_a_descriptor(const std::string& path)
+{
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"})
+        if (path.rfind(prefix, 0) == 0)
+            return path.size() > std::strlen(prefix) &&
+                   path.find_first_not_of("0123456789", std::strlen(prefix)) == std::string::npos;
+    return path == "/dev/stdout" || path == "/dev/stderr";
+}
+
+// Written in place rather than replaced: a descriptor's name, a device, a
+// FIFO, a socket (renaming over /dev/null would replace the device), and a
+// link to one of these (/dev/stdout on a terminal or a pipe). A link to
+// anything else, or to nothing, is replaced itself, never followed.
+bool written_in_place(const std::string& path)
+{
+    if (names_a_descriptor(path))
+        return true;
+    struct stat link, target;
+    if (lstat(path.c_str(), &link) != 0)
+        return false;
+    if (!S_ISLNK(link.st_mode))
+        return !S_ISREG(link.st_mode);
+    return stat(path.c_str(), &target) == 0 &&
+           (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode) || S_ISSOCK(target.st_mode));
+}
+
+void write_in_place(const std::string& path, const std::function<void(std::ostream&)>& write)
+{
+    // Neither created nor truncated unless it is a descriptor's name: what
+    // is opened must already be what was looked at, and is checked again.
+    const bool descriptor = names_a_descriptor(path);
+    const int fd =
+        ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (descriptor ? O_TRUNC : 0));
+    if (fd < 0)
+        fail(path, "create", errno);
+    struct stat st;
+    if (!descriptor && (fstat(fd, &st) != 0 || S_ISREG(st.st_mode))) {
+        ::close(fd);
+        throw Error(path + ": cannot write: it became a regular file while being opened, and "
+                           "was left as it was");
+    }
+    try {
+        write_to(fd, path, write);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    if (::close(fd) != 0)
+        fail(path, "write", errno);
+}
+
+// A new file beside `path`, created exclusively and never through a link:
+// "PATH.tmp.PID", or with a number after it when that name is taken.
+int create_temporary(const std::string& path, std::string& temporary)
+{
+    const std::string base = path + ".tmp." + std::to_string(getpid());
+    for (int attempt = 0;; ++attempt) {
+        temporary = attempt == 0 ? base : base + "." + std::to_string(attempt);
+        const int fd =
+            ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            return fd;
+        if (errno != EEXIST || attempt == 100)
+            fail(path, "create", errno);
+    }
+}
+
+// Why the rename over `path` failed, with what a sticky directory forbids
+// said outright: the common case is a name another user planted in /tmp.
+[[noreturn]] void fail_to_replace(const std::string& path, int error)
 {
     struct stat st;
-    return lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
-}
-
-// fsync() through a descriptor of its own: std::ofstream shows none.
-void sync_to_disk(const std::string& file, const std::string& path)
-{
-    const int fd = ::open(file.c_str(), O_RDONLY);
-    const bool synced = fd >= 0 && ::fsync(fd) == 0;
-    const int error = errno;
-    if (fd >= 0)
-        ::close(fd);
-    if (!synced)
-        fail(path, "write", error);
+    if (error == EPERM && lstat(path.c_str(), &st) == 0 && st.st_uid != geteuid())
+        throw Error(path + ": cannot replace: " + std::strerror(error) + " (it is another user's " +
+                    (S_ISLNK(st.st_mode) ? "symbolic link" : "file") +
+                    ", in a directory where only a file's owner may replace it)");
+    fail(path, "replace", error);
 }
 
 } // namespace
@@ -111,27 +218,32 @@ void write_file_atomically(const std::string& path,
                            const std::function<void(std::ostream&)>& write,
                            Durability durability)
 {
-    if (!replaceable(path)) {
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        if (!out)
-            fail(path, "create", errno ? errno : EIO);
-        write_and_close(out, path, write);
+    if (written_in_place(path)) {
+        write_in_place(path, write);
         return;
     }
-    const std::string temporary = path + ".tmp." + std::to_string(getpid());
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out)
-        fail(path, "create", errno ? errno : EIO);
+    std::string temporary;
+    const int fd = create_temporary(path, temporary);
     try {
-        write_and_close(out, path, write);
-        if (durability == Durability::synced)
-            sync_to_disk(temporary, path);
-        if (std::rename(temporary.c_str(), path.c_str()) != 0)
-            fail(path, "rename the temporary file into place", errno);
+        write_to(fd, path, write);
+        if (durability == Durability::synced && ::fsync(fd) != 0)
+            fail(path, "write", errno);
     } catch (...) {
-        out.close();
+        ::close(fd);
         std::remove(temporary.c_str());
         throw;
+    }
+    if (::close(fd) != 0) {
+        const int error = errno;
+        std::remove(temporary.c_str());
+        fail(path, "write", error);
+    }
+    // rename() replaces the name itself: a symbolic link there is replaced,
+    // the file it pointed to left alone.
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        std::remove(temporary.c_str());
+        fail_to_replace(path, error);
     }
 }
 

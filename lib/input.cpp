@@ -29,6 +29,13 @@ constexpr size_t kChunkSize = size_t(1) << 20;
 const unsigned char kGzipMagic[] = {0x1f, 0x8b};
 const unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};
 
+// " (16 GiB)" for a whole number of GiB, so the limit reads at a glance.
+std::string in_gib(uint64_t bytes)
+{
+    constexpr uint64_t kGiB = uint64_t(1) << 30;
+    return bytes >= kGiB && bytes % kGiB == 0 ? " (" + std::to_string(bytes / kGiB) + " GiB)" : "";
+}
+
 template <size_t N>
 bool starts_with(std::string_view data, const unsigned char (&magic)[N])
 {
@@ -112,7 +119,8 @@ protected:
         decompressed_ += n;
         if (decompressed_ > max_size_)
             throw Error(name_ + ": the " + format_ + " data decompresses to more than " +
-                        std::to_string(max_size_) + " bytes, more than vgprof reads");
+                        std::to_string(max_size_) + " bytes" + in_gib(max_size_) +
+                        ", the limit vgprof sets on decompressed data");
         return {buffer_.data(), n};
     }
 
@@ -225,10 +233,14 @@ public:
     std::string_view next() override
     {
         for (;;) {
-            if (input_.pos == input_.size && !output_was_full_) {
+            // Only a frame still open can have output pending: one that
+            // ended (status 0) filling the buffer exactly has none, and a
+            // call without input between frames would count as a frame
+            // begun, making the end of the input look like a truncation.
+            const bool pending_output = frame_open_ && output_was_full_;
+            if (input_.pos == input_.size && !pending_output) {
                 const std::string_view chunk = next_compressed();
                 if (chunk.empty()) {
-                    // 0 from the last call: it ended a frame and flushed it.
                     if (frame_open_)
                         truncated();
                     return {};
@@ -239,6 +251,7 @@ public:
             const size_t status = ZSTD_decompressStream(context_, &output, &input_);
             if (ZSTD_isError(status))
                 corrupt(ZSTD_getErrorName(status));
+            // 0: the call ended a frame and flushed all of it.
             frame_open_ = status != 0;
             output_was_full_ = output.pos == output.size;
             if (output.pos > 0)

@@ -366,6 +366,10 @@ Profile load_input(detail::PeekableInput& input, const std::string& name,
                    const LoadLimits& limits)
 {
     try {
+        if (input.peek(1).empty())
+            throw Error(cat(name, input.decompresses()
+                                      ? ": empty: the compressed data decompresses to no bytes"
+                                      : ": empty file: no bytes to read"));
         if (detail::is_callgrind_format(input.peek(detail::kCallgrindSniffBytes)))
             return detail::read_callgrind(input, name, limits.max_string);
         if (detail::is_dhat_format(input.peek(detail::kCallgrindSniffBytes)))

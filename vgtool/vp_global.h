@@ -431,7 +431,9 @@ typedef struct {
    HChar buf[1 << 16];
 } VP_Out;
 
-Bool         VP_(out_open)(VP_Out* o, const HChar* path);
+/* flags as open(2)'s; a file created is readable and writable by all,
+   less the umask. */
+Bool         VP_(out_open)(VP_Out* o, const HChar* path, Int flags);
 void         VP_(out_raw)(VP_Out* o, const HChar* s, SizeT n);
 void         VP_(out_s)(VP_Out* o, const HChar* s);
 void         VP_(out_u64)(VP_Out* o, ULong v);

@@ -10,9 +10,9 @@
 #include "pub_tool_vki.h"
 #include "vp_global.h"
 
-Bool VP_(out_open)(VP_Out* o, const HChar* path)
+Bool VP_(out_open)(VP_Out* o, const HChar* path, Int flags)
 {
-   SysRes r = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+   SysRes r = VG_(open)(path, flags,
                         VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IWGRP
                         | VKI_S_IROTH | VKI_S_IWOTH);
    o->used = 0;
@@ -148,6 +148,7 @@ const HChar* VP_(errno_text)(Int err)
       case VP_ENAMETOOLONG: return "File name too long";
       case VP_EDQUOT:   return "Disk quota exceeded";
       case VKI_ELOOP:   return "Too many levels of symbolic links";
+      case VKI_EPIPE:   return "Broken pipe";
       default:
          VG_(sprintf)(other, "system error %d", err);
          return other;

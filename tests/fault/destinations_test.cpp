@@ -4,7 +4,10 @@
 // CAP_SYS_ADMIN; skipped otherwise) give a clear message, keep the
 // client's exit status and leave no file behind.  Odd --vgprof-out-file
 // names either give exactly the named file or are refused as cachegrind
-// refuses them.  (A directory that does not exist: tests/tool/output_test.cpp.)
+// refuses them.  A symbolic link at the name, one's own or one another
+// user planted in a sticky directory (two users: root only), is replaced
+// or refused, never written through.  (A directory that does not exist:
+// tests/tool/output_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -28,6 +31,20 @@ using namespace vgtest;
 
 namespace {
 
+// The names in a directory, sorted.
+std::vector<std::string> entries_of(const std::string& dir)
+{
+   std::vector<std::string> names;
+   if (DIR* d = opendir(dir.c_str())) {
+      while (dirent* e = readdir(d))
+         if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+            names.push_back(e->d_name);
+      closedir(d);
+   }
+   std::sort(names.begin(), names.end());
+   return names;
+}
+
 // A tmpfs mounted on a fresh directory for the length of a test.
 class TmpfsMount {
 public:
@@ -50,18 +67,7 @@ public:
    bool mounted() const { return mounted_; }
    const std::string& why_not() const { return why_not_; }
    // Every file in the mount.
-   std::vector<std::string> files() const
-   {
-      std::vector<std::string> names;
-      if (DIR* d = opendir(dir_.c_str())) {
-         while (dirent* e = readdir(d))
-            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
-               names.push_back(e->d_name);
-         closedir(d);
-      }
-      std::sort(names.begin(), names.end());
-      return names;
-   }
+   std::vector<std::string> files() const { return entries_of(dir_); }
 
 private:
    std::string dir_;
@@ -134,8 +140,9 @@ TEST(Destination, FullDiskGivesAClearMessageKeepsTheExitStatusAndLeavesNoPartial
    EXPECT_GT(st.st_size, 8192);
 }
 
-// A link into the full disk: the file it names keeps what it held.
-TEST(Destination, LinkToAFileOnAFullDiskLeavesTheFileAsItWas)
+// A link into the full disk: the link is replaced by the profile, which
+// fits beside it, and the file it named keeps what it held.
+TEST(Destination, LinkIntoAFullDiskIsReplacedAndTheFileThereLeftAsItWas)
 {
    TempDir dir;
    TmpfsMount small(dir / "small", 0, "size=256k");
@@ -148,44 +155,102 @@ TEST(Destination, LinkToAFileOnAFullDiskLeavesTheFileAsItWas)
 
    auto r = run_tool("vgprof", {"--vgprof-out-file=link.json"}, fault_prog("die", {"exit"}),
                      dir.path());
-   EXPECT_EQ(r.exit_code, 3);
-   EXPECT_TRUE(contains(r.err, "No space left on device")) << r.err;
-   EXPECT_EQ(read_file(dir / "small/old.json"), "the previous profile");
+   EXPECT_EQ(r.exit_code, 3) << r.err;
+   EXPECT_EQ(vgprof::load_profile(dir / "link.json").meta().exit_code, 3);
+   EXPECT_TRUE(read_file(dir / "small/old.json") == "the previous profile")
+       << "the link's target was written";
    EXPECT_EQ(small.files(), (std::vector<std::string>{"filler", "old.json"}));
 }
 
-// A link is followed: the file it names is replaced whole, the link stays.
-TEST(Destination, LinkToAFileReplacesTheFileAndKeepsTheLink)
+bool is_link(const std::string& path)
 {
-   TempDir dir;
-   write_file(dir / "old.json", "the previous profile");
-   ASSERT_EQ(symlink("old.json", (dir / "link.json").c_str()), 0);
-   auto r = run_tool("vgprof", {"--vgprof-out-file=link.json"}, fault_prog("die", {"exit"}),
-                     dir.path());
-   EXPECT_EQ(r.exit_code, 3) << r.err;
    struct stat st;
-   ASSERT_EQ(lstat((dir / "link.json").c_str(), &st), 0);
-   EXPECT_TRUE(S_ISLNK(st.st_mode));
-   EXPECT_EQ(vgprof::load_profile(dir / "old.json").meta().exit_code, 3);
-   EXPECT_EQ(dir.files_starting_with(""), (std::vector<std::string>{"link.json", "old.json"}));
+   return lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
 }
 
-// Links that lead to each other name no file: said, and both links stay.
-TEST(Destination, LoopOfLinksGivesAClearMessage)
+// Runs `die exit` (status 3) with the profile going to `name` in dir, and
+// checks that a profile, not a link, is there afterwards.
+void expect_profile_replaces_link(const TempDir& dir, const std::string& name)
+{
+   auto r = run_tool("vgprof", {"--vgprof-out-file=" + name}, fault_prog("die", {"exit"}),
+                     dir.path());
+   EXPECT_EQ(r.exit_code, 3) << r.err;
+   EXPECT_FALSE(is_link(dir / name));
+   EXPECT_EQ(vgprof::load_profile(dir / name).meta().exit_code, 3);
+}
+
+// A link is never written through: the profile replaces the link itself,
+// and nothing is made beside the file it names.
+TEST(Destination, LinkToAFileIsReplacedItselfAndTheFileLeftAlone)
+{
+   TempDir dir;
+   mkdir((dir / "victim").c_str(), 0755);
+   write_file(dir / "victim/precious.txt", "precious");
+   ASSERT_EQ(symlink((dir / "victim/precious.txt").c_str(), (dir / "link.json").c_str()), 0);
+   expect_profile_replaces_link(dir, "link.json");
+   EXPECT_TRUE(read_file(dir / "victim/precious.txt") == "precious")
+       << "the link's target was written";
+   EXPECT_EQ(entries_of(dir / "victim"), std::vector<std::string>{"precious.txt"});
+}
+
+TEST(Destination, DanglingLinkIsReplacedAndNothingCreatedWhereItPoints)
+{
+   TempDir dir;
+   mkdir((dir / "victim").c_str(), 0755);
+   ASSERT_EQ(symlink((dir / "victim/new.txt").c_str(), (dir / "link.json").c_str()), 0);
+   expect_profile_replaces_link(dir, "link.json");
+   EXPECT_EQ(entries_of(dir / "victim"), std::vector<std::string>{});
+}
+
+// Links that lead to each other name no file: the one named is replaced.
+TEST(Destination, LoopOfLinksIsReplacedByTheProfile)
 {
    TempDir dir;
    ASSERT_EQ(symlink("b.json", (dir / "a.json").c_str()), 0);
    ASSERT_EQ(symlink("a.json", (dir / "b.json").c_str()), 0);
-   auto r = run_tool("vgprof", {"--vgprof-out-file=a.json"}, fault_prog("die", {"exit"}),
-                     dir.path());
-   EXPECT_EQ(r.exit_code, 3);
-   EXPECT_TRUE(contains(r.err, "Too many levels of symbolic links")) << r.err;
+   expect_profile_replaces_link(dir, "a.json");
+   EXPECT_TRUE(is_link(dir / "b.json"));
+}
+
+// Two users and a sticky directory, as /tmp: a link one user planted at
+// the name another's run writes to, pointing at a file of the other's in
+// a directory of its own. The run is refused the replacement, says why,
+// and the file stays. Needs root, to be the two users (unused ids do).
+TEST(Destination, LinkAnotherUserPlantedInAStickyDirectoryIsRefusedAndItsTargetKept)
+{
+   if (geteuid() != 0) GTEST_SKIP() << "needs root, to act as two users";
+   TempDir dir;
+   const std::string planter = "64101", runner = "64102";
+   ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+   const std::string shared = dir / "shared", home = dir / "home";
+   ASSERT_EQ(mkdir(shared.c_str(), 01777), 0);
+   ASSERT_EQ(chmod(shared.c_str(), 01777), 0);
+   ASSERT_EQ(mkdir(home.c_str(), 0755), 0);
+   write_file(home + "/precious.txt", "precious");
+   ASSERT_EQ(chown(home.c_str(), 64102, 64102), 0);
+   ASSERT_EQ(chown((home + "/precious.txt").c_str(), 64102, 64102), 0);
+   const auto as = [](const std::string& uid, std::vector<std::string> argv) {
+      argv.insert(argv.begin(), {"setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups"});
+      return argv;
+   };
+   auto planted = run(as(planter, {"ln", "-s", home + "/precious.txt", "prof.json"}), shared);
+   ASSERT_EQ(planted.exit_code, 0) << planted.err;
+
+   std::vector<std::string> argv{valgrind_path(), "--tool=vgprof", "--vgprof-out-file=prof.json"};
+   for (const std::string& a : fault_prog("die", {"exit"})) argv.push_back(a);
+   auto r = run(as(runner, argv), shared);
+   EXPECT_EQ(r.exit_code, 3) << r.err;
+   EXPECT_TRUE(contains(r.err, "vgprof: error: cannot replace '" + shared +
+                                   "/prof.json' with the profile: Operation not permitted (it is "
+                                   "another user's, in a directory where only a file's owner may "
+                                   "replace it)"))
+       << r.err;
    EXPECT_TRUE(contains(r.err, "no profile was written")) << r.err;
-   struct stat st;
-   ASSERT_EQ(lstat((dir / "a.json").c_str(), &st), 0);
-   EXPECT_TRUE(S_ISLNK(st.st_mode));
-   ASSERT_EQ(lstat((dir / "b.json").c_str(), &st), 0);
-   EXPECT_TRUE(S_ISLNK(st.st_mode));
+   EXPECT_TRUE(read_file(home + "/precious.txt") == "precious")
+       << "the link's target was written";
+   EXPECT_TRUE(is_link(shared + "/prof.json"));
+   EXPECT_EQ(entries_of(home), std::vector<std::string>{"precious.txt"});
+   EXPECT_EQ(entries_of(shared), std::vector<std::string>{"prof.json"});
 }
 
 // A name the file system accepts is written exactly as given.

@@ -2,6 +2,7 @@
 // report_cli_test.cpp: `vgprof report` on real profiles and on bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <sstream>
@@ -117,6 +118,93 @@ TEST_F(Report, FutureVersionIsAnError)
    size_t version_end = full.find_first_not_of("0123456789", 10);
    write_file(dir_->path() + "/future.json", "{\"vgprof\":999" + full.substr(version_end));
    expect_clean_error("future.json", "newer than this vgprof understands");
+}
+
+// The same profile padded with JSON whitespace to sizes on and around the
+// reader's 1 MiB buffers, compressed by the system's gzip and zstd, each
+// under the same name in a directory of its own (the format is told by
+// the content): the report is the plain file's, byte for byte.
+TEST_F(Report, CompressedProfilesOfEverySizeReportAsThePlainOne)
+{
+   const std::string profile = read_file(dir_->path() + "/loops.json");
+   const size_t MiB = size_t(1) << 20;
+   for (size_t size : {profile.size(), MiB - 1, MiB, MiB + 1, 2 * MiB}) {
+      TempDir sized;
+      std::string padded = profile;
+      padded.resize(std::max(size, profile.size()), ' ');
+      for (const char* format : {"plain", "gzip", "zstd"}) {
+         std::filesystem::create_directory(sized / format);
+         write_file(sized / format + "/p.json", padded);
+      }
+      for (const char* format : {"gzip", "zstd"}) {
+         auto packed = run({format, "-q", "-f", "p.json"}, sized / format);
+         ASSERT_EQ(packed.exit_code, 0) << packed.err;
+         std::filesystem::rename(sized / format + "/p.json" + (format[0] == 'g' ? ".gz" : ".zst"),
+                                 sized / format + "/p.json");
+      }
+      auto plain = run({cli_path(), "report", "p.json"}, sized / "plain");
+      ASSERT_EQ(plain.exit_code, 0) << plain.err;
+      for (const char* format : {"gzip", "zstd"}) {
+         auto r = run({cli_path(), "report", "p.json"}, sized / format);
+         EXPECT_EQ(r.exit_code, 0) << format << ", " << size << " bytes: " << r.err;
+         EXPECT_EQ(r.out, plain.out) << format << ", " << size << " bytes";
+      }
+   }
+}
+
+// Every command that writes, to a full disk (/dev/full): one line naming
+// the cause, exit status 2.
+TEST_F(Report, WritingToAFullDiskSaysTheDiskIsFull)
+{
+   const std::string cli = cli_path();
+   const std::vector<std::vector<std::string>> commands = {
+       {"annotate", "loops.json"},
+       {"report", "loops.json"},
+       {"diff", "loops.json", "loops.json"},
+       {"export", "--format", "collapsed", "-o", "-", "loops.json"},
+   };
+   for (const auto& args : commands) {
+      std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$@\" > /dev/full", "sh", cli};
+      argv.insert(argv.end(), args.begin(), args.end());
+      auto r = run(argv, dir_->path());
+      EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+      EXPECT_NE(r.err.find("No space left on device"), std::string::npos)
+          << args[0] << ": " << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+   }
+   for (const auto& args : std::vector<std::vector<std::string>>{
+            {"export", "--format", "callgrind", "-o", "/dev/full", "loops.json"},
+            {"merge", "-o", "/dev/full", "loops.json", "loops.json"}}) {
+      std::vector<std::string> argv{cli};
+      argv.insert(argv.end(), args.begin(), args.end());
+      auto r = run(argv, dir_->path());
+      EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+      EXPECT_NE(r.err.find("/dev/full: cannot write: No space left on device"), std::string::npos)
+          << args[0] << ": " << r.err;
+   }
+}
+
+// `-o LINK`: the link is replaced by the output, the file it named kept.
+TEST_F(Report, ExportAndMergeReplaceALinkAtTheOutputNotTheFileItNames)
+{
+   TempDir out;
+   std::filesystem::create_directory(out / "victim");
+   for (const std::string name : {"out.cg", "merged.json"}) {
+      write_file(out / "victim/precious.txt", "precious");
+      std::filesystem::create_symlink(out / "victim/precious.txt", out / name);
+      auto r =
+          name == "out.cg"
+              ? run({cli_path(), "export", "--format", "callgrind", "-o", out / name, "loops.json"},
+                    dir_->path())
+              : run({cli_path(), "merge", "-o", out / name, "loops.json", "loops.json"},
+                    dir_->path());
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_FALSE(std::filesystem::is_symlink(out / name)) << name;
+      EXPECT_TRUE(read_file(out / "victim/precious.txt") == "precious")
+          << name << ": the link's target was written";
+      EXPECT_EQ(out.files_starting_with(""), (std::vector<std::string>{name, "victim"}));
+      std::filesystem::remove(out / name);
+   }
 }
 
 TEST_F(Report, UsageErrorExitsWithTwo)

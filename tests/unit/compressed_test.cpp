@@ -142,11 +142,11 @@ TEST(LoadCompressedError, DecompressionStopsAtTheLimit)
     LoadLimits limits;
     limits.max_decompressed = 100;
     EXPECT_EQ(load_error(gzip(ProfileText().str()), "p.json.gz", limits),
-              "p.json.gz: the gzip data decompresses to more than 100 bytes, more than vgprof "
-              "reads");
+              "p.json.gz: the gzip data decompresses to more than 100 bytes, the limit vgprof "
+              "sets on decompressed data");
     EXPECT_EQ(load_error(zstd(std::string(10000, ' ')), "p.json.zst", limits),
-              "p.json.zst: the zstd data decompresses to more than 100 bytes, more than vgprof "
-              "reads");
+              "p.json.zst: the zstd data decompresses to more than 100 bytes, the limit vgprof "
+              "sets on decompressed data");
 }
 
 // --- reading in chunks --------------------------------------------------------------

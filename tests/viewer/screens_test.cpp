@@ -18,6 +18,9 @@
 #include <cstdlib>
 #include <string>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace vgtest;
 
 namespace {
@@ -236,6 +239,21 @@ TEST_F(ViewerScreens, ABadProfileShowsTheErrorInTheWindow)
     EXPECT_EQ(r.err.rfind("vgprof-viewer: " + bad + ":", 0), 0u) << r.err;
     const Grey image = load_png_luminance(png);
     EXPECT_GE(best_text_match(image, kBody, "The profile could not be opened:", font(), kFontPixels), kFound);
+}
+
+// --screenshot onto a symbolic link: the picture replaces the link, and
+// the file the link named keeps its bytes (as everything vgprof writes).
+TEST_F(ViewerScreens, AScreenshotReplacesALinkAtItsNameNotTheFileItNames)
+{
+    const std::string precious = *dir_ / "precious.txt", png = *dir_ / "linked.png";
+    write_file(precious, "precious");
+    ASSERT_EQ(symlink(precious.c_str(), png.c_str()), 0);
+    const Grey image = shot_of(*dir_ / "matmul.json", png, {});
+    EXPECT_EQ(image.width, kWidth);
+    struct stat st;
+    ASSERT_EQ(lstat(png.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode)) << "the link is still there";
+    EXPECT_TRUE(read_file(precious) == "precious") << "the link's target was written";
 }
 
 TEST_F(ViewerScreens, AnUnknownFunctionIsABadCommandLine)
