@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <memory>
 
 #include <sys/stat.h>
@@ -50,10 +51,87 @@ bool is_executable_file(const std::string& path)
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
 }
 
+// The signals passed on to the program: those that ask a process to end.
+// SIGQUIT is left to the terminal, which sends it to the program too.
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The process the signals go to once it runs (valgrind, which delivers
+// them to the program as the program's own disposition says).
+volatile sig_atomic_t forward_to = 0;
+
+// A signal the kernel sent (the terminal's ^C or hangup) reached the
+// program's whole process group, valgrind included; one a process sent to
+// vgprof alone (`kill PID`) is passed on, so that vgprof never ends
+// before the program and leaves it running with no one to wait for it.
+void forward_signal(int sig, siginfo_t* info, void*)
+{
+    if (info != nullptr && info->si_code == SI_KERNEL)
+        return;
+    const int saved_errno = errno;
+    if (forward_to > 0)
+        kill(pid_t(forward_to), sig);
+    errno = saved_errno;
+}
+
+// While the program runs: kForwarded passed on to it (those vgprof
+// inherited ignored stay ignored, for vgprof and the program alike, as a
+// shell ignores SIGINT in a job started with `&`), SIGQUIT ignored. Put
+// back as they were when the object goes.
+class SignalsPassedOn {
+public:
+    SignalsPassedOn()
+    {
+        sigset_t all;
+        sigemptyset(&all);
+        for (int sig : kForwarded)
+            sigaddset(&all, sig);
+        // Held until the program's pid is known, so none is lost.
+        sigprocmask(SIG_BLOCK, &all, &old_mask_);
+        struct sigaction pass {}, ignore {};
+        pass.sa_sigaction = forward_signal;
+        pass.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&pass.sa_mask);
+        ignore.sa_handler = SIG_IGN;
+        for (size_t i = 0; i < std::size(kForwarded); ++i) {
+            sigaction(kForwarded[i], nullptr, &old_[i]);
+            if (old_[i].sa_handler != SIG_IGN)
+                sigaction(kForwarded[i], &pass, nullptr);
+        }
+        sigaction(SIGQUIT, &ignore, &old_quit_);
+    }
+    ~SignalsPassedOn()
+    {
+        forward_to = 0;
+        restore();
+    }
+    SignalsPassedOn(const SignalsPassedOn&) = delete;
+    SignalsPassedOn& operator=(const SignalsPassedOn&) = delete;
+
+    // In the child, before exec: the dispositions and mask vgprof got.
+    void restore() const
+    {
+        for (size_t i = 0; i < std::size(kForwarded); ++i)
+            sigaction(kForwarded[i], &old_[i], nullptr);
+        sigaction(SIGQUIT, &old_quit_, nullptr);
+        sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    }
+    // In vgprof, once the program runs: what came meanwhile goes to it.
+    void pass_to(pid_t child) const
+    {
+        forward_to = child;
+        sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    }
+
+private:
+    struct sigaction old_[std::size(kForwarded)] {};
+    struct sigaction old_quit_ {};
+    sigset_t old_mask_{};
+};
+
 // Runs argv with the environment `env` in the directory `cwd` (vgprof's
-// own when empty) and waits for it. SIGINT and SIGQUIT from the terminal
-// reach the program; vgprof waits for it to end, as system() does, so it
-// can still report the profile written at the program's end.
+// own when empty) and waits for it. SIGINT, SIGTERM and SIGHUP sent to
+// vgprof go to the program; vgprof waits for it to end, as system() does,
+// so it can still report the profile written at the program's end.
 int run_and_wait(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                  const std::string& cwd, pid_t& child)
 {
@@ -65,33 +143,30 @@ int run_and_wait(const std::vector<std::string>& argv, const std::vector<std::st
         return out;
     };
     std::vector<char*> args = pointers(argv), envp = pointers(env);
-    struct sigaction ignore {}, old_int {}, old_quit {};
-    ignore.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &ignore, &old_int);
-    sigaction(SIGQUIT, &ignore, &old_quit);
     std::cout.flush();
     std::cerr.flush();
-    child = fork();
-    if (child == 0) {
-        sigaction(SIGINT, &old_int, nullptr);
-        sigaction(SIGQUIT, &old_quit, nullptr);
-        if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
-            std::fprintf(stderr, "vgprof: cannot enter %s: %s\n", cwd.c_str(), std::strerror(errno));
+    int status = 0;
+    {
+        SignalsPassedOn signals;
+        child = fork();
+        if (child == 0) {
+            signals.restore();
+            if (!cwd.empty() && chdir(cwd.c_str()) != 0) {
+                std::fprintf(stderr, "vgprof: cannot enter %s: %s\n", cwd.c_str(),
+                             std::strerror(errno));
+                _exit(127);
+            }
+            execve(args[0], args.data(), envp.data());
+            std::fprintf(stderr, "vgprof: cannot run %s: %s\n", args[0], std::strerror(errno));
             _exit(127);
         }
-        execve(args[0], args.data(), envp.data());
-        std::fprintf(stderr, "vgprof: cannot run %s: %s\n", args[0], std::strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    const int saved_errno = errno;
-    if (child > 0)
+        const int saved_errno = errno;
+        if (child < 0)
+            throw Error(fmt::format("cannot start {}: {}", argv[0], std::strerror(saved_errno)));
+        signals.pass_to(child);
         while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
         }
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
-    if (child < 0)
-        throw Error(fmt::format("cannot start {}: {}", argv[0], std::strerror(saved_errno)));
+    }
     // A program killed by a signal ends valgrind with the same signal; a
     // shell reports that as 128 + the signal's number, and so does vgprof.
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);

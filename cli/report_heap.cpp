@@ -131,14 +131,22 @@ std::string data_event_line(const Profile& profile, const DataCost& cost, size_t
 // '#' for the column of the peak (t-gmax), ':' for the others.
 constexpr size_t kChartColumns = 72, kChartRows = 12;
 
+// The instructions the chart spans: the profile's period (from the last
+// zero or dump, version 9), at least 1.
+uint64_t chart_span(const Heap& heap)
+{
+    return std::max<uint64_t>(heap.totals.end_time - std::min(heap.start_time, heap.totals.end_time), 1);
+}
+
 std::vector<uint64_t> column_heights(const Heap& heap)
 {
     std::vector<uint64_t> most(kChartColumns, 0);
-    const uint64_t end = std::max<uint64_t>(heap.totals.end_time, 1);
-    uint64_t level = 0;   // what stays live from one sample to the next column
+    const uint64_t end = chart_span(heap);
+    uint64_t level = heap.start_bytes;   // what stays live from one sample to the next column
     size_t next = 0;
     for (size_t c = 0; c < kChartColumns; ++c) {
-        const uint64_t until = end / kChartColumns * (c + 1) + end % kChartColumns * (c + 1) / kChartColumns;
+        const uint64_t until = heap.start_time + end / kChartColumns * (c + 1) +
+                               end % kChartColumns * (c + 1) / kChartColumns;
         uint64_t high = level;
         for (; next < heap.samples.size() && heap.samples[next].time <= until; ++next) {
             high = std::max(high, heap.samples[next].bytes);
@@ -155,9 +163,9 @@ void write_timeline_chart(std::ostream& out, const Heap& heap)
         return;
     const std::vector<uint64_t> most = column_heights(heap);
     const uint64_t peak = heap.totals.peak_bytes;
-    const uint64_t end = std::max<uint64_t>(heap.totals.end_time, 1);
-    const size_t peak_column =
-        std::min<size_t>(kChartColumns - 1, heap.totals.peak_time * kChartColumns / end);
+    const uint64_t end = chart_span(heap);
+    const size_t peak_column = std::min<size_t>(
+        kChartColumns - 1, (heap.totals.peak_time - heap.start_time) * kChartColumns / end);
     const std::string top = format_thousands(peak);
     print_line(out, "Live bytes over time (instructions):");
     for (size_t r = kChartRows; r > 0; --r) {
@@ -171,8 +179,10 @@ void write_timeline_chart(std::ostream& out, const Heap& heap)
         print_line(out, line);
     }
     print_line(out, fmt::format("{:>{}} +{}>", "0", top.size(), std::string(kChartColumns, '-')));
+    const std::string first = format_thousands(heap.start_time);
     const std::string last = format_thousands(heap.totals.end_time);
-    print_line(out, fmt::format("{:>{}}  0{:>{}}", "", top.size(), last, kChartColumns - 1));
+    print_line(out, fmt::format("{:>{}}  {}{:>{}}", "", top.size(), first, last,
+                                kChartColumns - std::min(first.size(), kChartColumns - 1)));
 }
 
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
@@ -197,6 +207,19 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     print_line(out, fmt::format("Writes:    {}", count_text(t.writes, "byte", "bytes")));
     print_line(out, fmt::format("Time:      {} instructions; the peak at instruction {}",
                                 format_thousands(t.end_time), format_thousands(t.peak_time)));
+    // A dump, or a profile written after one or after a zero: its figures
+    // are the period's, the whole run's stand beside them.
+    if (heap.whole_run && heap.start_time != 0) {
+        print_line(out, fmt::format("Period:    since instruction {} (the last zero or dump), {} "
+                                    "live then, {} freed since",
+                                    format_thousands(heap.start_time),
+                                    bytes_in_blocks(heap.start_bytes, heap.start_blocks),
+                                    bytes_in_blocks(t.freed_bytes, t.freed_blocks)));
+        const HeapTotals& w = *heap.whole_run;
+        print_line(out, fmt::format("Whole run: {} allocated, {} at its peak",
+                                    bytes_in_blocks(w.bytes, w.blocks),
+                                    bytes_in_blocks(w.peak_bytes, w.peak_blocks)));
+    }
     print_line(out, rule());
     if (!heap.samples.empty() && t.peak_bytes != 0) {
         write_timeline_chart(out, heap);

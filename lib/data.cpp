@@ -10,6 +10,7 @@
 #include "vgprof/profile.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 
 namespace vgprof {
@@ -202,9 +203,42 @@ std::string data_object_key(const Profile& profile, DataObjId id)
                        frame.line);
         }
     } else if (o.kind == DataKind::global || o.kind == DataKind::unnamed) {
-        key += cat('|', profile.obj_path(*o.obj), '|', profile.str(*o.name));
+        const std::string& name = profile.str(*o.name);
+        const std::optional<std::string> stem =
+            o.kind == DataKind::global ? stable_symbol_stem(name) : std::nullopt;
+        // The size tells apart the stems several objects share ("anon.0"
+        // in each codegen unit); same-sized ones are summed.
+        key += stem ? cat('|', profile.obj_path(*o.obj), '|', *stem, '|', o.size, " bytes")
+                    : cat('|', profile.obj_path(*o.obj), '|', name);
     }
     return key;
+}
+
+std::optional<std::string> stable_symbol_stem(std::string_view name)
+{
+    const auto all_of = [](std::string_view s, int (*is)(int)) {
+        return !s.empty() && std::all_of(s.begin(), s.end(),
+                                         [is](char c) { return is(static_cast<unsigned char>(c)); });
+    };
+    std::string_view stem = name;
+    const size_t llvm = stem.rfind(".llvm.");
+    if (llvm != std::string_view::npos && llvm > 0 && all_of(stem.substr(llvm + 6), isdigit))
+        stem = stem.substr(0, llvm);
+    // anon.<hash>.<n>: the hash as rustc writes it, lower-case hex.
+    const std::string_view anon = "anon.";
+    std::string out(stem);
+    if (stem.substr(0, anon.size()) == anon) {
+        const std::string_view rest = stem.substr(anon.size());
+        const size_t dot = rest.find('.');
+        const std::string_view hash = rest.substr(0, dot);
+        const auto is_lower_hex = [](int c) { return int(std::isxdigit(c) && !std::isupper(c)); };
+        if (dot != std::string_view::npos && hash.size() >= 8 && all_of(hash, is_lower_hex) &&
+            all_of(rest.substr(dot + 1), isdigit))
+            out = cat(anon, rest.substr(dot + 1));
+    }
+    if (out == name)
+        return std::nullopt;
+    return out;
 }
 
 DataObjId find_data_object(const Profile& profile, std::string_view spec)

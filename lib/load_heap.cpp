@@ -16,6 +16,12 @@ void Loader::load_heap(const json::value& v, const Where& at)
     if (heap.depth == 0)
         fail(depth, "the stack depth must be at least 1");
     heap.totals = heap_totals_at(required(o, "totals", at), totals);
+    if (version() >= 9) {
+        load_heap_period(o.at("totals"), totals, heap);
+        const Where whole = at.member("whole_run");
+        heap.whole_run = heap_totals_at(required(o, "whole_run", at), whole);
+        check_heap_accounting(*heap.whole_run, 0, 0, whole);
+    }
     load_heap_frames(required(o, "frames", at), frames, heap);
     load_heap_sites(required(o, "sites", at), sites, heap);
     detail::check_heap_sums(heap, name_);
@@ -38,10 +44,59 @@ HeapTotals Loader::heap_totals_at(const json::value& v, const Where& at) const
         const Where item = at.member(key);
         *out = uint_at(required(o, key, at), item);
     }
+    if (version() >= 9)
+        for (const auto& [key, out] : {std::pair{"freed_bytes", &t.freed_bytes},
+                                       std::pair{"freed_blocks", &t.freed_blocks}})
+            *out = uint_at(required(o, key, at), at.member(key));
     if (t.peak_time > t.end_time)
         fail(at.member("peak_time"), cat("the peak (", t.peak_time, ") comes after the end (",
                                          t.end_time, ")"));
     return t;
+}
+
+// (version 9) Where the period of heap.totals began, and what was live
+// then: it comes no later than the peak.
+void Loader::load_heap_period(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::object& o = object_at(v, at);
+    const std::pair<const char*, uint64_t*> fields[] = {{"start_time", &heap.start_time},
+                                                        {"start_bytes", &heap.start_bytes},
+                                                        {"start_blocks", &heap.start_blocks}};
+    for (const auto& [key, out] : fields)
+        *out = uint_at(required(o, key, at), at.member(key));
+    if (heap.start_time > heap.totals.peak_time)
+        fail(at.member("start_time"), cat("the period's start (", heap.start_time,
+                                          ") comes after its peak (", heap.totals.peak_time, ")"));
+    check_heap_accounting(heap.totals, heap.start_bytes, heap.start_blocks, at);
+}
+
+// What was live at the start, plus what was allocated, less what was
+// freed, is what is live at the end; the peak is no lower than either.
+void Loader::check_heap_accounting(const HeapTotals& t, uint64_t start_bytes,
+                                   uint64_t start_blocks, const Where& at) const
+{
+    struct Unit {
+        const char *name, *end_key, *peak_key;
+        uint64_t start, allocated, freed, end, peak;
+    };
+    const Unit units[] = {
+        {"bytes", "end_bytes", "peak_bytes", start_bytes, t.bytes, t.freed_bytes, t.end_bytes,
+         t.peak_bytes},
+        {"blocks", "end_blocks", "peak_blocks", start_blocks, t.blocks, t.freed_blocks,
+         t.end_blocks, t.peak_blocks}};
+    for (const Unit& u : units) {
+        const bool balanced = u.start <= UINT64_MAX - u.allocated &&
+                              u.freed <= u.start + u.allocated &&
+                              u.start + u.allocated - u.freed == u.end;
+        if (!balanced)
+            fail(at.member(u.end_key),
+                 cat(u.end, " live ", u.name, " at the end, but ", u.start, " at the start + ",
+                     u.allocated, " allocated - ", u.freed, " freed is not that"));
+        if (u.peak < u.start || u.peak < u.end)
+            fail(at.member(u.peak_key),
+                 cat("the peak's ", u.peak, " live ", u.name, " are fewer than at the start (",
+                     u.start, ") or the end (", u.end, ")"));
+    }
 }
 
 void Loader::load_heap_frames(const json::value& v, const Where& at, Heap& heap) const
@@ -98,7 +153,7 @@ void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) 
             const Where cell = item.element(f + 1);
             *fields[f] = uint_at(row[f + 1], cell);
         }
-        detail::check_site_bounds(s, i, name_);
+        detail::check_site_bounds(s, i, name_, heap.start_blocks > 0);
         const Where acc = item.element(12);
         s.accesses = accesses_at(row[12], acc);
         heap.sites.push_back(std::move(s));

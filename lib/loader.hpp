@@ -318,6 +318,9 @@ private:
                                        const Where& threads) const;
     void load_heap(const json::value& v, const Where& at);
     HeapTotals heap_totals_at(const json::value& v, const Where& at) const;
+    void load_heap_period(const json::value& v, const Where& at, Heap& heap) const;
+    void check_heap_accounting(const HeapTotals& t, uint64_t start_bytes, uint64_t start_blocks,
+                               const Where& at) const;
     void load_heap_frames(const json::value& v, const Where& at, Heap& heap) const;
     void load_heap_sites(const json::value& v, const Where& at, Heap& heap) const;
     std::vector<uint32_t> accesses_at(const json::value& v, const Where& at) const;

@@ -370,8 +370,9 @@ void Merger::add_paths(const Profile& p, const Mapping& map)
 
 // The sum is of version 7 on when its runs' inclusive costs were checked
 // (so are their sums), or when it names inlined functions, which only
-// version 7 on holds; of the newest, as the tool writes, when its runs are
-// too. Older runs' own profiles may charge a function less inclusive than
+// version 7 on holds; of version 8, the first whose calls name their
+// instructions, when its runs' calls do (9 changed only the heap, which is
+// not merged). Older runs' own profiles may charge a function less inclusive than
 // self cost (see FinishOptions); the sum of only such profiles is no
 // better, and is kept as it is, in the first version with meta.merged (or
 // the later one what it holds needs); a sum of version 7 on must not, or

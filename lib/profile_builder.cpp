@@ -779,7 +779,7 @@ private:
                 fail_at(name_, at.str(), cat(s.frames.size(), " frames (1 to ", h.depth, ")"));
             for (FrameId f : s.frames)
                 id(f, h.frames.size(), at);
-            detail::check_site_bounds(s, i, name_);
+            detail::check_site_bounds(s, i, name_, h.start_blocks > 0);
         }
         for (size_t i = 0; i < h.snapshots.size(); ++i)
             for (const SnapshotSite& s : h.snapshots[i].sites)

@@ -45,8 +45,10 @@ void check_path_inclusive_costs(const ProfileTables& t, const std::string& name)
 void check_path_self_totals(const ProfileTables& t, const std::string& name);
 
 // A site's live figures do not exceed its own highest, which does not
-// exceed what it allocated; `site` is its row in heap.sites.
-void check_site_bounds(const HeapSite& s, size_t site, const std::string& name);
+// exceed what it allocated unless the period began with blocks live;
+// `site` is its row in heap.sites.
+void check_site_bounds(const HeapSite& s, size_t site, const std::string& name,
+                       bool began_with_live_blocks);
 
 // The sites add up to heap.totals.
 void check_heap_sums(const Heap& heap, const std::string& name);

@@ -381,10 +381,23 @@ void write_accesses(JsonOut& j, const std::vector<uint32_t>& accesses)
     j.raw("]");
 }
 
-void write_heap_totals(JsonOut& j, const HeapTotals& t)
+// `totals` (with the period's start, given `heap`) or `whole_run`; the
+// figures of version 9 only where the heap has them.
+void write_heap_totals(JsonOut& j, const HeapTotals& t, const Heap& heap, bool period)
 {
-    write_key(j, "{", "bytes").number(t.bytes);
+    const char* first = "{";
+    if (period && heap.whole_run) {
+        write_key(j, "{", "start_time").number(heap.start_time);
+        write_key(j, ",", "start_bytes").number(heap.start_bytes);
+        write_key(j, ",", "start_blocks").number(heap.start_blocks);
+        first = ",";
+    }
+    write_key(j, first, "bytes").number(t.bytes);
     write_key(j, ",", "blocks").number(t.blocks);
+    if (heap.whole_run) {
+        write_key(j, ",", "freed_bytes").number(t.freed_bytes);
+        write_key(j, ",", "freed_blocks").number(t.freed_blocks);
+    }
     write_key(j, ",", "peak_bytes").number(t.peak_bytes);
     write_key(j, ",", "peak_blocks").number(t.peak_blocks);
     write_key(j, ",", "peak_time").number(t.peak_time);
@@ -440,7 +453,11 @@ void write_heap(JsonOut& j, const Heap& heap)
     write_key(j, "\n,", "heap").raw("{");
     write_key(j, "", "depth").number(heap.depth);
     write_key(j, "\n ,", "totals");
-    write_heap_totals(j, heap.totals);
+    write_heap_totals(j, heap.totals, heap, true);
+    if (heap.whole_run) {
+        write_key(j, "\n ,", "whole_run");
+        write_heap_totals(j, *heap.whole_run, heap, false);
+    }
     write_key(j, "\n ,", "frames").raw("[");
     for (size_t f = 0; f < heap.frames.size(); ++f) {
         const HeapFrame& frame = heap.frames[f];
@@ -542,6 +559,8 @@ int written_version(const Profile& profile)
     const auto has_addr = [](const CallEdge& c) { return c.addr != 0; };
     if (std::any_of(profile.calls().begin(), profile.calls().end(), has_addr))
         version = std::max(version, 8);
+    if (profile.heap() && profile.heap()->whole_run)
+        version = std::max(version, 9);
     return version;
 }
 

@@ -15,7 +15,10 @@
 
    A dump goes to the profile name with its number before ".json"
    (vgprof.out.4242.1.json, .2.json, ...); the profile written at exit
-   holds what was counted after the last dump. */
+   holds what was counted after the last dump.  A profile's heap figures
+   cover the same period as its costs (what was allocated and freed since
+   the last zero or dump, the peak within it, what is live at its end),
+   with the whole run's kept apart. */
 
 #ifndef VGPROF_H
 #define VGPROF_H

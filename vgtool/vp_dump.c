@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* vp_dump.c: the profile's document (docs/profile-format.md, version 8),
+/* vp_dump.c: the profile's document (docs/profile-format.md, version 9),
    and the order of a dump: settle the counts, renumber, print the exit
    summary (vp_summary.c), write the file (vp_place.c).
 
@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_data.h"
 
-#define VP_FORMAT_VERSION 8
+#define VP_FORMAT_VERSION 9
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -850,25 +850,45 @@ static void write_snapshots(VP_Out* o)
    VP_(out_s)(o, "]");
 }
 
+/* The figures of `totals` (the period's, with its start) or of
+   `whole_run` (no start: the run's). */
+static void out_heap_totals(VP_Out* o, const HChar* key, const VP_HeapTotals* t, Bool period)
+{
+   const struct { const HChar* key; ULong v; } fields[] = {
+      { "start_time", t->start_time },   { "start_bytes", t->start_bytes },
+      { "start_blocks", t->start_blocks }, { "bytes", t->tot_bytes },
+      { "blocks", t->tot_blocks },       { "freed_bytes", t->freed_bytes },
+      { "freed_blocks", t->freed_blocks }, { "peak_bytes", t->gmax_bytes },
+      { "peak_blocks", t->gmax_blocks }, { "peak_time", t->gmax_time },
+      { "end_bytes", t->end_bytes },     { "end_blocks", t->end_blocks },
+      { "end_time", t->end_time },       { "reads", t->reads },
+      { "writes", t->writes }
+   };
+   UInt first = period ? 0 : 3;   /* the whole run has no start */
+   UInt i;
+   VP_(out_s)(o, "\n ,\"");
+   VP_(out_s)(o, key);
+   VP_(out_s)(o, "\":{");
+   for (i = first; i < sizeof fields / sizeof fields[0]; i++) {
+      VP_(out_s)(o, i == first ? "\"" : ",\"");
+      VP_(out_s)(o, fields[i].key);
+      out_field(o, "\":", fields[i].v);
+   }
+   VP_(out_s)(o, "}");
+}
+
 static void write_heap(VP_Out* o)
 {
    VP_HeapTotals t;
    UInt      n_frames, site, f, i;
    FrameRow* rows = heap_frames(&n_frames);
 
-   VP_(heap_totals)(&t);
    out_field(o, "\n,\"heap\":{\"depth\":", VP_(clo).heap_depth);
-   out_field(o, "\n ,\"totals\":{\"bytes\":", t.tot_bytes);
-   out_field(o, ",\"blocks\":", t.tot_blocks);
-   out_field(o, ",\"peak_bytes\":", t.gmax_bytes);
-   out_field(o, ",\"peak_blocks\":", t.gmax_blocks);
-   out_field(o, ",\"peak_time\":", t.gmax_time);
-   out_field(o, ",\"end_bytes\":", t.end_bytes);
-   out_field(o, ",\"end_blocks\":", t.end_blocks);
-   out_field(o, ",\"end_time\":", t.end_time);
-   out_field(o, ",\"reads\":", t.reads);
-   out_field(o, ",\"writes\":", t.writes);
-   VP_(out_s)(o, "}\n ,\"frames\":[");
+   VP_(heap_totals)(&t);
+   out_heap_totals(o, "totals", &t, True);
+   VP_(heap_whole_run)(&t);
+   out_heap_totals(o, "whole_run", &t, False);
+   VP_(out_s)(o, "\n ,\"frames\":[");
    for (f = 0; f < n_frames; f++) {
       out_field(o, f ? "\n  ,[" : "\n  [", rows[f].addr);
       out_field(o, ",", rn.fn[rows[f].loc.fn]);

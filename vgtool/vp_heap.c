@@ -97,9 +97,24 @@ static VgHashTable* sites;
 static VgHashTable* frames;
 static UInt         n_sites;
 
-/* Global figures, as DHAT's summary gives them. */
+/* Global figures, as DHAT's summary gives them, of the period a profile
+   describes: since the last zero or dump (or the start), as its costs
+   are.  Blocks live when the period began count in what is live (at the
+   peak, at the end) but not as allocated in it. */
 static ULong tot_bytes, tot_blocks, cur_bytes, cur_blocks;
+static ULong freed_bytes, freed_blocks;
 static ULong gmax_bytes, gmax_blocks, gmax_time;
+static ULong period_start, start_bytes, start_blocks;
+
+/* The whole run's figures, kept apart: what the periods before this one
+   added up to, and the run's own peak. */
+static ULong run_tot_bytes, run_tot_blocks, run_freed_bytes, run_freed_blocks;
+static ULong run_reads, run_writes;
+static ULong run_gmax_bytes, run_gmax_blocks, run_gmax_time;
+
+/* The birth time of a block allocated before the period began: its
+   lifetime is not the period's. */
+#define BORN_BEFORE (~0ULL)
 
 /* Each time the live bytes leave a peak (equal to the greatest so far),
    every site's live figures at that moment become its "at t-gmax"
@@ -587,6 +602,11 @@ static void new_peak_check(VP_Site* s)
       gmax_blocks = cur_blocks;
       gmax_time   = VP_(heap_now)();
    }
+   if (cur_bytes >= run_gmax_bytes) {
+      run_gmax_bytes  = cur_bytes;
+      run_gmax_blocks = cur_blocks;
+      run_gmax_time   = VP_(heap_now)();
+   }
    if (s->cur_bytes > s->max_bytes
        || (s->cur_bytes == s->max_bytes && s->cur_blocks > s->max_blocks)) {
       s->max_bytes  = s->cur_bytes;
@@ -624,7 +644,8 @@ void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
    the site, at a dump) when the run ends with it live. */
 static void retire_into(VP_Site* s, const VP_Block* b, ULong now)
 {
-   s->lifetimes += now - b->born;
+   if (b->born != BORN_BEFORE)
+      s->lifetimes += now - b->born;
    s->reads     += b->reads;
    s->writes    += b->writes;
    switch (s->xsize_state) {
@@ -672,6 +693,7 @@ static void free_block(VP_Block* b)
    leaving_peak();
    sync_peak(s);
    cur_bytes -= b->size; cur_blocks--;
+   freed_bytes += b->size; freed_blocks++;
    s->cur_bytes -= b->size; s->cur_blocks--;
    retire_into(s, b, VP_(heap_now)());
    remove_block(b);
@@ -714,6 +736,10 @@ Bool VP_(heap_resize)(Addr old_a, Addr new_a, SizeT new_size, Bool copies)
       leaving_peak();
    sync_peak(s);
    remove_block(b);
+   /* The old block freed, as the new one is allocated. */
+   freed_bytes += b->size; freed_blocks++;
+   if (b->born == BORN_BEFORE)
+      b->born = VP_(heap_now)();
    cur_bytes   += new_size; cur_bytes   -= b->size;
    s->cur_bytes += new_size; s->cur_bytes -= b->size;
    tot_bytes   += new_size; tot_blocks++;
@@ -726,6 +752,75 @@ Bool VP_(heap_resize)(Addr old_a, Addr new_a, SizeT new_size, Bool copies)
    tl_record();
    snap_maybe();
    return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- A new period                                         ---*/
+/*------------------------------------------------------------*/
+
+/* A live block's accesses so far go to the whole run's; the period
+   counts from zero, and its lifetime is not the period's. */
+static void block_into_run(WordFM* index)
+{
+   UWord key, val;
+   VG_(initIterFM)(index);
+   while (VG_(nextIterFM)(index, &key, &val)) {
+      VP_Block* b = (VP_Block*)val;
+      run_reads  += b->reads;
+      run_writes += b->writes;
+      b->reads = b->writes = 0;
+      if (b->acc) VG_(memset)(b->acc, 0, b->size * sizeof(UShort));
+      b->born = BORN_BEFORE;
+   }
+   VG_(doneIterFM)(index);
+}
+
+/* The sites' figures start again: what is live stays live, and is the
+   site's highest so far. */
+static void site_into_run(VP_Site* s)
+{
+   sync_peak(s);
+   run_reads  += s->reads;
+   run_writes += s->writes;
+   s->tot_bytes = s->tot_blocks = s->lifetimes = 0;
+   s->reads = s->writes = 0;
+   s->max_bytes  = s->cur_bytes;
+   s->max_blocks = s->cur_blocks;
+   s->xsize_state = XSIZE_UNKNOWN;
+   if (s->acc) VG_(free)(s->acc);
+   s->acc = NULL;
+}
+
+/* A zero or a dump: the heap's figures describe the period from now on,
+   as the costs do (the timeline and snapshots too), the whole run's
+   being kept apart.  The period's peak starts as what is live now. */
+void VP_(heap_zero)(void)
+{
+   VP_Site* s;
+   ULong    now = VP_(heap_now)();
+   if (!VP_(clo).heap)
+      return;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL)
+      site_into_run(s);
+   block_into_run(blocks);
+   block_into_run(inner_blocks);
+   run_tot_bytes   += tot_bytes;   run_tot_blocks   += tot_blocks;
+   run_freed_bytes += freed_bytes; run_freed_blocks += freed_blocks;
+   tot_bytes = tot_blocks = freed_bytes = freed_blocks = 0;
+   period_start = now;
+   start_bytes  = cur_bytes;
+   start_blocks = cur_blocks;
+   gmax_bytes   = cur_bytes;
+   gmax_blocks  = cur_blocks;
+   gmax_time    = now;
+   peak_epoch++;
+   tl_used  = 0;
+   tl_width = 1;
+   tl_record();
+   snaps_used = 0;
+   snap_width = 1 << 20;
+   snap_next  = (now / snap_width + 1) * snap_width;
 }
 
 /*------------------------------------------------------------*/
@@ -910,11 +1005,25 @@ void VP_(heap_totals)(VP_HeapTotals* t)
    t->gmax_time   = gmax_time;
    t->end_bytes   = cur_bytes;   t->end_blocks  = cur_blocks;
    t->end_time    = VP_(heap_now)();
+   t->start_time  = period_start;
+   t->start_bytes = start_bytes; t->start_blocks = start_blocks;
+   t->freed_bytes = freed_bytes; t->freed_blocks = freed_blocks;
    t->reads = t->writes = 0;
    for (i = 0; i < n_outs; i++) {
       t->reads  += outs[i].s.reads;
       t->writes += outs[i].s.writes;
    }
+}
+
+void VP_(heap_whole_run)(VP_HeapTotals* t)
+{
+   VP_(heap_totals)(t);
+   t->tot_bytes   += run_tot_bytes;   t->tot_blocks   += run_tot_blocks;
+   t->freed_bytes += run_freed_bytes; t->freed_blocks += run_freed_blocks;
+   t->reads       += run_reads;       t->writes       += run_writes;
+   t->gmax_bytes   = run_gmax_bytes;  t->gmax_blocks   = run_gmax_blocks;
+   t->gmax_time    = run_gmax_time;
+   t->start_time   = t->start_bytes = t->start_blocks = 0;
 }
 
 UInt VP_(heap_n_samples)(void) { return tl_used; }

@@ -212,6 +212,8 @@ void VP_(heap_access_at)(Addr a, SizeT n, Bool write, Addr sp)
 }
 
 void VP_(heap_post_clo_init)(void);
+/* A zero or a dump: a new period begins. */
+void VP_(heap_zero)(void);
 
 /* The site of a stack (ips[0] the allocator's entry, then its callers). */
 VP_Site* VP_(heap_site_of_stack)(const Addr* ips, UInt n);
@@ -243,7 +245,8 @@ typedef struct {
 } VP_HeapSite;
 
 typedef struct {
-   ULong tot_bytes, tot_blocks, gmax_bytes, gmax_blocks, gmax_time;
+   ULong start_time, start_bytes, start_blocks;   /* the period's start */
+   ULong tot_bytes, tot_blocks, freed_bytes, freed_blocks, gmax_bytes, gmax_blocks, gmax_time;
    ULong end_bytes, end_blocks, end_time, reads, writes;
 } VP_HeapTotals;
 
@@ -260,7 +263,10 @@ void  VP_(heap_finish_dump)(void);
 UInt  VP_(heap_n_sites)(void);
 void  VP_(heap_site)(UInt i, VP_HeapSite* out);
 void  VP_(heap_frame)(UInt site, UInt i, Addr* addr, VP_Loc* loc);
+/* The period's figures (since the last zero or dump), and the whole
+   run's (from its start; start_* 0). */
 void  VP_(heap_totals)(VP_HeapTotals* t);
+void  VP_(heap_whole_run)(VP_HeapTotals* t);
 UInt  VP_(heap_n_samples)(void);
 void  VP_(heap_sample)(UInt i, ULong* time, ULong* bytes, ULong* blocks);
 ULong VP_(heap_sample_width)(void);

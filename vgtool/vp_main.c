@@ -95,6 +95,7 @@ void VP_(zero_stats)(void)
 {
    VP_(zero_all)();
    if (VP_(clo).call_graph) VP_(callgraph_zero)();
+   VP_(heap_zero)();
 }
 
 HChar* VP_(dump_numbered)(const HChar* label, Bool quiet)

@@ -128,8 +128,17 @@ std::string data_object_short_label(const Profile& profile, DataObjId id);
 // What identifies an object across two profiles of the same program: the
 // kind and, for a heap site, its stack (function, file and line of each
 // frame); for a global, its object's path and name; for unnamed data, its
-// object's path and section.
+// object's path and section. A name LLVM made unique with hashes that
+// change from build to build (stable_symbol_stem) is matched by its stem
+// and the object's size.
 std::string data_object_key(const Profile& profile, DataObjId id);
+
+// A data symbol's name without the hashes LLVM adds to make a local
+// symbol unique, which change whenever the crate's or unit's hash does:
+// "anon.<hex>.<n>" (rustc's anonymous constants) -> "anon.<n>", and a
+// ".llvm.<digits>" ending (a local promoted across codegen units or by
+// ThinLTO) dropped. nullopt for a name without them.
+std::optional<std::string> stable_symbol_stem(std::string_view name);
 
 // The objects whose label names `spec`: "site:N" (heap site N), "stack",
 // "allocator", "other", or a global's name (exact, else a part of exactly

@@ -18,7 +18,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 8;
+inline constexpr int kNewestVersion = 9;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -194,9 +194,14 @@ struct HeapSite {
     std::vector<uint32_t> accesses;
 };
 
-// `heap.totals`: the whole program's figures, DHAT's summary lines.
+// `heap.totals`: the program's figures, DHAT's summary lines, over the
+// period the profile describes (Heap::start_time); `heap.whole_run`: the
+// same over the whole run.
 struct HeapTotals {
     uint64_t bytes = 0, blocks = 0;
+    // (version 9) freed in the period; a realloc frees the old block as it
+    // allocates the new one. 0 in older profiles.
+    uint64_t freed_bytes = 0, freed_blocks = 0;
     uint64_t peak_bytes = 0, peak_blocks = 0, peak_time = 0;
     uint64_t end_bytes = 0, end_blocks = 0, end_time = 0;
     uint64_t reads = 0, writes = 0;
@@ -225,7 +230,17 @@ struct HeapSnapshot {
 
 struct Heap {
     uint32_t depth = 0;    // frames unwound per allocation (--heap-depth)
+    // (version 9) The period the figures describe, as the costs do: from
+    // the last zero or dump (0: the start of the run) to the profile, and
+    // what was live when it began. Blocks live then count in what is live
+    // (at the peak, at the end, a site's highest) but not as allocated,
+    // nor their lifetimes.
+    uint64_t start_time = 0, start_bytes = 0, start_blocks = 0;
     HeapTotals totals;
+    // (version 9) The whole run's figures, from its start: equal to
+    // totals when no zero or dump came before. nullopt in older profiles,
+    // whose figures are the whole run's.
+    std::optional<HeapTotals> whole_run;
     std::vector<HeapFrame> frames;
     std::vector<HeapSite> sites;
     uint64_t sample_width = 0;   // instructions per timeline interval

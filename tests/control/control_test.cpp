@@ -12,7 +12,11 @@
 // finds the server at the same instruction in every run.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -336,6 +340,117 @@ TEST_F(ControlledServer, SigtermHandledByTheProgramEndsWithItsStatus)
    EXPECT_EQ(p.meta().exit_code, 0);
    EXPECT_EQ(calls(p, "serve", "handle_request"), 1 + kLoad);
    EXPECT_EQ(handler_ir(p), handler_ir(*after_load_));
+}
+
+// The process whose parent is `parent` (the first found), or -1.
+pid_t child_of(pid_t parent)
+{
+   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+      const std::string name = entry.path().filename();
+      if (name.find_first_not_of("0123456789") != std::string::npos)
+         continue;
+      // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses.
+      const std::string stat = read_file(entry.path() / "stat");
+      const size_t close = stat.rfind(')');
+      if (close == std::string::npos)
+         continue;
+      std::istringstream rest(stat.substr(close + 1));
+      std::string state;
+      long ppid = 0;
+      if (rest >> state >> ppid && ppid == parent)
+         return pid_t(std::stol(name));
+   }
+   return -1;
+}
+
+bool runs(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH); }
+
+// `vgprof record -o p.json -- server port ARGS` started in the background
+// in `dir`, as a script starts it with `&`; its valgrind, the only child of
+// record, is killed when the object goes if it still runs.
+class RecordedServer {
+public:
+   RecordedServer(const TempDir& dir, const std::vector<std::string>& server_args)
+      : record_(command(dir, server_args), dir.path())
+   {
+      port_ = read_port(dir / "port", kStartSeconds);
+      EXPECT_NE(port_, 0) << "the server wrote no port: " << record_.err();
+      valgrind_ = child_of(record_.pid());
+   }
+   ~RecordedServer()
+   {
+      if (runs(valgrind_))
+         kill(valgrind_, SIGKILL);
+   }
+   RecordedServer(const RecordedServer&) = delete;
+   RecordedServer& operator=(const RecordedServer&) = delete;
+
+   pid_t record() const { return record_.pid(); }
+   pid_t valgrind() const { return valgrind_; }
+
+   void serve(unsigned n)
+   {
+      for (unsigned i = 0; i < n && port_; i++)
+         ASSERT_EQ(ask(port_, kRequest, kStepSeconds), expected_answer()) << "request " << i;
+      ASSERT_TRUE(wait_until_blocked_in_poll(valgrind_, kStepSeconds)) << record_.err();
+   }
+
+   RunResult wait() { return record_.wait(kStepSeconds); }
+
+private:
+   static std::vector<std::string> command(const TempDir& dir,
+                                           const std::vector<std::string>& server_args)
+   {
+      std::vector<std::string> argv = {cli_path(), "record", "--vgdb=no", "-o", "p.json", "--",
+                                       control_prog("server"), dir / "port"};
+      argv.insert(argv.end(), server_args.begin(), server_args.end());
+      return argv;
+   }
+
+   Background record_;
+   int port_ = 0;
+   pid_t valgrind_ = -1;
+};
+
+// How a signal sent to record ends the server, and record with it.
+struct RecordStop {
+   int signal;
+   std::vector<std::string> server_args;
+   int status;   // record's: 128 + the signal for a server killed by it
+};
+
+// `vgprof record` in the background, stopped as a script stops it (`kill
+// $!`) while the server waits in poll(): the signal reaches the server,
+// which dies of it (or, handling SIGTERM, returns from main), the profile
+// is written whole (every request in it), record ends with the shell's
+// status for the server's end, and no valgrind is left running.
+TEST_F(ControlledServer, RecordPassesTheSignalsThatEndAProgramOn)
+{
+   const RecordStop stops[] = {{SIGTERM, {}, 128 + SIGTERM},
+                               {SIGINT, {}, 128 + SIGINT},
+                               {SIGHUP, {}, 128 + SIGHUP},
+                               {SIGTERM, {"--exit-on-term"}, 0}};
+   for (const RecordStop& stop : stops) {
+      SCOPED_TRACE(std::string(strsignal(stop.signal)) + (stop.status ? "" : ", handled"));
+      TempDir dir;
+      RecordedServer s(dir, stop.server_args);
+      ASSERT_GT(s.valgrind(), 0);
+      s.serve(1 + kLoad);
+      kill(s.record(), stop.signal);
+      const RunResult end = s.wait();
+      EXPECT_EQ(end.exit_code, stop.status) << end.err;
+      EXPECT_EQ(end.signal, 0);
+      EXPECT_FALSE(runs(s.valgrind())) << "valgrind " << s.valgrind() << " still runs";
+      EXPECT_NE(end.err.find("vgprof: profile written to p.json\n"), std::string::npos) << end.err;
+      const vgprof::Profile p = vgprof::load_profile(dir / "p.json");
+      EXPECT_EQ(p.meta().killed, stop.status != 0);
+      if (stop.status != 0)
+         EXPECT_EQ(p.meta().signal, stop.signal);
+      else
+         EXPECT_EQ(p.meta().exit_code, 0);
+      EXPECT_EQ(calls(p, "serve", "handle_request"), 1 + kLoad);
+      EXPECT_EQ(handler_ir(p), handler_ir(*after_load_));
+   }
 }
 
 // Where ptrace is refused, a server blocked in poll() cannot be woken:

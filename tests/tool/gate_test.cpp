@@ -13,6 +13,8 @@
 #include <boost/json.hpp>
 
 #include <filesystem>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -247,6 +249,55 @@ TEST_F(Gate, SavingABaselineComparesFirst)
                      "--fail-above", "Ir=+1%", "new"},
                     dir_->path());
    EXPECT_EQ(third.exit_code, 0) << third.out << third.err;
+}
+
+// --- the sample workflow's thresholds ------------------------------------------
+
+// The thresholds of docs/ci.md's sample workflow, as its `THRESHOLDS:`
+// line sets them; `top` is the source tree.
+std::string sample_thresholds(const std::string& top)
+{
+   std::istringstream in(read_file(top + "/docs/ci.md"));
+   const std::string key = "THRESHOLDS: ";
+   for (std::string line; std::getline(in, line);)
+      if (const size_t at = line.find(key); at != std::string::npos)
+         return line.substr(at + key.size());
+   throw std::runtime_error("no THRESHOLDS in docs/ci.md");
+}
+
+// A server whose every request allocates a payload twice as large (as
+// gate_requests.c builds it with -DDOUBLED) fails the sample workflow's
+// gate, on the bytes allocated alone: as many blocks, about the same
+// instructions, a peak a few percent higher. The rise is the program's
+// own arithmetic: REQUESTS (200) payloads of PAYLOAD (4,096) bytes more.
+TEST(SampleThresholds, CatchADoubledPerRequestAllocation)
+{
+   TempDir dir;
+   install(dir, "gate_requests", "gate_requests");
+   auto base = record(dir, "gate_requests", "base");
+   ASSERT_EQ(base.exit_code, 0) << base.err;
+   install(dir, "gate_requests", "gate_requests_doubled");
+   auto now = record(dir, "gate_requests", "new");
+   ASSERT_EQ(now.exit_code, 0) << now.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "new/gate_requests.json");
+   std::string top;
+   for (const vgprof::Function& f : p.functions())
+      if (p.str(f.name) == "handle_request")
+         top = fs::path(p.file_path(f.file)).parent_path().parent_path().parent_path().string();
+   ASSERT_FALSE(top.empty());
+   const std::string thresholds = sample_thresholds(top);
+
+   auto r = run({cli_path(), "diff", "base", "new", "--fail-above", thresholds, "--format", "json"},
+                dir.path());
+   EXPECT_EQ(r.exit_code, 1) << thresholds << "\n" << r.out << r.err;
+   const json::object report = json::parse(r.out).as_object();
+   const json::object& requests = benchmark(report, "gate_requests");
+   EXPECT_EQ(requests.at("status").as_string(), "fail") << thresholds;
+   EXPECT_EQ(delta_of(requests.at("totals").at("HeapBytes")), 200 * 4096);
+   EXPECT_EQ(delta_of(requests.at("totals").at("HeapBlocks")), 0);
+   const json::array& failed = requests.at("failed").as_array();
+   ASSERT_EQ(failed.size(), 1u) << r.out;
+   EXPECT_EQ(failed[0].at("metric").as_string(), "HeapBytes");
 }
 
 // --- comparable runs -------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,103 @@ TEST(Heap, SystemCallsReadAndWriteBlocks)
    EXPECT_EQ(dhat[100], mine[100]);
    EXPECT_EQ(dhat[72], mine[72]);
    EXPECT_EQ(dhat[48], std::make_pair(uint64_t(path - 2), uint64_t(path)));
+}
+
+// What heap_phases.c allocates and frees in a period, in bytes or blocks,
+// and what is live at its start, end and peak.
+struct Period {
+   uint64_t start, allocated, freed, end, peak;
+};
+
+void expect_period(const vgprof::HeapTotals& t, uint64_t start_bytes, uint64_t start_blocks,
+                   const Period& bytes, const Period& blocks)
+{
+   EXPECT_EQ(start_bytes, bytes.start);
+   EXPECT_EQ(start_blocks, blocks.start);
+   EXPECT_EQ(t.bytes, bytes.allocated);
+   EXPECT_EQ(t.freed_bytes, bytes.freed);
+   EXPECT_EQ(t.end_bytes, bytes.end);
+   EXPECT_EQ(t.peak_bytes, bytes.peak);
+   EXPECT_EQ(t.blocks, blocks.allocated);
+   EXPECT_EQ(t.freed_blocks, blocks.freed);
+   EXPECT_EQ(t.end_blocks, blocks.end);
+   EXPECT_EQ(t.peak_blocks, blocks.peak);
+}
+
+// The site whose blocks `fn` allocated.
+const vgprof::HeapSite& site_of(const vgprof::Profile& p, const std::string& fn)
+{
+   for (const vgprof::HeapSite& s : p.heap()->sites) {
+      const auto frame = vgprof::allocating_frame(p, s);
+      if (frame && p.fn_name(p.heap()->frame(*frame).fn) == fn)
+         return s;
+   }
+   throw std::runtime_error("no site allocated in " + fn);
+}
+
+// A dump's heap section is the period since the last zero, as its costs
+// are, and so is the profile at exit after a dump; the whole run's figures
+// stand apart. Every number is heap_phases.c's arithmetic: a keeps 4 x
+// 1000 and frees 10 x 100 of its own, then the zero; b allocates 20 x 200
+// and frees 2 of a's and 10 of its own; c allocates 5 x 300, a realloc
+// moves one of a's 1000 to 1500 (one block of 1500 more, one of 1000
+// freed) and frees b's other 10 and its own 5.
+TEST(Heap, DumpsAndZerosStartTheHeapsFiguresAfreshAndKeepTheWholeRunApart)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {progs_dir() + "/heap_phases"},
+                      dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile dump = vgprof::load_profile(dir / "vp.1.json");
+   const vgprof::Profile end = vgprof::load_profile(dir / "vp.json");
+
+   // Phase b: a's 4,000 bytes in 4 blocks live at the zero; the peak when
+   // b's 20 blocks are allocated, before any is freed.
+   const vgprof::Heap& b = *dump.heap();
+   EXPECT_GT(b.start_time, 0u);
+   expect_period(b.totals, b.start_bytes, b.start_blocks,
+                 {4000, 20 * 200, 2 * 1000 + 10 * 200, 2 * 1000 + 10 * 200, 4000 + 20 * 200},
+                 {4, 20, 2 + 10, 2 + 10, 4 + 20});
+   EXPECT_LE(b.start_time, b.totals.peak_time);
+   // The whole run: phase a's 14 blocks (10 of them freed) and phase b's;
+   // its peak is phase b's.
+   ASSERT_TRUE(b.whole_run);
+   EXPECT_EQ(b.whole_run->bytes, 4 * 1000 + 10 * 100 + 20 * 200);
+   EXPECT_EQ(b.whole_run->blocks, 14u + 20);
+   EXPECT_EQ(b.whole_run->freed_bytes, 10 * 100 + 2 * 1000 + 10 * 200);
+   EXPECT_EQ(b.whole_run->freed_blocks, 10u + 12);
+   EXPECT_EQ(b.whole_run->peak_bytes, 4000 + 20 * 200);
+   EXPECT_EQ(b.whole_run->end_bytes, b.totals.end_bytes);
+   // By site: a allocated nothing in the period, but its blocks were live
+   // in it; scratch_a's are gone.
+   const vgprof::HeapSite& kept = site_of(dump, "keep_a");
+   EXPECT_EQ(kept.bytes, 0u);
+   EXPECT_EQ(kept.blocks, 0u);
+   EXPECT_EQ(kept.max_bytes, 4000u);
+   EXPECT_EQ(kept.peak_bytes, 4000u);
+   EXPECT_EQ(kept.end_bytes, 2000u);
+   EXPECT_EQ(kept.lifetimes, 0u);
+   EXPECT_EQ(site_of(dump, "phase_b").bytes, 20 * 200u);
+   EXPECT_EQ(site_of(dump, "phase_b").end_blocks, 10u);
+   EXPECT_EQ(site_of(dump, "scratch_a").bytes, 0u);
+
+   // Phase c, from the dump to the exit: its peak after the realloc, before
+   // the frees; a[2] (1,500) and a[3] (1,000) live at the end.
+   const vgprof::Heap& c = *end.heap();
+   EXPECT_GE(c.start_time, b.totals.end_time);
+   expect_period(c.totals, c.start_bytes, c.start_blocks,
+                 {4000, 5 * 300 + 1500, 1000 + 10 * 200 + 5 * 300, 2500,
+                  4000 + 5 * 300 + (1500 - 1000)},
+                 {12, 5 + 1, 1 + 10 + 5, 2, 12 + 5});
+   ASSERT_TRUE(c.whole_run);
+   EXPECT_EQ(c.whole_run->bytes, 4 * 1000 + 10 * 100 + 20 * 200 + 5 * 300 + 1500);
+   EXPECT_EQ(c.whole_run->blocks, 14u + 20 + 6);
+   EXPECT_EQ(c.whole_run->freed_blocks, 10u + 12 + 16);
+   EXPECT_EQ(c.whole_run->peak_bytes, 4000 + 20 * 200);
+   EXPECT_EQ(c.whole_run->end_bytes, 2500u);
+   EXPECT_EQ(site_of(end, "keep_a").bytes, 1500u);   // the realloc
+   EXPECT_EQ(site_of(end, "phase_c").bytes, 5 * 300u);
+   EXPECT_EQ(site_of(end, "phase_b").bytes, 0u);
 }
 
 // --heap=no only leaves the heap out: the allocator ran in both runs.

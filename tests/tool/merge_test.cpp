@@ -85,7 +85,9 @@ TEST(Merge, AProfileWithItselfDoublesTheCostsOfInlinedCode)
    vgprof::Profile one = vgprof::load_profile(dir / "vp.json");
    vgprof::Profile two = vgprof::load_profile(dir / "twice.json");
    ASSERT_FALSE(one.inlined_lines().empty());
-   EXPECT_EQ(two.meta().version, vgprof::kNewestVersion);
+   // 8, the newest version whose content a sum holds: 9 changed only the
+   // heap, which is not merged.
+   EXPECT_EQ(two.meta().version, 8);
    EXPECT_EQ(inlined_call_rows(two), inlined_call_rows(one));
    EXPECT_EQ(inlined_line_rows(two), doubled(inlined_line_rows(one), 4));
 }

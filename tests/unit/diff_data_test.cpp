@@ -20,7 +20,9 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace vgprof {
 namespace {
@@ -65,6 +67,78 @@ TEST(DataDiff, ObjectsMatchAcrossProfilesAndRankByTheEventsChange)
 TEST(DataDiff, NoDataSectionInOneProfileComparesNoObject)
 {
     EXPECT_TRUE(diff_data(load(with_data().drop("data")), load(test::with_changed_data()), 1).empty());
+}
+
+// The fixture's global under another name: strs 5, the global's name.
+ProfileText named(ProfileText t, const std::string& name)
+{
+    return t.set("strs", R"(["???","/usr/bin/app","/src/app.c","main","work",")" + name + R"("])");
+}
+
+// Two builds of one program name its anonymous constants and promoted
+// locals with other hashes (as rustc 1.95 with codegen units named them,
+// built twice with another -C metadata): each is one object of both.
+TEST(DataDiff, GlobalsWhoseNamesDifferOnlyByLlvmHashesAreOneObject)
+{
+    const std::pair<const char*, const char*> builds[] = {
+        {"anon.20b6a9b0f63a896c1d551083043b9bc8.0.llvm.12047699024162347216",
+         "anon.713a2a3c1e6d0eb1f9500913a718b468.0.llvm.13453889930307378526"},
+        {"std::io::stdio::STDOUT.llvm.3643936799275306673",
+         "std::io::stdio::STDOUT.llvm.5566994946562375346"},
+        {"anon.58baeeae7d5fe476157d296c9f08f803.147", "anon.0e6d1b2f9c8a7d6e5f4a3b2c1d0e9f8a.147"}};
+    for (const auto& [base_name, now_name] : builds) {
+        const Profile base = load(named(with_data(), base_name));
+        const Profile now = load(named(test::with_changed_data(), now_name));
+        const std::vector<DataObjectDelta> d = diff_data(base, now, 1 /* D1mr */);
+        ASSERT_EQ(d.size(), 3u) << base_name;
+        EXPECT_EQ(d[1].kind, "global") << base_name;
+        EXPECT_TRUE(d[1].in_base && d[1].in_now) << base_name;
+        EXPECT_EQ(d[1].cost[1].base, 100u) << base_name;
+        EXPECT_EQ(d[1].cost[1].now, 150u) << base_name;
+        EXPECT_NE(d[1].label.find(now_name), std::string::npos) << d[1].label;
+    }
+}
+
+// The stem alone does not pair objects of another size (every codegen
+// unit has an "anon.<hash>.0"), nor names that differ in more than a hash.
+TEST(DataDiff, HashedGlobalsOfAnotherSizeOrStemStayApart)
+{
+    const std::string smaller = test::data_json(
+        R"([["heap",0,null,null,null,100,8,800,100,40,100,10,1])"
+        R"(,["global",null,5,0,4210688,32,8,300,150,10,0,0,0])"
+        R"(,["stack",null,null,null,null,0,0,200,40,4,200,20,2]])",
+        "[[0,0,600,75,30,50,5,1],[0,8,200,25,10,50,5,0],[1,0,300,150,10,0,0,0]]",
+        "[[0,1,100,40,10,1],[1,0,150,10,0,0],[2,0,0,0,10,1],[2,1,40,4,10,1]]");
+    ProfileText now_smaller = test::with_changed_data();
+    now_smaller.set("data", smaller);
+    const std::pair<ProfileText, ProfileText> pairs[] = {
+        {named(with_data(), "anon.20b6a9b0f63a896c1d551083043b9bc8.0.llvm.1"),
+         named(now_smaller, "anon.713a2a3c1e6d0eb1f9500913a718b468.0.llvm.2")},
+        {named(with_data(), "anon.20b6a9b0f63a896c1d551083043b9bc8.0.llvm.1"),
+         named(test::with_changed_data(), "anon.713a2a3c1e6d0eb1f9500913a718b468.1.llvm.2")},
+        {named(with_data(), "table.llvm.1"), named(test::with_changed_data(), "tables.llvm.1")}};
+    for (const auto& [base, now] : pairs) {
+        const std::vector<DataObjectDelta> d = diff_data(load(base), load(now), 1);
+        ASSERT_EQ(d.size(), 4u);
+        const auto globals = std::count_if(d.begin(), d.end(), [](const DataObjectDelta& o) {
+            return o.kind == "global" && o.in_base != o.in_now;
+        });
+        EXPECT_EQ(globals, 2);
+    }
+}
+
+TEST(StableSymbolStem, DropsTheHashesLlvmAddsAndNothingElse)
+{
+    EXPECT_EQ(stable_symbol_stem("anon.20b6a9b0f63a896c1d551083043b9bc8.0.llvm.12047699024162347216"),
+              "anon.0");
+    EXPECT_EQ(stable_symbol_stem("anon.58baeeae7d5fe476157d296c9f08f803.182"), "anon.182");
+    EXPECT_EQ(stable_symbol_stem("_RNvNtCsiGO2KWI1TB6_12panic_unwind3imp6CANARY.llvm.556699"),
+              "_RNvNtCsiGO2KWI1TB6_12panic_unwind3imp6CANARY");
+    EXPECT_EQ(stable_symbol_stem(".str.1.llvm.42"), ".str.1");
+    for (const char* stable : {"table", "anon", "anon.x1b2c3d4e5.0", "anon.1234567.0",
+                               "anon.ABCDEF0123.0", "counter.llvm.", "counter.llvm.12a",
+                               "anon.0123456789abcdef.x", ".llvm.5"})
+        EXPECT_EQ(stable_symbol_stem(stable), std::nullopt) << stable;
 }
 
 TEST(DataDiffOutput, TextListsTheChangedObjectsWithTheirMissRates)

@@ -153,6 +153,105 @@ TEST(HeapLoad, TooManyAccessOffsets)
               "blocks of up to 1024 bytes)");
 }
 
+// --- version 9: the period since the last zero or dump ---------------------------
+
+// The fixture as version 9 writes it: a run with no zero or dump, its
+// period the whole run (3000 bytes in 11 blocks allocated, 100 in 1 live at
+// the end: 2900 in 10 freed).
+const char* const kPeriod =
+    R"({"start_time":0,"start_bytes":0,"start_blocks":0,"bytes":3000,"blocks":11,)"
+    R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
+    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
+const char* const kWholeRun =
+    R"({"bytes":3000,"blocks":11,"freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,)"
+    R"("peak_blocks":4,"peak_time":500,"end_bytes":100,"end_blocks":1,"end_time":100000,)"
+    R"("reads":4000,"writes":3000})";
+
+// A version 9 profile whose heap has `totals` and `whole_run` as given
+// (none when empty), its other tables the fixture's.
+ProfileText with_period(const std::string& totals, const std::string& whole_run = kWholeRun,
+                        const std::string& sites = kBothSites)
+{
+    std::string heap = heap_json(totals, kFrames, sites);
+    if (!whole_run.empty())
+        heap.insert(heap.find(R"(,"frames")"), R"(,"whole_run":)" + whole_run);
+    ProfileText t = with_heap(heap);
+    t.set("vgprof", "9").drop_call_graph();
+    return t;
+}
+
+// The fixture in the period after a zero at instruction 50: site 1's
+// block of 2000 bytes was live then (allocated before, freed within);
+// site 0's 10 blocks were allocated within. 2000 + 1000 - 2900 = 100.
+const char* const kAfterZero =
+    R"({"start_time":50,"start_bytes":2000,"start_blocks":1,"bytes":1000,"blocks":10,)"
+    R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
+    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
+const std::string kSiteFromBefore = "[[2],0,0,0,2000,1,2000,1,0,0,4000,2000,null]";
+const std::string kSitesAfterZero = std::string("[") + kSite0 + "," + kSiteFromBefore + "]";
+
+TEST(HeapLoad, Version9ReadsThePeriodAndTheWholeRunAndWritesThemBack)
+{
+    const Profile p = load(with_period(kAfterZero, kWholeRun, kSitesAfterZero));
+    const Heap& h = *p.heap();
+    EXPECT_EQ(h.start_time, 50u);
+    EXPECT_EQ(h.start_bytes, 2000u);
+    EXPECT_EQ(h.start_blocks, 1u);
+    EXPECT_EQ(h.totals.bytes, 1000u);
+    EXPECT_EQ(h.totals.freed_bytes, 2900u);
+    EXPECT_EQ(h.totals.freed_blocks, 10u);
+    ASSERT_TRUE(h.whole_run);
+    EXPECT_EQ(h.whole_run->bytes, 3000u);
+    EXPECT_EQ(h.whole_run->freed_blocks, 10u);
+    // Live in the period without being allocated in it.
+    EXPECT_EQ(h.sites[1].bytes, 0u);
+    EXPECT_EQ(h.sites[1].max_bytes, 2000u);
+
+    std::ostringstream out;
+    write_profile(out, p);
+    const Profile again = parse_profile(out.str(), "again.json");
+    EXPECT_EQ(again.meta().version, 9);
+    EXPECT_EQ(again.heap()->start_time, 50u);
+    EXPECT_EQ(again.heap()->start_bytes, 2000u);
+    EXPECT_EQ(again.heap()->totals.freed_bytes, 2900u);
+    ASSERT_TRUE(again.heap()->whole_run);
+    EXPECT_EQ(again.heap()->whole_run->peak_bytes, 2300u);
+    // An older profile stays as it was: its figures are the whole run's.
+    const Profile old = load(with_heap());
+    EXPECT_FALSE(old.heap()->whole_run);
+    std::ostringstream old_out;
+    write_profile(old_out, old);
+    EXPECT_EQ(old_out.str().find("whole_run"), std::string::npos);
+    EXPECT_EQ(old_out.str().find("freed_bytes"), std::string::npos);
+}
+
+TEST(HeapLoad, Version9FiguresMustAccountForWhatIsLive)
+{
+    EXPECT_EQ(load(with_period(kPeriod)).heap()->totals.freed_bytes, 2900u);
+    std::string unbalanced = kPeriod;
+    unbalanced.replace(unbalanced.find("2900"), 4, "2800");
+    EXPECT_EQ(load_error(with_period(unbalanced)),
+              "p.json: heap.totals.end_bytes: 100 live bytes at the end, but 0 at the start + "
+              "3000 allocated - 2800 freed is not that");
+    std::string whole_unbalanced = kWholeRun;
+    whole_unbalanced.replace(whole_unbalanced.find(R"("freed_blocks":10)"), 17,
+                             R"("freed_blocks":12)");
+    EXPECT_EQ(load_error(with_period(kPeriod, whole_unbalanced)),
+              "p.json: heap.whole_run.end_blocks: 1 live blocks at the end, but 0 at the start + "
+              "11 allocated - 12 freed is not that");
+    EXPECT_EQ(load_error(with_period(kPeriod, "")),
+              "p.json: heap: missing required key \"whole_run\"");
+    std::string late = kAfterZero;
+    late.replace(late.find(R"("start_time":50)"), 15, R"("start_time":600)");
+    EXPECT_EQ(load_error(with_period(late, kWholeRun, kSitesAfterZero)),
+              "p.json: heap.totals.start_time: the period's start (600) comes after its peak "
+              "(500)");
+    // A site may have more live than it allocated only when its period
+    // began with blocks live: never before version 9.
+    EXPECT_EQ(load_error(with_heap(heap_json(kTotals, kFrames, kSitesAfterZero))),
+              "p.json: heap.sites[1][4]: 2000 is more than the bytes allocated (0)");
+}
+
 TEST(HeapQueries, OrdersPutTheLargestFirst)
 {
     const Profile p = load(with_heap());
@@ -284,6 +383,27 @@ TEST(HeapReport, TextChartsTheLiveBytesOverTime)
     chart += "    0 +" + std::string(72, '-') + ">\n";
     chart += "       0" + std::string(71 - 7, ' ') + "100,000\n";
     EXPECT_NE(text.find(chart), std::string::npos) << text;
+}
+
+// After a zero at instruction 50, the report says where its period began,
+// what was live and what was freed, and the whole run's figures; the
+// chart spans the period.
+TEST(HeapReport, TextSaysThePeriodSinceTheLastZeroAndTheWholeRun)
+{
+    const std::string text =
+        heap_report(load(with_period(kAfterZero, kWholeRun, kSitesAfterZero)), {});
+    EXPECT_NE(text.find("Total:     1,000 bytes in 10 blocks\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("Period:    since instruction 50 (the last zero or dump), 2,000 bytes "
+                        "in 1 block live then, 2,900 bytes in 10 blocks freed since\n"
+                        "Whole run: 3,000 bytes in 11 blocks allocated, 2,300 bytes in 4 "
+                        "blocks at its peak\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("    0 +" + std::string(72, '-') + ">\n       50" +
+                        std::string(72 - 2 - 7, ' ') + "100,000\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(heap_report(load(with_heap()), {}).find("Period:"), std::string::npos);
 }
 
 TEST(HeapReport, FunctionKeepsTheSitesUnderItAndTopLimits)

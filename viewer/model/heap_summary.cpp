@@ -38,8 +38,10 @@ HeapSummary heap_summary(const Heap& heap, size_t top)
             s.temporary_blocks += site.blocks;
             s.temporary_bytes += site.bytes;
         }
-    if (heap.totals.end_time > 0)
-        s.blocks_per_million = double(heap.totals.blocks) * 1e6 / double(heap.totals.end_time);
+    // Over the period the figures cover (since the last zero or dump).
+    if (heap.totals.end_time > heap.start_time)
+        s.blocks_per_million = double(heap.totals.blocks) * 1e6 /
+                               double(heap.totals.end_time - heap.start_time);
     s.largest_at_peak = leading(heap, top, [](const HeapSite& x) { return x.peak_bytes; });
     s.largest_leaks = leading(heap, top, [](const HeapSite& x) { return x.end_bytes; });
     s.most_blocks = leading(heap, top, [](const HeapSite& x) { return x.blocks; });
