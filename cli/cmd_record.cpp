@@ -10,6 +10,7 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
 #include <CLI/CLI.hpp>
@@ -286,7 +287,8 @@ void write_record_summary(std::ostream& out, const Profile& profile, const std::
     }
     for (size_t i = 0; i < shown; ++i)
         out << fmt::format("vgprof:   {:>{}} {:>8}  {}\n", counts[i], width,
-                           percent(costs[i].self[0], total), function_label(profile, costs[i].fn));
+                           percent(costs[i].self[0], total),
+                           function_label(profile, costs[i].fn, PathDisplay{}));
     out << fmt::format("vgprof: the whole report: vgprof report {}\n", path);
 }
 

@@ -6,9 +6,14 @@
 #include "diff_model.hpp"
 
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
+#include "vgprof/path_display.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace vgprof::cli {
@@ -43,15 +48,59 @@ std::string escaped_property(const std::string& text)
     return out;
 }
 
+// The directory GitHub places annotations' paths in: the workspace a
+// workflow checked the repository out to, else the working tree of git
+// holding the current directory; empty when there is neither.
+std::string repository_root()
+{
+    if (const char* workspace = std::getenv("GITHUB_WORKSPACE"); workspace && *workspace == '/')
+        return workspace;
+    std::error_code error;
+    for (std::filesystem::path dir = std::filesystem::current_path(error); !error && !dir.empty();
+         dir = dir.parent_path()) {
+        if (std::filesystem::exists(dir / ".git", error))
+            return dir.string();
+        if (dir == dir.root_path())
+            break;
+    }
+    return "";
+}
+
+// `file` as GitHub names it in the repository: stripped of --strip-prefix,
+// else made relative to the repository when under it (else whole); nullopt
+// for a file of the toolchain's or system's code (object `object`), which
+// no pull request can show.
+std::optional<std::string> repository_path(const std::string& file, const std::string& object,
+                                           const DiffOptions& options)
+{
+    if (is_unknown(file) || !is_own_code(options.own_code, file, object))
+        return std::nullopt;
+    const PathDisplay display = path_display(options);
+    if (display.is_under_prefix(file))
+        return display.stripped(file);
+    static const std::string root = repository_root();
+    if (file.front() != '/' || root.empty())
+        return file;
+    // Compared as written, "build/../src" as "src".
+    const std::filesystem::path relative =
+        std::filesystem::path(file).lexically_normal().lexically_relative(
+            std::filesystem::path(root).lexically_normal());
+    if (relative.empty() || *relative.begin() == "..")
+        return file;
+    return relative.string();
+}
+
 // One workflow command: `level` is error, warning or notice; `where` a
-// line (its file and number), or none for a message without a place.
+// line (its file and number) of code in `object`, or none for a message
+// without a place. A line a pull request cannot show gives no place.
 void annotate(std::ostream& out, const char* level, const LineDelta* where,
-              const std::string& title, const std::string& message, const DiffOptions& options)
+              const std::string& object, const std::string& title, const std::string& message,
+              const DiffOptions& options)
 {
     out << "::" << level << ' ';
-    if (where != nullptr && !is_unknown(where->file) && where->line != 0)
-        out << "file=" << escaped_property(path_display(options).stripped(where->file))
-            << ",line=" << where->line << ',';
+    if (where != nullptr && where->line != 0)
+        if (const auto file = repository_path(where->file, object, options))
+            out << "file=" << escaped_property(*file) << ",line=" << where->line << ',';
     out << "title=" << escaped_property(title) << "::" << escaped_data(message) << '\n';
 }
 
@@ -68,12 +117,12 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
     const size_t metric = *b.diff.metric_index(breach.threshold->event);
     if (breach.function != nullptr) {
         const auto& lines = b.lines_of(breach.function, metric);
-        annotate(out, level, first(lines), title,
+        annotate(out, level, first(lines), breach.function->object, title,
                  lines.empty() ? text : text + "; changed most at " + lines_text(lines, options),
                  options);
         return;
     }
-    annotate(out, level, nullptr, title, text, options);
+    annotate(out, level, nullptr, "", title, text, options);
     const auto it = b.risers.find(metric);
     if (it == b.risers.end())
         return;
@@ -81,7 +130,7 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
         const auto& lines = b.lines_of(f, metric);
         if (lines.empty())
             continue;
-        annotate(out, level, first(lines), title,
+        annotate(out, level, first(lines), f->object, title,
                  fmt::format("{} self of {} {} ({}), part of: {}; changed most at {}",
                              breach.threshold->event, f->name,
                              signed_count(f->self[metric].delta()),
@@ -93,7 +142,7 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
 void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOptions& options)
 {
     if (b.verdict == Verdict::error) {
-        annotate(out, "error", nullptr, "vgprof: " + b.pair.name, b.error, options);
+        annotate(out, "error", nullptr, "", "vgprof: " + b.pair.name, b.error, options);
         return;
     }
     for (const Breach& breach : b.failed)
@@ -102,7 +151,7 @@ void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOpt
         annotate_breach(out, b, breach, "warning", options);
     for (const FunctionDelta* f : b.moved) {
         const LineDelta at{f->file, f->line, {}};
-        annotate(out, "notice", &at, "vgprof: " + b.pair.name,
+        annotate(out, "notice", &at, f->object, "vgprof: " + b.pair.name,
                  f->name + " " + move_text(*f, options) + ", compared as the same function",
                  options);
     }
@@ -116,10 +165,10 @@ void write_github(std::ostream& out, const SuiteDiff& suite, const DiffOptions& 
         annotate_benchmark(out, *b, options);
     // A benchmark that lost its profile would otherwise pass unseen.
     for (const std::string& name : suite.only_base)
-        annotate(out, "warning", nullptr, "vgprof: " + name,
+        annotate(out, "warning", nullptr, "", "vgprof: " + name,
                  "only in base, not compared: no profile of this benchmark in NEW", options);
     for (const std::string& name : suite.only_new)
-        annotate(out, "notice", nullptr, "vgprof: " + name,
+        annotate(out, "notice", nullptr, "", "vgprof: " + name,
                  "only in new, not compared: no profile of this benchmark in BASE", options);
     for (const auto& b : suite.benchmarks)
         if (b->verdict != Verdict::error)
