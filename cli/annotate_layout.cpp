@@ -163,8 +163,8 @@ void write_annotation_header(std::ostream& out, const Profile& profile,
     if (options.disassembly)
         more.push_back("Listing:          instructions, disassembled by objdump");
     else if (profile.heap() != nullptr)
-        more.push_back("Allocated:        the column before each source line: bytes allocated "
-                       "by the calls on it");
+        more.push_back("Allocated:        the column before each source line: bytes (blocks) "
+                       "allocated by the calls made on it, through every call below them");
     write_header(out, profile, layout.view, layout.shown, more);
     write_totals(out, profile, layout.shown);
 }

@@ -152,27 +152,31 @@ void note_lines_off_source(std::ostream& out, const FileLineCosts& file, size_t 
                                     positions.back(), line_count));
 }
 
-// Bytes allocated by the calls on each line, by (file, line); empty
-// without heap data.
-using AllocatedBytes = std::map<std::pair<FileId, uint32_t>, uint64_t>;
+// What the calls on each line allocated, by (file, line); empty without
+// heap data.
+using AllocatedByLine = std::map<std::pair<FileId, uint32_t>, Allocated>;
 
-// With heap data, each source line is prefixed with the bytes allocated by
-// the calls on it ("." for none), a column between the costs and the text.
-std::vector<std::string> with_allocated_bytes(std::vector<std::string> source, FileId file,
-                                              const AllocatedBytes& allocated)
+// With heap data, each source line is prefixed with the bytes and blocks
+// allocated by the calls made on it, inclusively ("." for none), a column
+// between the costs and the text.
+std::vector<std::string> with_allocated(std::vector<std::string> source, FileId file,
+                                              const AllocatedByLine& allocated)
 {
     for (size_t i = 0; i < source.size(); ++i) {
         const auto it = allocated.find({file, uint32_t(i + 1)});
-        source[i] = fmt::format("{:>13}  {}",
-                                it == allocated.end() ? "." : format_thousands(it->second),
-                                source[i]);
+        const std::string figure =
+            it == allocated.end()
+                ? "."
+                : fmt::format("{} ({})", format_thousands(it->second.bytes),
+                              format_thousands(it->second.blocks));
+        source[i] = fmt::format("{:>22}  {}", figure, source[i]);
     }
     return source;
 }
 
 void write_file(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
                 const Layout& layout, const ChosenFile& file, CostLedger& ledger,
-                const AllocatedBytes& allocated)
+                const AllocatedByLine& allocated)
 {
     const FileLineCosts& f = *file.costs;
     print_line(out, rule());
@@ -190,7 +194,7 @@ void write_file(std::ostream& out, const Profile& profile, const AnnotateOptions
     }
     note_lines_off_source(out, f, source.size());
     if (profile.heap() != nullptr)
-        source = with_allocated_bytes(std::move(source), f.file, allocated);
+        source = with_allocated(std::move(source), f.file, allocated);
     for (size_t row = 0; row < f.lines.positions.size(); ++row) {
         const uint64_t line = f.lines.positions[row];
         ledger.add(line >= 1 && line <= source.size() ? kOnLines : kOffLines, f.lines.cost(row));
@@ -213,7 +217,7 @@ void write_sources(std::ostream& out, const Profile& profile, const AnnotateOpti
     sort_by_cost(files, profile, layout.rank_event);
     const std::vector<ChosenFile> chosen = chosen_files(profile, options, layout, files);
     CostLedger ledger = source_ledger(profile, options);
-    const AllocatedBytes allocated = allocated_bytes_by_line(profile);
+    const AllocatedByLine allocated = allocated_by_line(profile);
     std::set<FileId> listed;
     for (const ChosenFile& file : chosen) {
         write_file(out, profile, options, layout, file, ledger, allocated);

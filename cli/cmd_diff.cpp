@@ -354,6 +354,7 @@ Command add_diff_command(CLI::App& app)
     cmd->add_flag("--force", options.force,
                   "compare profiles that do not compare (another command, environment, "
                   "cache, options), with a warning");
+    add_own_code_options(cmd, options.own_code);
     cmd->add_option("--strip-prefix", options.strip_prefixes,
                     "show paths under the directory PREFIX without it (whole components), e.g. "
                     "the checkout's path; may be given more than once")

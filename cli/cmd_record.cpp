@@ -10,6 +10,7 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 #include "vgprof/safe_text.hpp"
 
@@ -363,7 +364,7 @@ void write_record_summary(std::ostream& out, const Profile& profile, const std::
     for (size_t i = 0; i < shown; ++i)
         out << fmt::format("vgprof:   {:>{}} {:>8}  {}\n", counts[i], width,
                            percent(costs[i].self[0], total),
-                           escaped_controls(function_label(profile, costs[i].fn)));
+                           escaped_controls(function_label(profile, costs[i].fn, PathDisplay{})));
     out << fmt::format("vgprof: the whole report: vgprof report {}\n", path);
 }
 

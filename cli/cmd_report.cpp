@@ -230,6 +230,7 @@ Command add_report_command(CLI::App& app)
     cmd->add_option("--sort", options->sort,
                     "event to sort by, shown or not (default: the first recorded)")
         ->type_name("EVENT");
+    add_own_code_options(cmd, options->own_code);
     cmd->add_option("--strip-prefix", options->strip_prefixes,
                     "show paths starting with PREFIX without it (whole components); may be "
                     "given more than once")

@@ -5,6 +5,7 @@
 #ifndef VGPROF_CLI_COMMANDS_HPP
 #define VGPROF_CLI_COMMANDS_HPP
 
+#include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 
 #include <cstddef>
@@ -78,6 +79,7 @@ struct ReportOptions {
     std::vector<std::string> derive;
     // Removed from the start of the paths shown in text (--strip-prefix).
     std::vector<std::string> strip_prefixes;
+    OwnCodeRules own_code;  // --own, --not-own
 };
 
 // Adds to `profile` the derived events `options` asks for, after the
@@ -136,6 +138,7 @@ struct DiffOptions {
     std::vector<std::string> derive;  // --derive NAME=FORMULA definitions
     std::vector<std::string> command; // vgprof's own command line, for the JSON output
     std::string data_event = "D1mr";  // ranks the data objects (vgprof/data.hpp)
+    OwnCodeRules own_code;        // --own, --not-own
 };
 
 // Writes, in options.format, how `now` differs from `base` (one benchmark,

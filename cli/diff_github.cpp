@@ -6,26 +6,76 @@
 #include "diff_model.hpp"
 
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
+#include "vgprof/path_display.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace vgprof::cli {
 
 namespace {
 
+// The directory GitHub places annotations' paths in: the workspace a
+// workflow checked the repository out to, else the working tree of git
+// holding the current directory; empty when there is neither.
+std::string repository_root()
+{
+    if (const char* workspace = std::getenv("GITHUB_WORKSPACE"); workspace && *workspace == '/')
+        return workspace;
+    std::error_code error;
+    for (std::filesystem::path dir = std::filesystem::current_path(error); !error && !dir.empty();
+         dir = dir.parent_path()) {
+        if (std::filesystem::exists(dir / ".git", error))
+            return dir.string();
+        if (dir == dir.root_path())
+            break;
+    }
+    return "";
+}
+
+// `file` as GitHub names it in the repository: stripped of --strip-prefix,
+// else made relative to the repository when under it (else whole); nullopt
+// for a file of the toolchain's or system's code (object `object`), which
+// no pull request can show.
+std::optional<std::string> repository_path(const std::string& file, const std::string& object,
+                                           const DiffOptions& options)
+{
+    if (is_unknown(file) || !is_own_code(options.own_code, file, object))
+        return std::nullopt;
+    const PathDisplay display = path_display(options);
+    if (display.is_under_prefix(file))
+        return display.stripped(file);
+    static const std::string root = repository_root();
+    if (file.front() != '/' || root.empty())
+        return file;
+    // Compared as written, "build/../src" as "src".
+    const std::filesystem::path relative =
+        std::filesystem::path(file).lexically_normal().lexically_relative(
+            std::filesystem::path(root).lexically_normal());
+    if (relative.empty() || *relative.begin() == "..")
+        return file;
+    return relative.string();
+}
+
 // One workflow command: `level` is error, warning or notice; `where` a
-// line (its file and number), or none for a message without a place. The
+// line (its file and number) of code in `object`, or none for a message
+// without a place. A line a pull request cannot show gives no place. The
 // title and message are escaped as GitHub requires (vgprof/safe_text.hpp),
 // so no name ends the command or starts another.
 void annotate(std::ostream& out, const char* level, const LineDelta* where,
-              const std::string& title, const std::string& message, const DiffOptions& options)
+              const std::string& object, const std::string& title, const std::string& message,
+              const DiffOptions& options)
 {
     out << "::" << level << ' ';
-    if (where != nullptr && !is_unknown(where->file) && where->line != 0)
-        out << "file=" << workflow_property(path_display(options).stripped(where->file))
-            << ",line=" << where->line << ',';
+    if (where != nullptr && where->line != 0)
+        if (const auto file = repository_path(where->file, object, options))
+            out << "file=" << workflow_property(*file) << ",line=" << where->line << ',';
     out << "title=" << workflow_property(title) << "::" << workflow_data(message) << '\n';
 }
 
@@ -42,12 +92,12 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
     const size_t metric = *b.diff.metric_index(breach.threshold->event);
     if (breach.function != nullptr) {
         const auto& lines = b.lines_of(breach.function, metric);
-        annotate(out, level, first(lines), title,
+        annotate(out, level, first(lines), breach.function->object, title,
                  lines.empty() ? text : text + "; changed most at " + lines_text(lines, options),
                  options);
         return;
     }
-    annotate(out, level, nullptr, title, text, options);
+    annotate(out, level, nullptr, "", title, text, options);
     const auto it = b.risers.find(metric);
     if (it == b.risers.end())
         return;
@@ -55,7 +105,7 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
         const auto& lines = b.lines_of(f, metric);
         if (lines.empty())
             continue;
-        annotate(out, level, first(lines), title,
+        annotate(out, level, first(lines), f->object, title,
                  fmt::format("{} self of {} {} ({}), part of: {}; changed most at {}",
                              breach.threshold->event, escaped_controls(f->name),
                              signed_count(f->self[metric].delta()),
@@ -67,7 +117,7 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
 void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOptions& options)
 {
     if (b.verdict == Verdict::error) {
-        annotate(out, "error", nullptr, "vgprof: " + b.pair.name, b.error, options);
+        annotate(out, "error", nullptr, "", "vgprof: " + b.pair.name, b.error, options);
         return;
     }
     for (const Breach& breach : b.failed)
@@ -76,7 +126,7 @@ void annotate_benchmark(std::ostream& out, const BenchmarkDiff& b, const DiffOpt
         annotate_breach(out, b, breach, "warning", options);
     for (const FunctionDelta* f : b.moved) {
         const LineDelta at{f->file, f->line, {}};
-        annotate(out, "notice", &at, "vgprof: " + b.pair.name,
+        annotate(out, "notice", &at, f->object, "vgprof: " + b.pair.name,
                  escaped_controls(f->name) + " " + move_text(*f, options) +
                      ", compared as the same function",
                  options);
@@ -91,10 +141,10 @@ void write_github(std::ostream& out, const SuiteDiff& suite, const DiffOptions& 
         annotate_benchmark(out, *b, options);
     // A benchmark that lost its profile would otherwise pass unseen.
     for (const std::string& name : suite.only_base)
-        annotate(out, "warning", nullptr, "vgprof: " + name,
+        annotate(out, "warning", nullptr, "", "vgprof: " + name,
                  "only in base, not compared: no profile of this benchmark in NEW", options);
     for (const std::string& name : suite.only_new)
-        annotate(out, "notice", nullptr, "vgprof: " + name,
+        annotate(out, "notice", nullptr, "", "vgprof: " + name,
                  "only in new, not compared: no profile of this benchmark in BASE", options);
     // Plain lines, read by the runner as commands if they looked like one.
     for (const auto& b : suite.benchmarks)

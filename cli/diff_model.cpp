@@ -112,10 +112,14 @@ bool relocated(const FunctionDelta& f)
 }
 
 // Whether `f`'s source is the project's: under one of the prefixes
-// --strip-prefix takes off (any file when none is given).
+// --strip-prefix takes off, or when none is given, the program's own code
+// (own_code.hpp: not the toolchain's or the system's, as --own and
+// --not-own say).
 bool is_projects(const FunctionDelta& f, const DiffOptions& options)
 {
-    return options.strip_prefixes.empty() || path_display(options).is_under_prefix(f.file);
+    if (!options.strip_prefixes.empty())
+        return path_display(options).is_under_prefix(f.file);
+    return is_own_code(options.own_code, f.file, f.object);
 }
 
 // The functions whose self cost of `metric` rose most: the project's own
@@ -239,7 +243,7 @@ std::unique_ptr<BenchmarkDiff> compare_profiles(const BenchmarkPair& pair, Profi
         b->pair.name = benchmark_name(pair.now);
     b->command = now.meta().argv;
     add_needed_derived_events(base, now, options, limits);
-    b->diff = diff_profiles(base, now);
+    b->diff = diff_profiles(base, now, options.own_code);
     if (!b->diff.differences.empty()) {
         if (!options.force)
             throw Error(refusal(pair, b->diff.differences));

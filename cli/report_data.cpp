@@ -118,11 +118,7 @@ DataView view_of(const Profile& profile, const ReportOptions& options)
                                     "DLmr D1mw DLmw): a function's accesses are not counted per "
                                     "data object",
                                     options.profile));
-        try {
-            v.fn = find_function(profile, options.function);
-        } catch (const Error& e) {
-            throw Error(fmt::format("{}: {}", options.profile, e.what()));
-        }
+        v.fn = function_of_option(profile, options);
     }
     // A function's objects are all shown: what it missed on is small beside
     // the program's totals.

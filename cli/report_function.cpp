@@ -36,11 +36,7 @@ struct FunctionView {
 FnId chosen_function(const Profile& profile, const ReportOptions& options)
 {
     require_call_graph(profile, options, "--function");
-    try {
-        return find_function(profile, options.function);
-    } catch (const Error& e) {
-        throw Error(fmt::format("{}: {}", options.profile, e.what()));
-    }
+    return function_of_option(profile, options);
 }
 
 FunctionView view_of(const Profile& profile, const ReportOptions& options)

@@ -12,6 +12,7 @@
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/query.hpp"
 
@@ -98,11 +99,7 @@ HeapView view_of(const Profile& profile, const ReportOptions& options)
                                 v.order_name, heap_order_names()));
     v.order = order.value_or(HeapOrder::bytes);
     if (!options.function.empty()) {
-        try {
-            v.under = find_function(profile, options.function);
-        } catch (const Error& e) {
-            throw Error(fmt::format("{}: {}", options.profile, e.what()));
-        }
+        v.under = function_of_option(profile, options);
     }
     for (SiteId id : ordered_sites(v)) {
         if (v.under && !site_is_under(*v.heap, v.heap->site(id), *v.under))
@@ -185,6 +182,15 @@ void write_timeline_chart(std::ostream& out, const Heap& heap)
                                 kChartColumns - std::min(first.size(), kChartColumns - 1)));
 }
 
+// A frame of an allocation stack as the report lists it, "(inlined)" added
+// for an inlined function's.
+std::string stack_frame_text(const Profile& profile, const HeapFrame& frame,
+                             const PathDisplay& display)
+{
+    return frame_label(profile, frame, display) +
+           (profile.function(frame.fn).inlined ? " (inlined)" : "");
+}
+
 void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
                 const HeapView& v)
 {
@@ -229,11 +235,19 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
                                 v.shown.size(), v.matching));
     print_line(out, rule());
     const PathDisplay display{options.strip_prefixes};
+    const OwnCode own(profile, options.own_code);
     size_t rank = 0;
     for (SiteId id : v.shown) {
         const HeapSite& s = heap.site(id);
         out << '\n';
-        print_line(out, fmt::format("#{}: {} {}, {} {}, {:.1f} bytes each on average", ++rank,
+        // Titled by the innermost frame of the program's own code.
+        std::optional<FrameId> named = own.named_frame(s);
+        if (!named && !s.frames.empty())
+            named = s.frames.front();  // the allocator's own, called by nothing recorded
+        print_line(out, fmt::format("#{}: {}", ++rank,
+                                    named ? stack_frame_text(profile, heap.frame(*named), display)
+                                          : std::string("(no stack)")));
+        print_line(out, fmt::format("  allocated: {} {}, {} {}, {:.1f} bytes each on average",
                                     count_text(s.bytes, "byte", "bytes"), percent(s.bytes, t.bytes),
                                     count_text(s.blocks, "block", "blocks"),
                                     percent(s.blocks, t.blocks),
@@ -261,8 +275,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
             print_line(out, fmt::format("  notes:     {}", fmt::join(notes, "; ")));
         print_line(out, "  allocated at:");
         for (FrameId f : s.frames)
-            print_line(out, "    " + frame_label(profile, heap.frame(f), display) +
-                                (profile.function(heap.frame(f).fn).inlined ? " (inlined)" : ""));
+            print_line(out, "    " + stack_frame_text(profile, heap.frame(f), display));
     }
 }
 
@@ -282,6 +295,7 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
 {
     const Heap& heap = *v.heap;
     const HeapTotals& t = heap.totals;
+    const OwnCode own(profile, options.own_code);
     boost::json::array sites;
     for (SiteId id : v.shown) {
         const HeapSite& s = heap.site(id);
@@ -294,10 +308,15 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             o["line"] = frame.line;
             stack.push_back(std::move(o));
         }
+        const std::optional<FrameId> named = own.named_frame(s);
         for (std::string& n : site_notes(s))
             notes.emplace_back(n);
         sites.push_back(boost::json::object{
             {"site", id.value},
+            {"own_frame", named ? boost::json::value(std::find(s.frames.begin(), s.frames.end(),
+                                                               *named) -
+                                                     s.frames.begin())
+                                : boost::json::value(nullptr)},
             {"bytes", s.bytes},
             {"blocks", s.blocks},
             {"average_lifetime", average_lifetime(s)},

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iostream>
 #include <ostream>
 
 namespace vgprof::cli {
@@ -115,6 +116,18 @@ void require_call_graph(const Profile& profile, const ReportOptions& options, co
                                                   : "recorded with --call-graph=no";
     throw Error(fmt::format("{}: {} needs the call graph, which this profile does not have ({})",
                             options.profile, option, why));
+}
+
+FnId function_of_option(const Profile& profile, const ReportOptions& options)
+{
+    try {
+        const FunctionChoice choice = choose_function(profile, options.function);
+        if (!choice.note.empty())
+            std::cerr << fmt::format("vgprof: note: {}\n", choice.note);
+        return choice.fn;
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", options.profile, e.what()));
+    }
 }
 
 const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& options)

@@ -64,6 +64,11 @@ ShownEvents shown_events(const Profile& profile, const ReportOptions& options);
 // `option` to show.
 void require_call_graph(const Profile& profile, const ReportOptions& options, const char* option);
 
+// The function --function names (find_function's rules), the profile's
+// name prefixed to any error; when it was chosen as the only name holding
+// the text, says so on stderr.
+FnId function_of_option(const Profile& profile, const ReportOptions& options);
+
 // The graph whose inclusive costs and calls the report shows: the thread
 // options.thread names, else the whole program's. Throws vgprof::Error when
 // the profile has no per-thread graphs or none of that thread, listing the

@@ -7,6 +7,7 @@
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 
 #include <algorithm>
@@ -38,11 +39,13 @@ std::string short_frame(const Profile& profile, const HeapFrame& frame)
     return cat(profile.fn_name(frame.fn), " (", basename_of(file), ':', frame.line, ')');
 }
 
-// The allocating frame and up to two of its callers.
+// The allocator, then the innermost frame of the program's own code (the
+// allocating frame when none is the program's) and up to two of its
+// callers.
 std::string heap_stack_text(const Profile& profile, const HeapSite& site)
 {
     const Heap& heap = *profile.heap();
-    const std::optional<FrameId> first = allocating_frame(profile, site);
+    const std::optional<FrameId> first = OwnCode(profile).named_frame(site);
     std::vector<std::string> parts;
     if (!site.frames.empty())
         parts.push_back(profile.fn_name(heap.frame(site.frames.front()).fn));
@@ -162,7 +165,14 @@ std::string data_object_short_label(const Profile& profile, DataObjId id)
 {
     const DataObject& o = profile.data()->object(id);
     switch (o.kind) {
-    case DataKind::heap: return cat("heap site ", o.site->value);
+    case DataKind::heap: {
+        // Named by where the program's own code asked for it.
+        const HeapSite& site = profile.heap()->site(*o.site);
+        const std::optional<FrameId> at = OwnCode(profile).named_frame(site);
+        return at ? cat("heap site ", o.site->value, ": ",
+                        short_frame(profile, profile.heap()->frame(*at)))
+                  : cat("heap site ", o.site->value);
+    }
     case DataKind::global: return profile.str(*o.name);
     case DataKind::unnamed:
         return cat(profile.str(*o.name), " of ", basename_of(profile.obj_path(*o.obj)));

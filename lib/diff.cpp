@@ -74,11 +74,12 @@ HeapFigures totals_of(const Heap& heap)
 // its events' costs (function_costs) and its heap figures.
 class FunctionCosts {
 public:
-    FunctionCosts(const Profile& p, const std::vector<size_t>& events, bool heap)
+    FunctionCosts(const Profile& p, const std::vector<size_t>& events, bool heap,
+                  const OwnCodeRules& own_code)
         : p_(p), events_(events), costs_(function_costs(p))
     {
         if (heap && p.heap())
-            add_heap(*p.heap());
+            add_heap(*p.heap(), OwnCode(p, own_code));
     }
 
     // The summed costs of `fns` for metric slots; `self` or inclusive.
@@ -99,15 +100,16 @@ public:
     }
 
 private:
-    // A site's figures go to the function that called the allocator (self)
-    // and to every function on its stack, once each (inclusive).
-    void add_heap(const Heap& heap)
+    // A site's figures go to the function of its innermost own frame, else
+    // to the one that called the allocator (self), and to every function on
+    // its stack, once each (inclusive).
+    void add_heap(const Heap& heap, const OwnCode& own)
     {
         heap_self_.assign(p_.functions().size(), HeapFigures{});
         heap_inclusive_.assign(p_.functions().size(), HeapFigures{});
         for (const HeapSite& site : heap.sites) {
             const HeapFigures f = figures_of(site);
-            if (const auto frame = allocating_frame(p_, site))
+            if (const auto frame = own.named_frame(site))
                 add(heap_self_[heap.frame(*frame).fn.index()], f);
             std::set<FnId> on_stack;
             for (size_t i = 1; i < site.frames.size(); ++i)
@@ -187,9 +189,10 @@ uint64_t magnitude(int64_t n)
 
 } // namespace
 
-DiffResult diff_profiles(const Profile& base, const Profile& now)
+DiffResult diff_profiles(const Profile& base, const Profile& now, OwnCodeRules own_code)
 {
     DiffResult diff;
+    diff.own_code = std::move(own_code);
     diff.differences = detail::comparison_differences(base, now);
     diff.warnings = detail::comparison_warnings(base, now);
     std::vector<size_t> base_events, now_events;
@@ -216,7 +219,8 @@ DiffResult diff_profiles(const Profile& base, const Profile& now)
     }
 
     diff.inclusive = base.has_call_graph() && now.has_call_graph();
-    const FunctionCosts base_costs(base, base_events, heap), now_costs(now, now_events, heap);
+    const FunctionCosts base_costs(base, base_events, heap, diff.own_code),
+        now_costs(now, now_events, heap, diff.own_code);
     const std::vector<FunctionMatch> matches = match_functions(base, now);
     diff.functions.reserve(matches.size());  // grown by doubling, it would hold twice as much
     for (const FunctionMatch& m : matches) {
@@ -270,14 +274,16 @@ void add_event_lines(const Profile& p, const std::vector<FnId>& fns, size_t even
 }
 
 void add_heap_lines(const Profile& p, const std::vector<FnId>& fns, size_t heap_metric,
-                    const FunctionDelta& f, bool is_base, LineCosts& out)
+                    const FunctionDelta& f, bool is_base, const OwnCodeRules& own_code,
+                    LineCosts& out)
 {
     const Heap* heap = p.heap();
     if (heap == nullptr)
         return;
+    const OwnCode own(p, own_code);
     const std::set<FnId> wanted(fns.begin(), fns.end());
     for (const HeapSite& site : heap->sites) {
-        const auto at = allocating_frame(p, site);
+        const auto at = own.named_frame(site);
         if (!at)
             continue;
         const HeapFrame& frame = heap->frame(*at);
@@ -299,8 +305,8 @@ std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
         add_event_lines(base, f.base_fns, *base.event_index(event), f, true, before);
         add_event_lines(now, f.now_fns, *now.event_index(event), f, false, after);
     } else {
-        add_heap_lines(base, f.base_fns, metric - diff.num_events, f, true, before);
-        add_heap_lines(now, f.now_fns, metric - diff.num_events, f, false, after);
+        add_heap_lines(base, f.base_fns, metric - diff.num_events, f, true, diff.own_code, before);
+        add_heap_lines(now, f.now_fns, metric - diff.num_events, f, false, diff.own_code, after);
     }
     std::map<std::pair<std::string, uint32_t>, CostDelta> lines;
     for (const auto& [where, cost] : before)

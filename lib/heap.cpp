@@ -121,27 +121,37 @@ std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& 
     return std::nullopt;
 }
 
-std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile)
+std::map<std::pair<FileId, uint32_t>, Allocated> allocated_by_line(const Profile& profile)
 {
-    std::map<std::pair<FileId, uint32_t>, uint64_t> out;
+    std::map<std::pair<FileId, uint32_t>, Allocated> out;
     const Heap* heap = profile.heap();
     if (heap == nullptr)
         return out;
+    std::set<std::pair<FileId, uint32_t>> lines;
     for (const HeapSite& s : heap->sites) {
         const std::optional<FrameId> f = allocating_frame(profile, s);
         if (!f)
             continue;
-        // The call into the allocator, and where it lies in code inlined
-        // there (version 7: the frames that share its address), every line
-        // of the inlined calls that made it, each once.
-        const uint64_t addr = heap->frame(*f).addr;
-        std::set<std::pair<FileId, uint32_t>> lines;
-        for (auto it = std::find(s.frames.begin(), s.frames.end(), *f);
-             it != s.frames.end() && heap->frame(*it).addr == addr; ++it)
-            lines.insert({heap->frame(*it).file, heap->frame(*it).line});
-        for (const auto& line : lines)
-            out[line] += s.bytes;
+        lines.clear();
+        for (auto it = std::find(s.frames.begin(), s.frames.end(), *f); it != s.frames.end(); ++it) {
+            const HeapFrame& frame = heap->frame(*it);
+            if (frame.line != 0 && !is_unknown(profile.file_path(frame.file)))
+                lines.insert({frame.file, frame.line});
+        }
+        for (const auto& line : lines) {
+            Allocated& a = out[line];
+            a.bytes += s.bytes;
+            a.blocks += s.blocks;
+        }
     }
+    return out;
+}
+
+std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile)
+{
+    std::map<std::pair<FileId, uint32_t>, uint64_t> out;
+    for (const auto& [line, allocated] : allocated_by_line(profile))
+        out.emplace(line, allocated.bytes);
     return out;
 }
 

@@ -211,42 +211,6 @@ void sort_by_cost(std::vector<CallCost>& calls, const Profile& profile, size_t e
     });
 }
 
-FnId find_function(const Profile& profile, std::string_view name)
-{
-    std::vector<FnId> exact, containing;
-    for (size_t i = 0; i < profile.functions().size(); ++i) {
-        const FnId fn(static_cast<uint32_t>(i));
-        const std::string& fn_name = profile.fn_name(fn);
-        if (fn_name == name)
-            exact.push_back(fn);
-        else if (fn_name.find(name) != std::string::npos)
-            containing.push_back(fn);
-    }
-    if (exact.size() == 1)
-        return exact[0];
-    if (exact.empty() && containing.size() == 1)
-        return containing[0];
-
-    const std::string quoted = "\"" + std::string(name) + "\"";
-    if (exact.empty() && containing.empty())
-        throw Error("no function is named " + quoted + " or has it in its name");
-    std::vector<FnId>& candidates = exact.empty() ? containing : exact;
-    std::string message =
-        exact.empty()
-            ? quoted + " is in the names of " + std::to_string(candidates.size()) +
-                  " functions; give one's full name:"
-            : std::to_string(candidates.size()) + " functions are named " + quoted + ":";
-    std::sort(candidates.begin(), candidates.end(), [&](FnId a, FnId b) {
-        return function_key(profile, a) < function_key(profile, b);
-    });
-    constexpr size_t kListed = 10;  // enough to recognise the one meant
-    for (size_t i = 0; i < candidates.size() && i < kListed; ++i)
-        message += "\n  " + function_label(profile, candidates[i]);
-    if (candidates.size() > kListed)
-        message += "\n  and " + std::to_string(candidates.size() - kListed) + " more";
-    throw Error(message);
-}
-
 std::optional<double> MissRate::of(const std::vector<uint64_t>& costs) const
 {
     // long double: three 64-bit counts can pass 2^64 together.

@@ -9,6 +9,7 @@
 #define VGPROF_DIFF_HPP
 
 #include "vgprof/function_match.hpp"
+#include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
@@ -84,13 +85,18 @@ struct DiffResult {
     // call graph in one profile only, profiles without a fingerprint.
     std::vector<std::string> warnings;
 
+    // What counts as the programs' own code: a heap site's figures are a
+    // function's self figures when it holds the site's innermost own frame
+    // (own_code.hpp).
+    OwnCodeRules own_code;
+
     // The index of `metric` in metrics, or nullopt.
     std::optional<size_t> metric_index(std::string_view metric) const;
 };
 
 // Compares `now` against `base`. Throws vgprof::Error when the profiles
 // have no event in common.
-DiffResult diff_profiles(const Profile& base, const Profile& now);
+DiffResult diff_profiles(const Profile& base, const Profile& now, OwnCodeRules own_code = {});
 
 // Orders diff.functions by the change of metrics[metric]'s self cost, by
 // magnitude, largest first (ties as diff_profiles orders them).
@@ -108,7 +114,8 @@ struct LineDelta {
 // new profile; a moved function's base lines are shifted by as much as its
 // entry line moved (and its file renamed) before they are paired. For an
 // event the lines are those of the function's own code; for a heap metric,
-// those of its calls into the allocator.
+// those of the sites' innermost own frames in it (where no frame of a site
+// is the program's own, its call into the allocator).
 std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
                                      const DiffResult& diff, const FunctionDelta& f,
                                      size_t metric, size_t limit);

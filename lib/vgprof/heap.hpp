@@ -66,9 +66,20 @@ inline constexpr double kShortLifetime = 500;
 // files and older profiles); nullopt when there is none.
 std::optional<FrameId> allocating_frame(const Profile& profile, const HeapSite& site);
 
-// Bytes allocated by the calls on each source line (file, line): each
-// site's bytes on the line of its allocating frame and, where that call
-// lies in inlined code, on each line of the inlined calls there.
+// What the calls made on one source line allocated.
+struct Allocated {
+    uint64_t bytes = 0, blocks = 0;
+};
+
+// What the calls made on each source line (file, line) allocated,
+// inclusively, as a line's inclusive cost counts its calls: each site's
+// bytes and blocks on the line of every frame of its stack from the one
+// that called the allocator outwards, inlined frames included, each line
+// once per site (a recursive call is not counted twice). As deep as the
+// stacks were recorded (--heap-depth).
+std::map<std::pair<FileId, uint32_t>, Allocated> allocated_by_line(const Profile& profile);
+
+// The bytes of allocated_by_line alone.
 std::map<std::pair<FileId, uint32_t>, uint64_t> allocated_bytes_by_line(const Profile& profile);
 
 // "3,000 bytes in 1 block": a heap figure as the reports write it.

@@ -139,11 +139,26 @@ bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<Ca
 
 // --- finding functions --------------------------------------------------------
 
-// The function a person means by `name`: the one named exactly `name`, else
-// the one whose name contains it. Throws vgprof::Error when none matches,
-// and when several do, listing the first 10 of them (by name, then file,
-// line and object) with their file:line and object.
-FnId find_function(const Profile& profile, std::string_view name);
+// The function a person means by `spec`, in the order tried:
+// - the one named exactly `spec`;
+// - a name qualified as vgprof prints it: with its object ("malloc
+//   [libc.so.6]", the path or its basename), its file and line ("work
+//   (src/app.c:3)", the file as printed or any ending of it at a '/'),
+//   both, and " (inlined)" for an inlined function; "0x1f30 [libfoo.so]"
+//   for the code without a symbol at that address of the object;
+// - the one whose name is `spec` below a path ("serve_conn" names
+//   "tsrv::serve_conn");
+// - the only one whose name contains `spec`, which the choice's note then
+//   says, so that the caller can tell the user what was chosen.
+// Throws vgprof::Error when none matches, and when several do, listing the
+// first 10 of them (by name, then file, line and object) as labels that
+// select each.
+struct FunctionChoice {
+    FnId fn;
+    std::string note;  // empty when `spec` names the function itself
+};
+FunctionChoice choose_function(const Profile& profile, std::string_view spec);
+FnId find_function(const Profile& profile, std::string_view spec);
 
 } // namespace vgprof
 

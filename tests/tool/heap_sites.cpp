@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <ostream>
+#include <sstream>
+#include <set>
 
 #include "harness.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/load.hpp"
 
@@ -221,6 +224,62 @@ void expect_heap_matches_dhat(const std::vector<std::string>& program,
    const vgprof::Profile p = vgprof::load_profile(dir + "/vp.json");
    ASSERT_NE(p.heap(), nullptr);
    expect_same_sites(vgprof_sites(p), read_dhat(dir + "/dh.json"), spread);
+}
+
+LineAllocations dhat_allocations_by_line(const std::string& dh_json, const std::string& file)
+{
+   LineAllocations out;
+   const boost::json::object doc = boost::json::parse(read_file(dh_json)).as_object();
+   const boost::json::array& ftbl = doc.at("ftbl").as_array();
+   const std::string marker = "(" + file + ":";
+   for (const boost::json::value& v : doc.at("pps").as_array()) {
+      std::set<unsigned> lines;
+      for (const boost::json::value& f : v.at("fs").as_array()) {
+         const std::string text(ftbl.at(u64(f)).as_string());
+         if (in_allocator(text)) continue;
+         // DHAT names a file with the directory its debug info gives.
+         size_t at = text.find(marker);
+         if (at == std::string::npos) {
+            const size_t slash = text.find("/" + file + ":");
+            if (slash == std::string::npos) continue;
+            at = slash;
+         }
+         lines.insert(unsigned(std::stoul(text.substr(at + marker.size()))));
+      }
+      for (unsigned line : lines) {
+         out[line].first += u64(v.at("tb"));
+         out[line].second += u64(v.at("tbk"));
+      }
+   }
+   return out;
+}
+
+void expect_annotated_allocations(const std::string& listing, const std::string& source_path,
+                                  const LineAllocations& expected)
+{
+   std::vector<std::string> source, out;
+   std::istringstream in(read_file(source_path));
+   for (std::string line; std::getline(in, line);) source.push_back(line);
+   std::istringstream rows(listing);
+   for (std::string line; std::getline(rows, line);) out.push_back(line);
+   for (const auto& [line, figures] : expected) {
+      const std::string want = vgprof::format_thousands(figures.first) + " (" +
+                               vgprof::format_thousands(figures.second) + ")";
+      ASSERT_LE(line, source.size());
+      // The listing row of that source line: costs, the figures, the text.
+      const std::string& text = source[line - 1];
+      bool found = false;
+      for (const std::string& row : out) {
+         if (!ends_with(row, text)) continue;
+         std::istringstream cells(row.substr(0, row.size() - text.size()));
+         std::vector<std::string> words;
+         for (std::string w; cells >> w;) words.push_back(w);
+         if (words.size() >= 2 && words[words.size() - 2] + " " + words.back() == want)
+            found = true;
+      }
+      EXPECT_TRUE(found) << "line " << line << " (" << text << ") should show " << want << "\n"
+                         << listing;
+   }
 }
 
 }  // namespace vgtest

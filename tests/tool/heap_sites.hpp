@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -76,5 +77,17 @@ void expect_heap_matches_dhat(const std::vector<std::string>& program,
                               const std::vector<std::string>& options, const std::string& dir,
                               int exit_code = 0, RunResult* vgprof_run = nullptr,
                               double spread = 0);
+
+// Bytes and blocks allocated through each line of the source file named
+// `file` (its last component) by DHAT's count (dh_json, DHAT's file),
+// inclusively: each site's figures on every line of that file on its stack,
+// the allocator's frames left out, each line once per site.
+using LineAllocations = std::map<unsigned, std::pair<uint64_t, uint64_t>>;
+LineAllocations dhat_allocations_by_line(const std::string& dh_json, const std::string& file);
+
+// Each line of `expected` shows in `annotate`'s `listing` of the source at
+// `source_path` its bytes and blocks as "1,234 (5)" just before its text.
+void expect_annotated_allocations(const std::string& listing, const std::string& source_path,
+                                  const LineAllocations& expected);
 
 }  // namespace vgtest

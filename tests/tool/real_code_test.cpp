@@ -7,6 +7,8 @@
 // inlined frames.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
 #include <fstream>
 #include <map>
 #include <regex>
@@ -17,6 +19,7 @@
 
 #include "harness.hpp"
 #include "heap_sites.hpp"
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
@@ -314,6 +317,106 @@ TEST(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
    const std::string host = "rust_inline::main  [" + program + "]  " + source + ":" +
                             std::to_string(line_of(source, "let table = build_table(400);"));
    EXPECT_NE(r.out.find(host), std::string::npos) << r.out;
+}
+
+// The source file of the profile whose last component is `name`.
+std::string source_named(const vgprof::Profile& p, const std::string& name)
+{
+   for (const vgprof::StrId path : p.files())
+      if (base_name(p.str(path)) == name) return p.str(path);
+   return "";
+}
+
+// The async server's allocations through its own lines: the per-request
+// buffer of build_payload (inlined standard-library code), the strings of
+// collect(), to_string() and format! (made inside standard-library
+// functions that are not inlined) are each charged to the line that asked
+// for them and to every line of the program that called down to it, as
+// DHAT's stacks say; the lines of handle_request add up to the bytes of
+// every site below it.
+TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
+{
+   const std::string program = rust_program("rust_async");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   expect_heap_matches_dhat({program}, {}, dir.path(), 0, nullptr, 0.25);
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const std::string source = source_named(p, "rust_async.rs");
+   ASSERT_FALSE(source.empty()) << "no line of rust_async.rs ran";
+   const LineAllocations expected = dhat_allocations_by_line(dir / "dh.json", "rust_async.rs");
+   const uint32_t collect = line_of(source, ".collect()"), format = line_of(source, "let key = format!"),
+                  payload = line_of(source, "    vec![0u8; n]");
+   for (uint32_t line : {collect, format, payload})
+      EXPECT_TRUE(expected.count(line)) << "DHAT has no allocation through rust_async.rs:" << line;
+   // Every request's buffer, by the program's own constants.
+   EXPECT_EQ(expected.at(payload).first, 15u * 20u * 4096u);
+   auto r = run({cli_path(), "annotate", "--all", "--events", "Ir", "--source-dir",
+                 source.substr(0, source.rfind('/')), "vp.json", "rust_async.rs"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   expect_annotated_allocations(r.out, source, expected);
+
+   // handle_request's body: from its signature to the next function's.
+   const uint32_t first = line_of(source, "async fn handle_request"),
+                  last = line_of(source, "async fn serve_conn");
+   uint64_t body = 0, below = 0;
+   for (const auto& [line, figures] : expected)
+      if (line > first && line < last) body += figures.first;
+   const boost::json::object doc = boost::json::parse(read_file(dir / "dh.json")).as_object();
+   const boost::json::array& ftbl = doc.at("ftbl").as_array();
+   for (const boost::json::value& v : doc.at("pps").as_array())
+      for (const boost::json::value& f : v.at("fs").as_array()) {
+         const std::string text(ftbl.at(u64(f)).as_string());
+         const size_t at = text.find("rust_async.rs:");
+         if (at == std::string::npos) continue;
+         const uint32_t line = uint32_t(std::stoul(text.substr(at + 14)));
+         if (line > first && line < last) {
+            below += u64(v.at("tb"));
+            break;
+         }
+      }
+   EXPECT_EQ(body, below);
+   EXPECT_GT(body, expected.at(payload).first);
+}
+
+// The CI gate on the async server with its per-request allocation doubled:
+// the rise, 15 connections x 20 requests x 4,096 more bytes, is named at
+// build_payload's line of the program's own source, not in the standard
+// library's allocation code, in the text and in a GitHub annotation whose
+// path is relative to the repository.
+TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
+{
+   const std::string program = rust_program("rust_async"), doubled = rust_program("rust_async_doubled");
+   if (!exists(program) || !exists(doubled))
+      GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   for (const auto& [binary, out] : {std::make_pair(program, "base.json"), std::make_pair(doubled, "new.json")}) {
+      write_file(dir / "server", read_file(binary));
+      ASSERT_EQ(::chmod((dir / "server").c_str(), 0755), 0);
+      auto vp = run_tool("vgprof", {std::string("--vgprof-out-file=") + out}, {"./server"}, dir.path());
+      ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   }
+   const vgprof::Profile p = vgprof::load_profile(dir / "new.json");
+   const std::string source = source_named(p, "rust_async.rs");
+   ASSERT_FALSE(source.empty());
+   const std::string line = std::to_string(line_of(source, "    vec![0u8; n]"));
+   const std::string rise = vgprof::format_thousands(15u * 20u * 4096u);
+
+   auto text = run({cli_path(), "diff", "base.json", "new.json", "--fail-above", "HeapBytes=+1%"},
+                   dir.path());
+   EXPECT_EQ(text.exit_code, 1) << text.err;
+   EXPECT_NE(text.out.find("rose in build_payload +" + rise + ", at "), std::string::npos) << text.out;
+   EXPECT_NE(text.out.find("rust_async.rs:" + line + " +" + rise), std::string::npos) << text.out;
+   EXPECT_EQ(text.out.find("rose in alloc"), std::string::npos) << text.out;
+
+   const std::string repository = source.substr(0, source.rfind('/'));
+   auto github = run({"/usr/bin/env", "GITHUB_WORKSPACE=" + repository, cli_path(), "diff",
+                      "base.json", "new.json", "--fail-above", "HeapBytes=+1%", "--format", "github"},
+                     dir.path());
+   EXPECT_EQ(github.exit_code, 1) << github.err;
+   EXPECT_NE(github.out.find("::error file=rust_async.rs,line=" + line + ","), std::string::npos)
+      << github.out;
+   EXPECT_EQ(github.out.find("file=/rustc"), std::string::npos) << github.out;
 }
 
 }  // namespace

@@ -342,7 +342,8 @@ TEST(DataReport, HeapSitesSortedByMisses)
     const std::string text = report(load(with_data()), o);
     EXPECT_NE(text.find("Sort order:       D1mr"), std::string::npos) << text;
     // Site 1 allocated more bytes, but site 0 missed: it comes first.
-    const size_t first = text.find("#1: 1,000 bytes"), second = text.find("#2: 2,000 bytes");
+    const size_t first = text.find("#1: main (/src/app.c:20)\n  allocated: 1,000 bytes"),
+                 second = text.find("#2: main (/src/app.c:22)\n  allocated: 2,000 bytes");
     EXPECT_NE(first, std::string::npos) << text;
     EXPECT_NE(second, std::string::npos) << text;
     EXPECT_NE(text.find("  D1mr:      400 (74.1%), 50.00% of Dr"), std::string::npos) << text;

@@ -225,7 +225,7 @@ TEST(ExportPprof, DataObjectsAreLeafLocationsUnderTheFunctionsThatMissed)
     EXPECT_EQ(p.str(table.varint(3)), "global table (64 bytes) [/usr/bin/app]");
     // Heap site 0 is at its allocating call, main's call at app.c:20.
     const Fields site = read_message(functions[3]);
-    EXPECT_EQ(p.str(site.varint(2)), "heap site 0");
+    EXPECT_EQ(p.str(site.varint(2)), "heap site 0: main (app.c:20)");
     EXPECT_EQ(p.str(site.varint(4)), "/src/app.c");
     EXPECT_EQ(site.varint(5), 20u);
     ASSERT_EQ(locations.size(), 9u);

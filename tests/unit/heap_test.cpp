@@ -292,15 +292,19 @@ TEST(HeapQueries, SitesUnderAFunctionAndFrameLabels)
     EXPECT_EQ(frame_label(p, h.frames[0]), "work (/src/app.c:5)");
 }
 
-TEST(HeapQueries, BytesAllocatedPerLineGoToTheCallingLine)
+TEST(HeapQueries, BytesAllocatedPerLineGoToEveryCallingLine)
 {
     const Profile p = load(with_heap());
     // No frame is in the allocator's library here: the first frame calls.
     EXPECT_EQ(allocating_frame(p, p.heap()->sites[0]), FrameId(0));
     const auto by_line = allocated_bytes_by_line(p);
-    ASSERT_EQ(by_line.size(), 2u);
+    ASSERT_EQ(by_line.size(), 3u);
     EXPECT_EQ(by_line.at({FileId(1), 5}), 1000u);    // site 0, work app.c:5
+    EXPECT_EQ(by_line.at({FileId(1), 20}), 1000u);   // site 0 through main's call of work
     EXPECT_EQ(by_line.at({FileId(1), 22}), 2000u);   // site 1, main app.c:22
+    const auto figures = allocated_by_line(p);
+    EXPECT_EQ(figures.at({FileId(1), 20}).blocks, 10u);
+    EXPECT_EQ(figures.at({FileId(1), 22}).blocks, 1u);
     EXPECT_TRUE(allocated_bytes_by_line(load(ProfileText().set("vgprof", "3"))).empty());
 }
 
@@ -360,7 +364,9 @@ TEST(HeapReport, TextShowsDhatSummaryThenSitesWithStacks)
          {"Total:     3,000 bytes in 11 blocks\n", "At t-gmax: 2,300 bytes in 4 blocks\n",
           "At t-end:  100 bytes in 1 block\n", "Reads:     4,000 bytes\n",
           "Writes:    3,000 bytes\n", "Allocation sites by bytes: 2 of 2 shown\n",
-          "#1: 2,000 bytes (66.7%), 1 block (9.1%), 2000.0 bytes each on average\n",
+          // Titled by the innermost frame of the program's own code.
+          "#1: main (/src/app.c:22)\n"
+          "  allocated: 2,000 bytes (66.7%), 1 block (9.1%), 2000.0 bytes each on average\n",
           "  notes:     short-lived; never read; leaked: 100 bytes in 1 block never freed; 50 "
           "of 100 bytes never accessed\n",
           "  allocated at:\n    work (/src/app.c:5)\n    main (/src/app.c:20)\n"})

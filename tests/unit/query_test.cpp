@@ -357,15 +357,17 @@ TEST(FindFunction, SeveralFunctionsWithTheExactNameAreListed)
     EXPECT_EQ(find_error(parse_profile(work_and_worker().str(), "p.json"), "work"),
               "2 functions are named \"work\":\n"
               "  work (/src/a.c:1)  [/usr/bin/app]\n"
-              "  work (/src/b.c:5)  [/usr/bin/app]");
+              "  work (/src/b.c:5)  [/usr/bin/app]\n"
+              "(give one as listed to choose it)");
 }
 
 TEST(FindFunction, SeveralNamesContainingItAreListedByName)
 {
     EXPECT_EQ(find_error(call_graph_profile(), "e"),
-              "\"e\" is in the names of 2 functions; give one's full name:\n"
+              "\"e\" is in the names of 2 functions:\n"
               "  helper (/src/app.c:20)  [/usr/bin/app]\n"
-              "  memset  [/lib/libc.so.6]");
+              "  memset  [/lib/libc.so.6]\n"
+              "(give one as listed to choose it)");
 }
 
 TEST(FindFunction, AtMostTenCandidatesAreListed)
@@ -389,9 +391,98 @@ TEST(FindFunction, AtMostTenCandidatesAreListed)
                                     "p.json");
     const std::string message = find_error(p, "f");
     EXPECT_EQ(message.substr(0, message.find('\n')),
-              "\"f\" is in the names of 12 functions; give one's full name:");
+              "\"f\" is in the names of 12 functions:");
     EXPECT_NE(message.find("\n  f09  [/obj]\n  and 2 more"), std::string::npos) << message;
     EXPECT_EQ(message.find("f10"), std::string::npos) << message;
+}
+
+// malloc in libc and in the dynamic loader, work in two files of one
+// object, tsrv::serve_conn beside a generic instance naming it, code
+// without a symbol at 0x1f30 and 0x2000 of a stripped library, and an
+// inlined function.
+Profile shared_names()
+{
+    return parse_profile(
+        test::ProfileText()
+            .set("vgprof", "7")
+            .set("strs",
+                 R"(["???","/usr/lib/x86_64-linux-gnu/libc.so.6","/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",)"
+                 R"("/src/app","./malloc/malloc.c","./elf/dl-minimal-malloc.c","/src/a.c","/src/b.c",)"
+                 R"("malloc","work","tsrv::serve_conn","core::ptr::drop_in_place<tsrv::serve_conn::{{closure}}>",)"
+                 R"("/usr/lib/libfoo.so","0x0000000000001f30","0x0000000000002000","helper"])")
+            .set("objs", "[1,2,3,12]")
+            .set("files", "[0,4,5,6,7]")
+            .set("fns", "[[8,1,0,3281],[8,2,1,30],[9,3,2,1],[9,4,2,5],[10,3,2,40],[11,3,2,90],"
+                        "[13,0,3,0],[14,0,3,0],[15,0,2,0,1]]")
+            .set("lines", "[[0,1,3281,1]]")
+            .set_meta("totals", "[1]")
+            .drop("instrs")
+            .drop_call_graph()
+            .str(),
+        "p.json");
+}
+
+TEST(FindFunction, ObjectQualifiedNamesSelectAmongFunctionsOfOneName)
+{
+    const Profile p = shared_names();
+    EXPECT_EQ(find_function(p, "malloc [libc.so.6]"), FnId(0));
+    EXPECT_EQ(find_function(p, "malloc  [/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2]"), FnId(1));
+    EXPECT_EQ(find_function(p, "malloc (./malloc/malloc.c:3281)"), FnId(0));
+    EXPECT_EQ(find_function(p, "malloc (dl-minimal-malloc.c)"), FnId(1));
+}
+
+TEST(FindFunction, EveryCandidateListedSelectsItself)
+{
+    const Profile p = shared_names();
+    for (const std::string name : {"malloc", "work"}) {
+        const std::string message = find_error(p, name);
+        std::vector<FnId> chosen;
+        for (size_t at = message.find("\n  "); at != std::string::npos;
+             at = message.find("\n  ", at + 1)) {
+            const size_t end = message.find('\n', at + 1);
+            chosen.push_back(find_function(p, message.substr(at + 3, end - at - 3)));
+            EXPECT_EQ(p.fn_name(chosen.back()), name);
+        }
+        ASSERT_EQ(chosen.size(), 2u) << message;
+        EXPECT_NE(chosen[0], chosen[1]) << message;
+    }
+}
+
+TEST(FindFunction, TheViewersQualifiedNamesSelectTheirFunction)
+{
+    const Profile p = shared_names();
+    // The viewer names functions of one name "name [object]", adding the
+    // file's basename where the object has two.
+    EXPECT_EQ(find_function(p, "work [app] (a.c)"), FnId(2));
+    EXPECT_EQ(find_function(p, "work [app] (b.c)"), FnId(3));
+    EXPECT_EQ(find_function(p, "helper  [/src/app] (inlined)"), FnId(8));
+}
+
+TEST(FindFunction, ALastPathComponentSelectsThatFunctionNotAnotherNamingIt)
+{
+    const Profile p = shared_names();
+    EXPECT_EQ(choose_function(p, "serve_conn").fn, FnId(4));
+    EXPECT_EQ(choose_function(p, "serve_conn").note, "");
+}
+
+TEST(FindFunction, TheOnlyNameContainingTheTextIsChosenWithANoteSayingSo)
+{
+    const FunctionChoice choice = choose_function(shared_names(), "drop_in");
+    EXPECT_EQ(choice.fn, FnId(5));
+    EXPECT_EQ(choice.note,
+              "no function is named \"drop_in\"; chose "
+              "core::ptr::drop_in_place<tsrv::serve_conn::{{closure}}> (/src/a.c:90)  [/src/app], "
+              "the only one whose name contains it");
+}
+
+TEST(FindFunction, AnAddressInAnObjectSelectsTheCodeWithoutASymbolHoldingIt)
+{
+    const Profile p = shared_names();
+    EXPECT_EQ(find_function(p, "0x1f38 [libfoo.so]"), FnId(6));
+    EXPECT_EQ(find_function(p, "0x2000 [libfoo.so]"), FnId(7));
+    EXPECT_EQ(find_function(p, "0x0000000000001f30  [/usr/lib/libfoo.so]"), FnId(6));
+    EXPECT_EQ(find_error(p, "0x1000 [libfoo.so]"),
+              "no function is named \"0x1000 [libfoo.so]\" or has it in its name");
 }
 
 TEST(FindFunction, NoMatchingNameIsAnError)

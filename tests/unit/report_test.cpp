@@ -357,9 +357,10 @@ TEST(ReportFunction, UnknownOrAmbiguousNameIsAnErrorNamingTheProfile)
     EXPECT_EQ(report_error(test::two_event_call_graph_profile(), function_options("zlib")),
               R"(app.json: no function is named "zlib" or has it in its name)");
     EXPECT_EQ(report_error(test::two_event_call_graph_profile(), function_options("e")),
-              "app.json: \"e\" is in the names of 2 functions; give one's full name:\n"
+              "app.json: \"e\" is in the names of 2 functions:\n"
               "  helper (/src/app.c:20)  [/usr/bin/app]\n"
-              "  memset  [/lib/libc.so.6]");
+              "  memset  [/lib/libc.so.6]\n"
+              "(give one as listed to choose it)");
 }
 
 // --- --thread ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "heap_sites.hpp"
 
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
 
 #include <algorithm>
 #include <map>
@@ -65,9 +66,13 @@ std::optional<FnId> site_function(const Profile& p, const HeapSite& site)
     return std::nullopt;
 }
 
-std::string site_label(const Profile& p, const HeapSite& site) { return site_label(p, site, 2); }
+std::string site_label(const Profile& p, const HeapSite& site)
+{
+    return site_label(p, site, 2, OwnCode(p));
+}
 
-std::string site_label(const Profile& p, const HeapSite& site, size_t most, const std::set<FnId>& wrappers)
+std::string site_label(const Profile& p, const HeapSite& site, size_t most, const OwnCode& own,
+                       const std::set<FnId>& wrappers)
 {
     const Heap& heap = *p.heap();
     const auto first = first_outside_allocator(p, site);
@@ -76,9 +81,15 @@ std::string site_label(const Profile& p, const HeapSite& site, size_t most, cons
             return "(no stack)";
         return p.fn_name(heap.frame(site.frames.front()).fn);
     }
-    // Past the wrappers the stack starts with, when a name is left after them.
-    size_t start = *first;
-    for (size_t i = *first; i < site.frames.size(); ++i) {
+    // From the innermost frame of the program's own code when there is one,
+    // past the wrappers the stack starts with there, when a name is left
+    // after them.
+    size_t from = *first;
+    if (const auto own_frame = own.own_frame(site))
+        from = size_t(std::find(site.frames.begin(), site.frames.end(), *own_frame) -
+                      site.frames.begin());
+    size_t start = from;
+    for (size_t i = from; i < site.frames.size(); ++i) {
         const FnId fn = heap.frame(site.frames[i]).fn;
         if (unnamed(p, fn))
             continue;
@@ -143,10 +154,11 @@ std::vector<std::string> distinct_site_labels(const Profile& p)
         return {};
     const size_t n = heap->sites.size();
     const std::set<FnId> wrappers = allocation_wrappers(p);
+    const OwnCode own(p);
     std::vector<std::string> labels(n);
     std::vector<size_t> named(n, 2);
     for (size_t i = 0; i < n; ++i)
-        labels[i] = site_label(p, heap->sites[i], 2, wrappers);
+        labels[i] = site_label(p, heap->sites[i], 2, own, wrappers);
     // Lengthen the labels that collide while that changes any of them.
     for (bool changed = true; changed;) {
         changed = false;
@@ -157,7 +169,7 @@ std::vector<std::string> distinct_site_labels(const Profile& p)
             if (sites.size() < 2)
                 continue;
             for (size_t i : sites) {
-                std::string longer = site_label(p, heap->sites[i], named[i] + 1, wrappers);
+                std::string longer = site_label(p, heap->sites[i], named[i] + 1, own, wrappers);
                 if (longer != labels[i]) {
                     labels[i] = std::move(longer);
                     ++named[i];

@@ -10,6 +10,7 @@
 #ifndef VGPROF_VIEWER_HEAP_SITES_HPP
 #define VGPROF_VIEWER_HEAP_SITES_HPP
 
+#include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 
 #include <optional>
@@ -31,15 +32,17 @@ std::optional<size_t> first_outside_allocator(const Profile& profile, const Heap
 // The function a site stands for when it is selected: that first frame's.
 std::optional<FnId> site_function(const Profile& profile, const HeapSite& site);
 
-// "count_word:32 < main": the first two named functions outside the
-// allocator, the first with the line of its call; "??? [libfoo.so]" when
+// "count_word:32 < main": the first two named functions from the innermost
+// frame of the program's own code (own_code.hpp), else from the first
+// outside the allocator, the first with the line of its call; "??? [libfoo.so]" when
 // none is named; the allocator's frame when every frame is the allocator's.
 std::string site_label(const Profile& profile, const HeapSite& site);
 
-// As site_label with up to `named` named functions, passing over the
-// `wrappers` the stack starts with (unless that leaves no name).
+// As site_label with up to `named` named functions, the program's own
+// code told by `own`, passing over the `wrappers` the stack starts with
+// (unless that leaves no name).
 std::string site_label(const Profile& profile, const HeapSite& site, size_t named,
-                       const std::set<FnId>& wrappers = {});
+                       const OwnCode& own, const std::set<FnId>& wrappers = {});
 
 // The program's own allocation wrappers: named functions through which a
 // quarter or more of the sites (and at least eight) asked for memory, as

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// Which code is the program's own, as opposed to its toolchain's and
+// system's: the place vgprof names for a cost is the innermost frame of the
+// user's own code, the rest of the stack one step away.
+//
+// By default a frame is not the program's own when its source file is
+// unknown, or one of the toolchain's (Rust's standard library under
+// /rustc/<commit>/ or /rust/deps/, crates from a cargo registry or git
+// checkout, C and C++ headers under /usr/include, GCC's under /usr/lib/gcc),
+// or when its object is a system library (under /lib, /usr/lib, /lib64,
+// /usr/lib64, /usr/libexec: the C library, libstdc++) or Valgrind's preload
+// library. Everything else is: a cargo or CMake project's sources, wherever
+// they are, with no setting. A user's rules (--own, --not-own) come first.
+#ifndef VGPROF_OWN_CODE_HPP
+#define VGPROF_OWN_CODE_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vgprof {
+
+// What a user says counts as their own code, or not: each a path prefix
+// (whole components: "/src" is not "/srcdir") or a glob with '*' and '?'
+// ("*/vendor/*"), matched against a frame's source file and its object's
+// path. When both lists match, the longer pattern decides.
+struct OwnCodeRules {
+    std::vector<std::string> own, not_own;
+};
+
+class OwnCode {
+public:
+    explicit OwnCode(const Profile& profile, OwnCodeRules rules = {});
+
+    // Whether code of function `fn` at source file `file` is the program's
+    // own.
+    bool is_own(FnId fn, FileId file) const;
+
+    // The innermost frame of the site's stack, past the allocator, that is
+    // the program's own; nullopt when none is.
+    std::optional<FrameId> own_frame(const HeapSite& site) const;
+
+    // own_frame, else the frame that called the allocator
+    // (allocating_frame): the one place to name for a site.
+    std::optional<FrameId> named_frame(const HeapSite& site) const;
+
+private:
+    const Profile& profile_;
+    OwnCodeRules rules_;
+};
+
+// Whether code in source file `file` of object `object` is the program's
+// own by `rules` and the defaults: a rule naming the source file decides
+// alone (a user's own library installed under /usr/lib is theirs when they
+// say its sources are), else the file and the object must both be.
+bool is_own_code(const OwnCodeRules& rules, const std::string& file, const std::string& object);
+
+// Whether `path` is a toolchain's or system's source file by the default
+// rules above (not counting its object).
+bool is_toolchain_source(const std::string& path);
+
+// Whether `path` is a system library's object by the default rules.
+bool is_system_object(const std::string& path);
+
+} // namespace vgprof
+
+#endif
