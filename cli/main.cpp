@@ -69,8 +69,10 @@ int main(int argc, char** argv)
             if (command.app->parsed())
                 return command.run();
     } catch (const vgprof::Error& e) {
-        // A message may quote a profile's names: one line, shown escaped.
-        std::cerr << vgprof::plain_line(std::string("vgprof: ") + e.what()) << '\n';
+        // A message may quote a profile's names: its lines (a list of
+        // candidates has several) each shown escaped, none a workflow
+        // command; the names it lists are escaped where it is made.
+        std::cerr << vgprof::plain_lines(std::string("vgprof: ") + e.what() + "\n");
         return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << vgprof::plain_line(std::string("vgprof: internal error: ") + e.what())

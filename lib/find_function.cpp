@@ -8,6 +8,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
+#include "vgprof/safe_text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -170,7 +171,7 @@ std::string selecting_label(const Profile& p, FnId fn)
     std::string label = function_label(p, fn);
     if (p.function(fn).inlined)
         label += " (inlined)";
-    return label;
+    return escaped_controls(label);
 }
 
 [[noreturn]] void fail_with_candidates(const Profile& p, std::string heading,
@@ -201,7 +202,7 @@ std::vector<FnId> functions_where(const Profile& p, Pred pred)
 
 FunctionChoice choose_function(const Profile& profile, std::string_view spec)
 {
-    const std::string quoted = "\"" + std::string(spec) + "\"";
+    const std::string quoted = "\"" + escaped_controls(spec) + "\"";
     const std::vector<FnId> exact =
         functions_where(profile, [&](FnId fn) { return profile.fn_name(fn) == spec; });
     if (exact.size() == 1)
@@ -230,7 +231,7 @@ FunctionChoice choose_function(const Profile& profile, std::string_view spec)
     if (below_path.size() > 1)
         fail_with_candidates(profile,
                              std::to_string(below_path.size()) + " functions' names end in ::" +
-                                 std::string(spec) + ":",
+                                 escaped_controls(spec) + ":",
                              below_path);
 
     const std::vector<FnId> containing = functions_where(profile, [&](FnId fn) {
