@@ -454,6 +454,11 @@ void CallgrindReader::read_cache_description(std::string_view value)
     else if (std::sscanf(text.c_str(), "%llu B, %llu B, fully associative", &size, &line) == 2 &&
              size > 0 && line > 0)
         *cache = CacheGeometry{size, size / line, line};
+    if (*cache) {
+        const std::string problem = detail::cache_geometry_problem(**cache);
+        if (!problem.empty())
+            fail(cat(what, ": not a cache Valgrind simulates: ", problem));
+    }
 }
 
 // totals: and summary: give the costs of a part; a file holding several

@@ -152,7 +152,11 @@ CacheGeometry Loader::cache_geometry_at(const json::value& v, const Where& at) c
             fail(item, cat("expected a positive integer, got ", describe(a[i])));
         n[i] = uint_at(a[i], item);
     }
-    return CacheGeometry{n[0], n[1], n[2]};
+    const CacheGeometry g{n[0], n[1], n[2]};
+    const std::string problem = cache_geometry_problem(g);
+    if (!problem.empty())
+        fail(at, cat("not a cache Valgrind simulates: ", problem));
+    return g;
 }
 
 // A reader takes meta.cache's word for which events are there (a miss
