@@ -136,9 +136,9 @@ void check_stack_frames(const std::string& format, uint64_t frames)
 {
     if (frames > kMaxStackFrames)
         throw Error(cat(format, ": the stacks would hold ", saturated_text(frames), " frames, more than the ", kMaxStackFrames,
-                        " vgprof writes (each stack is written whole, so a deep recursion with a "
-                        "cost at every level makes very many); the callgrind format holds the same "
-                        "costs"));
+                        " vgprof writes (each stack is written whole: deep call paths with a cost "
+                        "at every level, as a deep recursion has, make very many); the callgrind "
+                        "format holds the same costs"));
 }
 
 std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const std::string& name,
