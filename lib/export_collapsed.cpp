@@ -63,7 +63,7 @@ void check_stack_size(const Profile& p, const std::string& name, size_t event,
     uint64_t frames = 0, bytes = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
         const std::optional<PathId> parent = paths[i].parent;
-        const uint64_t above = parent ? saturating_add(text[parent->index()], 1)
+        const uint64_t above = parent                   ? saturating_add(text[parent->index()], 1)
                                : thread_of_root.empty() ? 0
                                                         : thread_of_root[i].size() + 1;
         text[i] = saturating_add(above, path_node_name(p, paths[i]).size());
@@ -75,8 +75,8 @@ void check_stack_size(const Profile& p, const std::string& name, size_t event,
     check_stack_frames(name + ": collapsed stacks", frames);
     if (bytes > kMaxStackText)
         throw Error(cat(name, ": collapsed stacks: the stacks would come to ",
-                        saturated_text(bytes), " bytes, more than the ",
-                        kMaxStackText, " vgprof writes"));
+                        saturated_text(bytes), " bytes, more than the ", kMaxStackText,
+                        " vgprof writes"));
 }
 
 } // namespace
@@ -135,7 +135,8 @@ std::vector<uint32_t> path_depths(const Profile& profile)
 void check_stack_frames(const std::string& format, uint64_t frames)
 {
     if (frames > kMaxStackFrames)
-        throw Error(cat(format, ": the stacks would hold ", saturated_text(frames), " frames, more than the ", kMaxStackFrames,
+        throw Error(cat(format, ": the stacks would hold ", saturated_text(frames),
+                        " frames, more than the ", kMaxStackFrames,
                         " vgprof writes (each stack is written whole: deep call paths with a cost "
                         "at every level, as a deep recursion has, make very many); the callgrind "
                         "format holds the same costs"));

@@ -174,8 +174,9 @@ std::map<uint64_t, MassifSnapshot> massif_snapshots(const Heap& heap)
     return snapshots;
 }
 
-void write_tree(std::ostream& out, const Profile& p, const std::vector<std::vector<FrameId>>& stacks,
-                const MassifSnapshot& s, uint64_t& indentation)
+void write_tree(std::ostream& out, const Profile& p,
+                const std::vector<std::vector<FrameId>>& stacks, const MassifSnapshot& s,
+                uint64_t& indentation)
 {
     AllocationTree tree;
     for (const SnapshotSite& site : s.sites)

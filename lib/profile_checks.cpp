@@ -16,6 +16,16 @@ void fail_at(const std::string& name, const std::string& place, const std::strin
     throw Error(cat(name, ": ", place, ": ", message));
 }
 
+std::string events_problem(size_t events, const std::string& longest_name)
+{
+    if (events > kMaxEvents)
+        return cat(events, " events, more than the ", kMaxEvents, " vgprof reads");
+    if (longest_name.size() > kMaxEventName)
+        return cat("an event name of ", longest_name.size(), " bytes, more than the ",
+                   kMaxEventName, " vgprof reads");
+    return "";
+}
+
 std::string cache_geometry_problem(const CacheGeometry& g)
 {
     const auto power_of_two = [](uint64_t n) { return n != 0 && (n & (n - 1)) == 0; };

@@ -37,6 +37,16 @@ struct CheckedSum {
 // in proportion, a massif tree indenting each frame by its depth.
 inline constexpr size_t kMaxSiteFrames = 4096;
 
+// The most events a profile records, and the longest name one may have:
+// Valgrind's tools record at most some twenty events, with names of a few
+// letters; each event is a column of every table the viewer draws, which
+// Dear ImGui bounds in number and in the length of their titles.
+inline constexpr size_t kMaxEvents = 64;
+inline constexpr size_t kMaxEventName = 256;
+
+// Why `events` cannot be a profile's, or an empty string when they can.
+std::string events_problem(size_t events, const std::string& longest_name);
+
 // Why Valgrind would not simulate a cache of this geometry (its rules for
 // --I1, --D1 and --LL: each figure fits a C int, the line is a power of
 // two of at least 16 bytes, the sets a power of two, the size above the

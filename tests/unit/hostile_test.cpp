@@ -65,7 +65,8 @@ TEST(CacheGeometry, OneValgrindWouldNotSimulateIsRefusedSayingWhy)
     EXPECT_EQ(load_error(with_d1("[1024,32,64]")),
               place + "the associativity 32 is more than the 16 lines");
     // 3 sets of 8 ways.
-    EXPECT_EQ(load_error(with_d1("[1536,8,64]")), place + "the number of sets is not a power of two");
+    EXPECT_EQ(load_error(with_d1("[1536,8,64]")),
+              place + "the number of sets is not a power of two");
 }
 
 TEST(CacheGeometry, ACallgrindFileDescribingOneIsRefused)
@@ -76,6 +77,33 @@ TEST(CacheGeometry, ACallgrindFileDescribingOneIsRefused)
     EXPECT_EQ(load_error(file, "callgrind.out.1"),
               "callgrind.out.1: line 4: D1 cache: not a cache Valgrind simulates: the line size 24 "
               "is not a power of two of at least 16");
+}
+
+// Each event is a column of the viewer's tables, which Dear ImGui bounds
+// (a fuzzed profile with an event named by 34,460 bytes aborted it).
+TEST(Events, MoreThanSixtyFourOrANameOfMoreThan256BytesAreRefused)
+{
+    std::string many = "[\"Ir\"", costs = "1200", totals = "2485947";
+    for (int i = 1; i < 65; ++i) {
+        many += ",\"E" + std::to_string(i) + "\"";
+        costs += ",0";
+        totals += ",0";
+    }
+    const ProfileText sixty_five = ProfileText()
+                                       .drop_call_graph()
+                                       .drop("instrs")
+                                       .set_meta("events", many + "]")
+                                       .set_meta("totals", "[" + totals + "]")
+                                       .set("lines", "[[0,1,11," + costs + "],[1,1,4,2484747" +
+                                                         costs.substr(4) + "]]");
+    EXPECT_EQ(load_error(sixty_five.str()), "p.json: meta.events: 65 events, more than the 64 vgprof reads");
+    const std::string name(257, 'E');
+    EXPECT_EQ(load_error(ProfileText().set_meta("events", "[\"" + name + "\"]").str()),
+              "p.json: meta.events: an event name of 257 bytes, more than the 256 vgprof reads");
+    EXPECT_EQ(load_error("# callgrind format\nevents: Ir " + name + "\nfl=a.c\nfn=main\n1 10 0\n",
+                         "callgrind.out.1"),
+              "callgrind.out.1: line 2: events: an event name of 257 bytes, more than the 256 vgprof "
+              "reads");
 }
 
 TEST(AllocationStacks, TheMostFramesVgprofReadsAreRead)
