@@ -156,9 +156,9 @@ std::string save_suite_baseline(const std::string& dir, const std::string& name,
             // (clang, which builds the fuzz targets, holds to that).
             const std::string& text = entry.second;
             try {
-                write_file_atomically(staging + "/" + entry.first,
-                                      [&](std::ostream& out) { out << text; },
-                                      Durability::synced);
+                write_file_atomically(
+                    staging + "/" + entry.first, [&](std::ostream& out) { out << text; },
+                    Durability::synced);
             } catch (const Error& e) {
                 throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
             }

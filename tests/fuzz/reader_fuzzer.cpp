@@ -152,9 +152,9 @@ void draw_views(const Profile& p)
         HeatmapView heat;
         SourceView source;
         const std::vector<std::function<void()>> draws = {
-            [&] { table.draw(ctx); },  [&] { list.draw(ctx); },     [&] { top_down.draw(ctx); },
+            [&] { table.draw(ctx); },     [&] { list.draw(ctx); },     [&] { top_down.draw(ctx); },
             [&] { bottom_up.draw(ctx); }, [&] { sandwich.draw(ctx); }, [&] { graph.draw(ctx); },
-            [&] { flame.draw(ctx); },  [&] { heat.draw(ctx); },     [&] { source.draw(ctx); }};
+            [&] { flame.draw(ctx); },     [&] { heat.draw(ctx); },     [&] { source.draw(ctx); }};
         for (const auto& draw : draws)
             for (int i = 0; i < 2; ++i)
                 headless_frame(draw);

@@ -28,7 +28,7 @@ std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time
     }
     for (size_t i = 0; i < heap.sites.size(); ++i) {
         const HeapSite& s = heap.sites[i];
-        out[i] = m == HeapMeasure::bytes ? s.bytes
+        out[i] = m == HeapMeasure::bytes    ? s.bytes
                  : m == HeapMeasure::blocks ? s.blocks
                  : m == HeapMeasure::peak   ? s.peak_bytes
                                             : s.end_bytes;
