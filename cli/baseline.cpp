@@ -151,11 +151,14 @@ std::string save_suite_baseline(const std::string& dir, const std::string& name,
     const std::string staging = temp.data();
     std::error_code ignored;
     try {
-        for (const auto& [file, text] : texts) {
+        for (const auto& entry : texts) {
+            // Not a structured binding: C++17 lets no lambda capture one
+            // (clang, which builds the fuzz targets, holds to that).
+            const std::string& text = entry.second;
             try {
-                write_file_atomically(staging + "/" + file,
-                                      [&](std::ostream& out) { out << text; },
-                                      Durability::synced);
+                write_file_atomically(
+                    staging + "/" + entry.first, [&](std::ostream& out) { out << text; },
+                    Durability::synced);
             } catch (const Error& e) {
                 throw Error(fmt::format("cannot save baseline \"{}\": {}", name, e.what()));
             }

@@ -390,6 +390,15 @@ void CallgrindReader::read_events(std::string_view value)
     const std::vector<std::string_view> names = words(value);
     if (names.empty())
         fail("events: names no event");
+    std::string_view longest;
+    size_t events = meta_.events.size();
+    for (std::string_view name : names) {
+        longest = name.size() > longest.size() ? name : longest;
+        events += std::find(meta_.events.begin(), meta_.events.end(), name) == meta_.events.end();
+    }
+    const std::string too_many = events_problem(events, std::string(longest));
+    if (!too_many.empty())
+        fail(cat("events: ", too_many));
     map_.clear();
     for (size_t i = 0; i < names.size(); ++i) {
         if (std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i)
@@ -454,6 +463,11 @@ void CallgrindReader::read_cache_description(std::string_view value)
     else if (std::sscanf(text.c_str(), "%llu B, %llu B, fully associative", &size, &line) == 2 &&
              size > 0 && line > 0)
         *cache = CacheGeometry{size, size / line, line};
+    if (*cache) {
+        const std::string problem = detail::cache_geometry_problem(**cache);
+        if (!problem.empty())
+            fail(cat(what, ": not a cache Valgrind simulates: ", problem));
+    }
 }
 
 // totals: and summary: give the costs of a part; a file holding several

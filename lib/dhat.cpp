@@ -7,6 +7,7 @@
 // end's times are DHAT's tg and te, and the timeline has those two points.
 #include "dhat.hpp"
 #include "json_stream.hpp"
+#include "profile_checks.hpp"
 #include "text.hpp"
 
 #include "vgprof/error.hpp"
@@ -249,6 +250,9 @@ Profile DhatReader::read(Input& input)
         const json::value& fs = member(pp, "fs", at);
         if (!fs.is_array() || fs.get_array().empty())
             fail(at + ".fs", "expected a non-empty array of frame numbers");
+        if (fs.get_array().size() > detail::kMaxSiteFrames)
+            fail(at + ".fs", cat(fs.get_array().size(), " frames, more than the ",
+                                 detail::kMaxSiteFrames, " of an allocation stack vgprof reads"));
         for (const json::value& f : fs.get_array()) {
             if (!f.is_int64() || f.get_int64() <= 0)
                 fail(at + ".fs", "expected frame numbers (1 and up: 0 is [root])");

@@ -4,12 +4,15 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/export_dhat.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <ostream>
 #include <vector>
 
 namespace vgprof {
+
+using detail::cat;
 
 namespace {
 
@@ -37,6 +40,43 @@ void check_exportable(const Profile& p, const std::string& name, const Collapsed
     if (options.threads && !p.has_thread_graphs())
         throw Error(name + ": stacks by thread need per-thread call graphs, which this profile "
                            "does not have (recorded without --separate-threads=yes)");
+}
+
+// Adds without passing 2^64-1, where a sum that large only has to say
+// "too many".
+uint64_t saturating_add(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+std::string saturated_text(uint64_t n) { return n == UINT64_MAX ? "more than 2^64-1" : cat(n); }
+
+// What the stacks come to, counted over the tree in one pass, before any
+// is built: each node's stack is its parent's and one more frame.
+void check_stack_size(const Profile& p, const std::string& name, size_t event,
+                      const std::vector<std::string>& thread_of_root)
+{
+    const std::vector<PathNode>& paths = p.paths();
+    const std::vector<uint32_t> depth = path_depths(p);
+    std::vector<uint64_t> text(paths.size());
+    uint64_t frames = 0, bytes = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+        const std::optional<PathId> parent = paths[i].parent;
+        const uint64_t above = parent                   ? saturating_add(text[parent->index()], 1)
+                               : thread_of_root.empty() ? 0
+                                                        : thread_of_root[i].size() + 1;
+        text[i] = saturating_add(above, path_node_name(p, paths[i]).size());
+        if (p.path_self(i)[event] == 0)
+            continue;
+        frames = saturating_add(frames, depth[i]);
+        bytes = saturating_add(bytes, text[i]);
+    }
+    check_stack_frames(name + ": collapsed stacks", frames);
+    if (bytes > kMaxStackText)
+        throw Error(cat(name, ": collapsed stacks: the stacks would come to ",
+                        saturated_text(bytes), " bytes, more than the ", kMaxStackText,
+                        " vgprof writes"));
 }
 
 } // namespace
@@ -82,6 +122,26 @@ const std::string& path_node_name(const Profile& profile, const PathNode& node)
     return node.fn ? profile.fn_name(*node.fn) : truncated;
 }
 
+std::vector<uint32_t> path_depths(const Profile& profile)
+{
+    const std::vector<PathNode>& paths = profile.paths();
+    std::vector<uint32_t> depth(paths.size(), 1);
+    for (size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].parent)
+            depth[i] = depth[paths[i].parent->index()] + 1;
+    return depth;
+}
+
+void check_stack_frames(const std::string& format, uint64_t frames)
+{
+    if (frames > kMaxStackFrames)
+        throw Error(cat(format, ": the stacks would hold ", saturated_text(frames),
+                        " frames, more than the ", kMaxStackFrames,
+                        " vgprof writes (each stack is written whole: deep call paths with a cost "
+                        "at every level, as a deep recursion has, make very many); the callgrind "
+                        "format holds the same costs"));
+}
+
 std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const std::string& name,
                                                  const CollapsedOptions& options)
 {
@@ -94,6 +154,7 @@ std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const s
             for (PathId root : t.roots)
                 thread_of_root[root.index()] = "thread " + std::to_string(t.tid);
 
+    check_stack_size(profile, name, event, thread_of_root);
     std::map<std::string, uint64_t> stacks;
     for (size_t i = 0; i < paths.size(); ++i) {
         const uint64_t cost = profile.path_self(i)[event];

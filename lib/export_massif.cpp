@@ -7,15 +7,23 @@
 // "nCHILDREN: BYTES LABEL" indented one space per level.
 #include "vgprof/export_massif.hpp"
 
+#include "vgprof/error.hpp"
+#include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
+
+#include "text.hpp"
 
 #include <algorithm>
 #include <map>
 #include <ostream>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace vgprof {
+
+using detail::cat;
 
 namespace {
 
@@ -45,9 +53,10 @@ public:
         }
     }
 
-    void write(std::ostream& out, const Profile& p, uint64_t unlisted) const
+    // `indentation`: the spaces written so far, over every tree.
+    void write(std::ostream& out, const Profile& p, uint64_t unlisted, uint64_t& indentation) const
     {
-        write_node(out, p, 0, 0, unlisted);
+        write_nodes(out, p, unlisted, indentation);
     }
 
 private:
@@ -57,15 +66,24 @@ private:
         std::vector<size_t> children;
     };
 
+    // Found through a map, not the parent's list: a node may have as many
+    // children as there are sites.
     size_t child(size_t parent, FrameId frame)
     {
-        for (size_t c : nodes_[parent].children)
-            if (nodes_[c].frame == frame)
-                return c;
-        nodes_.push_back(Node{frame, 0, {}});
-        nodes_[parent].children.push_back(nodes_.size() - 1);
-        return nodes_.size() - 1;
+        const auto [it, added] = child_of_.emplace(std::pair{parent, frame.index()}, nodes_.size());
+        if (added) {
+            nodes_.push_back(Node{frame, 0, {}});
+            nodes_[parent].children.push_back(it->second);
+        }
+        return it->second;
     }
+
+    struct PairHash {
+        size_t operator()(const std::pair<size_t, uint32_t>& k) const
+        {
+            return std::hash<size_t>()(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+        }
+    };
 
     // Largest first, then in address order (frames are sorted by address).
     std::vector<size_t> ordered_children(size_t node) const
@@ -79,19 +97,34 @@ private:
         return children;
     }
 
-    void write_node(std::ostream& out, const Profile& p, size_t node, size_t depth,
-                    uint64_t unlisted) const
+    // Depth first, iteratively: a site's stack, and so the tree, can be
+    // thousands of frames deep. Each line is indented by its depth, so a
+    // deep tree of many branches writes much more than it holds: the
+    // indentation is bounded, as the stack exporters bound their frames.
+    void write_nodes(std::ostream& out, const Profile& p, uint64_t unlisted,
+                     uint64_t& indentation) const
     {
-        const Node& n = nodes_[node];
-        const std::vector<size_t> children = ordered_children(node);
-        out << std::string(depth, ' ') << 'n' << children.size() + (unlisted ? 1 : 0) << ": "
-            << n.bytes + unlisted << ' ';
-        if (depth == 0)
-            out << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n";
-        else
-            out << one_line(valgrind_frame_text(p, p.heap()->frame(n.frame))) << '\n';
-        for (size_t c : children)
-            write_node(out, p, c, depth + 1, 0);
+        std::vector<std::pair<size_t, size_t>> todo{{0, 0}};  // (node, depth)
+        while (!todo.empty()) {
+            const auto [node, depth] = todo.back();
+            todo.pop_back();
+            const Node& n = nodes_[node];
+            const std::vector<size_t> children = ordered_children(node);
+            const uint64_t extra = depth == 0 ? unlisted : 0;
+            indentation += depth;
+            if (indentation > kMaxStackText)
+                throw Error(cat("massif: the trees' lines would be indented by more than ",
+                                kMaxStackText, " spaces in all, more than vgprof writes (",
+                                "the allocation stacks are too deep and too many)"));
+            out << std::string(depth, ' ') << 'n' << children.size() + (extra ? 1 : 0) << ": "
+                << n.bytes + extra << ' ';
+            if (depth == 0)
+                out << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n";
+            else
+                out << one_line(valgrind_frame_text(p, p.heap()->frame(n.frame))) << '\n';
+            for (auto c = children.rbegin(); c != children.rend(); ++c)
+                todo.push_back({*c, depth + 1});
+        }
         if (unlisted)
             out << " n0: " << unlisted
                 << " in other places, smaller than the ten largest (the profile does not list "
@@ -99,6 +132,7 @@ private:
     }
 
     std::vector<Node> nodes_;  // the root first
+    std::unordered_map<std::pair<size_t, uint32_t>, size_t, PairHash> child_of_;
 };
 
 void keep(std::map<uint64_t, MassifSnapshot>& snapshots, uint64_t time, MassifSnapshot s)
@@ -140,13 +174,14 @@ std::map<uint64_t, MassifSnapshot> massif_snapshots(const Heap& heap)
     return snapshots;
 }
 
-void write_tree(std::ostream& out, const Profile& p, const std::vector<std::vector<FrameId>>& stacks,
-                const MassifSnapshot& s)
+void write_tree(std::ostream& out, const Profile& p,
+                const std::vector<std::vector<FrameId>>& stacks, const MassifSnapshot& s,
+                uint64_t& indentation)
 {
     AllocationTree tree;
     for (const SnapshotSite& site : s.sites)
         tree.add(stacks[site.site.index()], site.bytes);
-    tree.write(out, p, s.unlisted);
+    tree.write(out, p, s.unlisted, indentation);
 }
 
 } // namespace
@@ -161,13 +196,14 @@ void write_massif(std::ostream& out, const Profile& profile)
     out << "desc: vgprof heap profile: the timeline and snapshots it recorded\n"
         << "cmd: " << one_line(command_text(profile)) << "\ntime_unit: i\n";
     size_t number = 0;
+    uint64_t indentation = 0;
     for (const auto& [time, s] : massif_snapshots(heap)) {
         out << "#-----------\nsnapshot=" << number++ << "\n#-----------\ntime=" << time
             << "\nmem_heap_B=" << s.bytes << "\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree="
             << (s.kind == TreeKind::empty ? "empty" : s.kind == TreeKind::peak ? "peak" : "detailed")
             << '\n';
         if (s.kind != TreeKind::empty)
-            write_tree(out, profile, stacks, s);
+            write_tree(out, profile, stacks, s, indentation);
     }
 }
 

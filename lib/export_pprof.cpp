@@ -85,6 +85,7 @@ public:
 
     std::string encode()
     {
+        check_stack_frames("pprof", stack_frames());
         write_sample_types();
         if (cpu_)
             write_cpu_samples();
@@ -157,6 +158,26 @@ private:
             s.message(field::label, l);
         }
         message_.message(field::sample, s);
+    }
+
+    // The samples' locations in all: a node's whole path for each node of
+    // some cost, a site's frames for each site.
+    uint64_t stack_frames() const
+    {
+        uint64_t frames = 0;
+        if (cpu_) {
+            const std::vector<uint32_t> depth = path_depths(p_);
+            const size_t events = p_.num_events();
+            for (size_t node = 0; node < depth.size(); ++node) {
+                const uint64_t* self = p_.path_self(node);
+                if (std::any_of(self, self + events, [](uint64_t c) { return c != 0; }))
+                    frames += depth[node];
+            }
+        }
+        if (heap_)
+            for (const HeapSite& site : heap_->sites)
+                frames += site.frames.size();
+        return frames;
     }
 
     void write_cpu_samples()

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -48,6 +49,7 @@ struct Sampled {
     std::vector<size_t> keys;
     std::function<std::vector<size_t>(size_t)> stack_of;
     std::function<uint64_t(size_t)> weight_of;
+    std::function<size_t(size_t)> depth_of;  // the length of stack_of's stack
 };
 
 void write_sampled(std::ostream& out, const Sampled& s)
@@ -74,7 +76,7 @@ void write_sampled(std::ostream& out, const Sampled& s)
 // The event's profile: the tree's nodes that cost something.
 Sampled event_profile(const Profile& p, size_t event)
 {
-    Sampled s{p.meta().events[event], "none", {}, {}, {}};
+    Sampled s{p.meta().events[event], "none", {}, {}, {}, {}};
     for (size_t node = 0; node < p.paths().size(); ++node)
         if (p.path_self(node)[event] != 0)
             s.keys.push_back(node);
@@ -85,6 +87,9 @@ Sampled event_profile(const Profile& p, size_t event)
         return stack;
     };
     s.weight_of = [&p, event](size_t node) { return p.path_self(node)[event]; };
+    s.depth_of = [depth = std::make_shared<std::vector<uint32_t>>(path_depths(p))](size_t node) {
+        return size_t((*depth)[node]);
+    };
     return s;
 }
 
@@ -92,7 +97,7 @@ Sampled event_profile(const Profile& p, size_t event)
 Sampled heap_profile(const Profile& p, const std::string& name, uint64_t HeapSite::*figure)
 {
     const Heap& heap = *p.heap();
-    Sampled s{name, "bytes", {}, {}, {}};
+    Sampled s{name, "bytes", {}, {}, {}, {}};
     for (size_t site = 0; site < heap.sites.size(); ++site)
         if (heap.sites[site].*figure != 0)
             s.keys.push_back(site);
@@ -104,7 +109,18 @@ Sampled heap_profile(const Profile& p, const std::string& name, uint64_t HeapSit
         return stack;
     };
     s.weight_of = [&heap, figure](size_t site) { return heap.sites[site].*figure; };
+    s.depth_of = [&heap](size_t site) { return heap.sites[site].frames.size(); };
     return s;
+}
+
+// The frames the samples' stacks hold in all.
+uint64_t stack_frames(const std::vector<Sampled>& profiles)
+{
+    uint64_t frames = 0;
+    for (const Sampled& s : profiles)
+        for (size_t key : s.keys)
+            frames += s.depth_of(key);
+    return frames;
 }
 
 } // namespace
@@ -120,6 +136,7 @@ void write_speedscope(std::ostream& out, const Profile& profile)
         profiles.push_back(heap_profile(profile, "heap: bytes allocated", &HeapSite::bytes));
         profiles.push_back(heap_profile(profile, "heap: bytes at t-gmax", &HeapSite::peak_bytes));
     }
+    check_stack_frames("speedscope", stack_frames(profiles));
     out << "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
         << "\"exporter\":\"vgprof\",\"name\":" << quoted(command_text(profile))
         << ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[";

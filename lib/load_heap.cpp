@@ -131,6 +131,9 @@ void Loader::load_heap_sites(const json::value& v, const Where& at, Heap& heap) 
         const json::array& fs = array_at(row[0], frames);
         if (fs.empty())
             fail(frames, "an allocation site needs at least one frame");
+        if (fs.size() > kMaxSiteFrames)
+            fail(frames, cat(fs.size(), " frames, more than the ", kMaxSiteFrames,
+                             " of an allocation stack vgprof reads"));
         // Since version 7 the inlined calls at an address are frames of
         // their own, beside it: the depth bounds the addresses.
         size_t addresses = 0;

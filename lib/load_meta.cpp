@@ -27,6 +27,13 @@ void Loader::load_meta(const json::value& v, const Where& at)
     m.events = strings_at(required(o, "events", at), events);
     if (m.events.empty())
         fail(events, "expected at least one event, got an empty array");
+    const std::string too_many = events_problem(
+        m.events.size(), *std::max_element(m.events.begin(), m.events.end(),
+                                           [](const std::string& a, const std::string& b) {
+                                               return a.size() < b.size();
+                                           }));
+    if (!too_many.empty())
+        fail(events, too_many);
     for (size_t i = 0; i < m.events.size(); ++i)
         if (std::find(m.events.begin(), m.events.begin() + i, m.events[i]) != m.events.begin() + i)
             fail(events.element(i), cat("event ", quoted(m.events[i]), " is listed twice"));
@@ -152,7 +159,11 @@ CacheGeometry Loader::cache_geometry_at(const json::value& v, const Where& at) c
             fail(item, cat("expected a positive integer, got ", describe(a[i])));
         n[i] = uint_at(a[i], item);
     }
-    return CacheGeometry{n[0], n[1], n[2]};
+    const CacheGeometry g{n[0], n[1], n[2]};
+    const std::string problem = cache_geometry_problem(g);
+    if (!problem.empty())
+        fail(at, cat("not a cache Valgrind simulates: ", problem));
+    return g;
 }
 
 // A reader takes meta.cache's word for which events are there (a miss

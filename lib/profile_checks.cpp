@@ -16,6 +16,36 @@ void fail_at(const std::string& name, const std::string& place, const std::strin
     throw Error(cat(name, ": ", place, ": ", message));
 }
 
+std::string events_problem(size_t events, const std::string& longest_name)
+{
+    if (events > kMaxEvents)
+        return cat(events, " events, more than the ", kMaxEvents, " vgprof reads");
+    if (longest_name.size() > kMaxEventName)
+        return cat("an event name of ", longest_name.size(), " bytes, more than the ",
+                   kMaxEventName, " vgprof reads");
+    return "";
+}
+
+std::string cache_geometry_problem(const CacheGeometry& g)
+{
+    const auto power_of_two = [](uint64_t n) { return n != 0 && (n & (n - 1)) == 0; };
+    const uint64_t most = INT32_MAX;
+    if (g.size == 0 || g.assoc == 0 || g.line_size == 0)
+        return "the size, associativity and line size must be positive";
+    if (g.size > most || g.assoc > most || g.line_size > most)
+        return cat("a figure is more than ", most, ", the most Valgrind simulates");
+    if (!power_of_two(g.line_size) || g.line_size < 16)
+        return cat("the line size ", g.line_size, " is not a power of two of at least 16");
+    if (g.size <= g.line_size)
+        return cat("the size ", g.size, " is not more than the line size ", g.line_size);
+    if (g.assoc > g.size / g.line_size)
+        return cat("the associativity ", g.assoc, " is more than the ", g.size / g.line_size,
+                   " lines");
+    if (g.size % (g.line_size * g.assoc) != 0 || !power_of_two(g.size / g.line_size / g.assoc))
+        return "the number of sets is not a power of two";
+    return "";
+}
+
 // meta.totals is what a reader shows as the program total; checking it
 // against the lines catches a writer that dropped or double-counted rows.
 void check_line_totals(const ProfileTables& t, const std::string& name)

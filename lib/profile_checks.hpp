@@ -11,6 +11,7 @@
 #include "text.hpp"
 #include "vgprof/profile.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -29,6 +30,29 @@ struct CheckedSum {
     }
     std::string str() const { return overflow ? std::string("more than 2^64-1") : cat(value); }
 };
+
+// The most frames an allocation stack may have, inlined frames included.
+// Valgrind unwinds at most 500 addresses (--num-callers), vgprof's tool 200
+// (--heap-depth); the bound keeps what the exporters write of a site's stack
+// in proportion, a massif tree indenting each frame by its depth.
+inline constexpr size_t kMaxSiteFrames = 4096;
+
+// The most events a profile records, and the longest name one may have:
+// Valgrind's tools record at most some twenty events, with names of a few
+// letters; each event is a column of every table the viewer draws, which
+// Dear ImGui bounds in number and in the length of their titles.
+inline constexpr size_t kMaxEvents = 64;
+inline constexpr size_t kMaxEventName = 256;
+
+// Why `events` cannot be a profile's, or an empty string when they can.
+std::string events_problem(size_t events, const std::string& longest_name);
+
+// Why Valgrind would not simulate a cache of this geometry (its rules for
+// --I1, --D1 and --LL: each figure fits a C int, the line is a power of
+// two of at least 16 bytes, the sets a power of two, the size above the
+// line size), or an empty string when it would. Readers show the figures
+// on the geometry's word, dividing by them.
+std::string cache_geometry_problem(const CacheGeometry& g);
 
 // "NAME: PLACE: MESSAGE", or "NAME: MESSAGE" without a place.
 [[noreturn]] void fail_at(const std::string& name, const std::string& place,

@@ -49,10 +49,11 @@ void draw_scale_legend(const char* what, double max)
     ImGui::NewLine();
 }
 
-// A cell's width: a cache line's 8-byte stripes, 4 pixels each.
+// A cell's width: a cache line's 8-byte stripes (at most kMaxStripes), 4
+// pixels each.
 float map_cell_width(const DataHeatmap& map)
 {
-    return float(std::max<uint64_t>(1, map.line_size / 8)) * 4;
+    return float(std::clamp<uint64_t>(map.line_size / 8, 1, kMaxStripes)) * 4;
 }
 
 std::string offset_range(uint64_t from, uint64_t to)

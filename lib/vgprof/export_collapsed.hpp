@@ -41,6 +41,23 @@ std::vector<PathId> path_from_root(const Profile& profile, PathId node);
 // The name of a node's function, or kTruncatedFrame.
 const std::string& path_node_name(const Profile& profile, const PathNode& node);
 
+// The formats that write each stack in full (collapsed, pprof, speedscope)
+// write a node's whole path for every node that costs something: a
+// recursion N deep with a cost at every level comes to N*N/2 frames, 5*10^9
+// for 100,000 levels, from a profile of a few megabytes. They refuse, before
+// writing, stacks of more frames in all than this, or (collapsed stacks)
+// more text; a real program's stacks come to a few million frames.
+inline constexpr uint64_t kMaxStackFrames = uint64_t(1) << 27;
+inline constexpr uint64_t kMaxStackText = uint64_t(1) << 30;
+
+// Each call-path node's depth, its root's being 1 (the loader puts parents
+// before their children, so one pass finds them all).
+std::vector<uint32_t> path_depths(const Profile& profile);
+
+// Throws vgprof::Error when `frames` (the stacks' frames `format` would
+// write, in all) is more than kMaxStackFrames.
+void check_stack_frames(const std::string& format, uint64_t frames);
+
 struct CollapsedOptions {
     std::string event = "Ir";  // whose self costs are counted
     // Begin each stack with its thread ("thread 2;worker;compute"); needs a
@@ -56,7 +73,9 @@ struct CollapsedOptions {
 // orders them by their text. A ';' in a function's name, which would read
 // as two frames, becomes ':', and a line break a space. Throws
 // vgprof::Error naming `name` (the profile's path) when the profile has no
-// call graph, no such event, or, with options.threads, no per-thread graphs.
+// call graph, no such event, or, with options.threads, no per-thread graphs,
+// and when the stacks come to more than kMaxStackFrames frames or
+// kMaxStackText bytes.
 std::map<std::string, uint64_t> collapsed_stacks(const Profile& profile, const std::string& name,
                                                  const CollapsedOptions& options);
 

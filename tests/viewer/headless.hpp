@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The tests' Dear ImGui without a window: a context with a font atlas and a
-// display size, frames drawn in a window filling it, and clicks and drags
-// made by moving the simulated mouse.
+// The tests' Dear ImGui without a window (headless_imgui.hpp), and clicks
+// and drags made by moving the simulated mouse.
 #ifndef VGPROF_TESTS_VIEWER_HEADLESS_HPP
 #define VGPROF_TESTS_VIEWER_HEADLESS_HPP
+
+#include "headless_imgui.hpp"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -16,33 +17,12 @@ namespace vgprof::viewer {
 
 class Headless : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1280, 800);
-        io.DeltaTime = 1.0f / 60;
-        io.Fonts->AddFontDefault();
-        unsigned char* pixels;
-        int w, h;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    }
+    void SetUp() override { create_headless_context(); }
     void TearDown() override { ImGui::DestroyContext(); }
 
     // One frame with `draw` in a window filling the display; returns the
     // vertices drawn.
-    int frame(const std::function<void()>& draw)
-    {
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos(ImVec2(0, 0));
-        ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
-        ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
-        draw();
-        ImGui::End();
-        ImGui::Render();
-        return ImGui::GetDrawData()->TotalVtxCount;
-    }
+    int frame(const std::function<void()>& draw) { return headless_frame(draw); }
 
     // A press at `from`, moves to `to` in steps of 10 pixels, a frame each,
     // and the release there.

@@ -419,16 +419,33 @@ CallTree::nodes_of(NodeKey key) const
     return {first, last};
 }
 
+// Looking up from each of the key's nodes is quick for the few nodes of a
+// function, but a comb of many nodes deep under a long path would take
+// nodes times depth: past as many steps as the tree has nodes, one pass
+// over the whole tree (parents first) marks what lies under the key.
 std::vector<uint32_t> CallTree::outermost(NodeKey key) const
 {
     const auto [first, last] = nodes_of(key);
     std::vector<uint32_t> out;
-    for (auto it = first; it != last; ++it) {
+    size_t steps = 0;
+    for (auto it = first; it != last && steps <= nodes_.size(); ++it) {
         bool nested = false;
-        for (uint32_t up = nodes_[*it].parent; up != kNone && !nested; up = nodes_[up].parent)
+        for (uint32_t up = nodes_[*it].parent; up != kNone && !nested; up = nodes_[up].parent) {
             nested = nodes_[up].key == key;
+            ++steps;
+        }
         if (!nested)
             out.push_back(*it);
+    }
+    if (steps <= nodes_.size())
+        return out;
+    std::vector<bool> under(nodes_.size(), false);
+    out.clear();
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+        const uint32_t up = nodes_[i].parent;
+        under[i] = up != kNone && (under[up] || nodes_[up].key == key);
+        if (nodes_[i].key == key && !under[i])
+            out.push_back(i);
     }
     return out;
 }

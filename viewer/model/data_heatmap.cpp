@@ -45,10 +45,10 @@ DataHeatRow empty_row(DataObjId id, uint64_t end, uint64_t width, uint64_t line_
 {
     DataHeatRow row;
     row.object = id;
-    row.lines = std::max<uint64_t>(1, (end + line_size - 1) / line_size);
-    row.lines_per_cell = (row.lines + max_columns - 1) / max_columns;
+    row.lines = std::max<uint64_t>(1, end / line_size + (end % line_size != 0));
+    row.lines_per_cell = row.lines / max_columns + (row.lines % max_columns != 0);
     if (row.lines_per_cell == 1 && width < line_size)
-        row.stripes = uint32_t(line_size / width);
+        row.stripes = uint32_t(std::min<uint64_t>(kMaxStripes, line_size / width));
     const uint64_t cells = (row.lines + row.lines_per_cell - 1) / row.lines_per_cell;
     row.values.assign(cells * row.stripes, 0);
     return row;

@@ -24,6 +24,12 @@
 
 namespace vgprof::viewer {
 
+// The most stripes a line's cell is cut into: 8-byte stripes of a 128-byte
+// line. A longer line (Valgrind simulates lines of up to 2^30 bytes) has
+// its buckets summed into as many stripes, so that a cell stays a few
+// pixels wide and a few values long.
+inline constexpr uint32_t kMaxStripes = 16;
+
 struct DataHeatRow {
     DataObjId object;
     uint64_t total = 0;           // the event on the whole object
@@ -31,8 +37,8 @@ struct DataHeatRow {
     // Lines summed in one cell: 1 unless the object spans more lines than
     // the map has columns.
     uint64_t lines_per_cell = 1;
-    // Stripes per cell: the line's offset buckets (line / bucket width),
-    // 1 when buckets are lines or cells sum several lines.
+    // Stripes per cell: the line's offset buckets (line / bucket width, at
+    // most kMaxStripes), 1 when buckets are lines or cells sum several lines.
     uint32_t stripes = 1;
     // cells * stripes values: stripe s of cell c at c * stripes + s.
     std::vector<uint64_t> values;

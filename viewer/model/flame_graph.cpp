@@ -18,23 +18,46 @@ public:
     uint64_t value(PathId node) const { return doc_.profile().path_inclusive(node.index())[event_]; }
 
     // Lays out `nodes` (siblings) side by side from x0, each as wide as its
-    // cost over `scale`, then their children below them.
+    // cost over `scale`, then their children below them, depth first with a
+    // stack of its own: a recursion 100,000 deep is a path that long.
     void place(std::vector<PathId> nodes, int depth, double x0, double scale)
+    {
+        struct Level {
+            std::vector<PathId> nodes;  // most expensive first
+            size_t next;
+            int depth;
+            double x;  // where the next box starts
+        };
+        std::vector<Level> todo;
+        todo.push_back({sorted(std::move(nodes)), 0, depth, x0});
+        while (!todo.empty()) {
+            Level& level = todo.back();
+            if (level.next == level.nodes.size()) {
+                todo.pop_back();
+                continue;
+            }
+            const PathId node = level.nodes[level.next++];
+            const double w = double(value(node)) * scale;
+            if (w < min_width_) {
+                level.next = level.nodes.size();  // sorted: every later sibling is narrower still
+                continue;
+            }
+            const double x = level.x;
+            const int d = level.depth;
+            level.x += w;
+            out_.boxes.push_back({node, d, x, std::min(1.0, x + w), value(node), false});
+            out_.depth = std::max(out_.depth, d + 1);
+            todo.push_back({sorted(children(node)), 0, d + 1, x});
+        }
+    }
+
+    std::vector<PathId> sorted(std::vector<PathId> nodes) const
     {
         std::sort(nodes.begin(), nodes.end(), [&](PathId a, PathId b) {
             const uint64_t va = value(a), vb = value(b);
             return va != vb ? va > vb : a < b;
         });
-        double x = x0;
-        for (PathId node : nodes) {
-            const double w = double(value(node)) * scale;
-            if (w < min_width_)
-                break;  // sorted: every later sibling is narrower still
-            out_.boxes.push_back({node, depth, x, std::min(1.0, x + w), value(node), false});
-            out_.depth = std::max(out_.depth, depth + 1);
-            place(children(node), depth + 1, x, scale);
-            x += w;
-        }
+        return nodes;
     }
 
     std::vector<PathId> children(PathId node) const

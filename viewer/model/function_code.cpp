@@ -174,14 +174,17 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
             return found;
         };
         std::vector<size_t> lines = all([&](const Transfer& t) { return enters(t, name); });
+        // The key by another name: C++17 lets no lambda capture a structured
+        // binding, and clang, which builds the fuzz targets, holds to that.
+        const auto& row_key = key;
         // Else the calls there that no other row's callee names (a call
         // through the PLT of a function resolved to another name, an
         // indirect call, a call into unnamed code).
         if (lines.empty())
             lines = all([&](const Transfer& t) {
                 return t.call && std::none_of(rows.begin(), rows.end(), [&](const auto& other) {
-                           return std::get<0>(other.first) == std::get<0>(key) &&
-                                  std::get<1>(other.first) == std::get<1>(key) &&
+                           return std::get<0>(other.first) == std::get<0>(row_key) &&
+                                  std::get<1>(other.first) == std::get<1>(row_key) &&
                                   enters(t, p.fn_name(other.second.callee));
                        });
             });

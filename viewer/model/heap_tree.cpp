@@ -11,22 +11,29 @@ namespace vgprof::viewer {
 
 namespace {
 
-uint64_t measure_of(const Heap& heap, SiteId id, HeapMeasure m, uint64_t time)
+// Each site's figure. At a time, from the snapshot's rows, read once: a
+// snapshot may list every site.
+std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time)
 {
-    const HeapSite& s = heap.site(id);
-    switch (m) {
-    case HeapMeasure::bytes: return s.bytes;
-    case HeapMeasure::blocks: return s.blocks;
-    case HeapMeasure::peak: return s.peak_bytes;
-    case HeapMeasure::leaked: return s.end_bytes;
-    case HeapMeasure::at_time:
+    std::vector<uint64_t> out(heap.sites.size(), 0);
+    if (m == HeapMeasure::at_time) {
+        std::vector<bool> seen(out.size(), false);  // a site's first row counts
         if (const HeapSnapshot* snap = snapshot_at(heap, time))
             for (const SnapshotSite& row : snap->sites)
-                if (row.site == id)
-                    return row.bytes;
-        return 0;
+                if (row.site.index() < out.size() && !seen[row.site.index()]) {
+                    out[row.site.index()] = row.bytes;
+                    seen[row.site.index()] = true;
+                }
+        return out;
     }
-    return 0;
+    for (size_t i = 0; i < heap.sites.size(); ++i) {
+        const HeapSite& s = heap.sites[i];
+        out[i] = m == HeapMeasure::bytes    ? s.bytes
+                 : m == HeapMeasure::blocks ? s.blocks
+                 : m == HeapMeasure::peak   ? s.peak_bytes
+                                            : s.end_bytes;
+    }
+    return out;
 }
 
 } // namespace
@@ -51,12 +58,14 @@ CallTree allocation_tree(const Profile& profile, HeapMeasure measure, uint64_t t
         return CallTree(std::move(nodes), diff != nullptr);
     const Heap* base = diff ? diff->base().profile().heap() : nullptr;
     std::map<std::pair<uint32_t, uint64_t>, uint32_t> child;  // (parent + 1, key) -> node
+    const std::vector<uint64_t> values = measures_of(*heap, measure, time);
+    const std::vector<uint64_t> base_values = base ? measures_of(*base, measure, time) : values;
     for (size_t i = 0; i < heap->sites.size(); ++i) {
         const SiteId id{uint32_t(i)};
         const HeapSite& site = heap->site(id);
-        const uint64_t value = measure_of(*heap, id, measure, time);
+        const uint64_t value = values[i];
         const auto base_id = base ? diff->base_site(id) : std::nullopt;
-        const uint64_t base_value = base_id ? measure_of(*base, *base_id, measure, time) : 0;
+        const uint64_t base_value = base_id ? base_values[base_id->index()] : 0;
         const auto first = first_outside_allocator(profile, site);
         if ((value == 0 && base_value == 0) || !first)
             continue;

@@ -175,9 +175,13 @@ void MergedTree::set_expanded(uint32_t id, bool open)
 uint32_t MergedTree::expand_hottest(uint32_t id, double share)
 {
     uint32_t at = id;
-    // A tree is at most as deep as the deepest stack; the bound only guards
-    // against a loop if that ever were not so.
-    for (size_t steps = 0; steps < 10000; ++steps) {
+    // At most 1,000 levels, which is more than anyone reads and keeps the
+    // open paths (each as long as its depth) small for a deep recursion.
+    // Each level of an inverted deep recursion carries a cursor for every
+    // deeper level, so the work is bounded too: the rest opens a click at
+    // a time.
+    const size_t cursors = cursors_.size();
+    for (size_t steps = 0; steps < 1000 && cursors_.size() - cursors < kExpandCursors; ++steps) {
         set_expanded(at, true);
         const std::vector<uint32_t>& kids = children(at);
         if (kids.empty())
@@ -194,7 +198,8 @@ void MergedTree::expand_all(uint32_t id, size_t limit)
 {
     std::vector<uint32_t> todo{id};
     size_t opened = 0;
-    while (!todo.empty() && opened < limit) {
+    const size_t cursors = cursors_.size();
+    while (!todo.empty() && opened < limit && cursors_.size() - cursors < kExpandCursors) {
         const uint32_t n = todo.back();
         todo.pop_back();
         if (!nodes_[n].has_children)

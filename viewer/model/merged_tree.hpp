@@ -22,6 +22,9 @@ namespace vgprof::viewer {
 class MergedTree {
 public:
     static constexpr uint32_t kNone = UINT32_MAX;
+    // The most cursors (call tree nodes followed) one expand_hottest or
+    // expand_all adds.
+    static constexpr size_t kExpandCursors = size_t(1) << 20;
 
     struct Node {
         uint32_t parent = kNone;

@@ -14,9 +14,11 @@
 // every 1/256th, with more random seeds.
 #include "bad_inputs.hpp"
 #include "bounded_run.hpp"
+#include "hostile_shapes.hpp"
 
 #include "../../tool/harness.hpp"
 #include "../../unit/compress_text.hpp"
+#include "../../unit/data_fixture.hpp"
 #include "../../viewer/text_finder.hpp"
 
 #include "profile_loader.hpp"
@@ -345,6 +347,73 @@ TEST_F(BadProfiles, AMillionDeepNestingIsRefused)
 TEST_F(BadProfiles, A500MegabyteStringIsRefusedInLittleMemory)
 {
    expect_refused(huge());
+}
+
+// Shapes no real run takes, each at a size that once crashed a reader,
+// hung it or made it take gigabytes: every command and export format reads
+// each or refuses it with one line naming the file, every view of the
+// viewer (drawn in its window) shows it, in bounded time and memory; the
+// shapes past a limit of the format are refused by all.
+TEST_F(BadProfiles, HostileShapesAreReadOrRefusedInBoundedTimeAndMemory)
+{
+   const std::vector<Shape> shapes = hostile_shapes(bad_dir(), vgprof::test::with_data().str());
+   const std::string viewer = env("VGPROF_TEST_VIEWER");
+   struct Run {
+      const Shape* shape;
+      std::string name;
+   };
+   std::vector<Run> runs;
+   std::vector<std::vector<std::string>> commands;
+   for (const Shape& shape : shapes) {
+      const std::string& in = shape.input.path;
+      const std::string out = *dir_ / ("out/" + std::to_string(outputs_++) + ".out");
+      std::vector<std::vector<std::string>> args = {
+         {"report", in}, {"report", "--inclusive", in}, {"report", "--heap", in},
+         {"annotate", in}, {"diff", in, in}, {"merge", "-o", out, in, in}};
+      for (const char* format :
+           {"callgrind", "collapsed", "dhat", "speedscope", "pprof", "massif", "heaptrack"})
+         args.push_back({"export", "--format", format, "-o", out, in});
+      for (const auto& a : args) {
+         runs.push_back({&shape, "vgprof " + a[0] + (a[0] == "export" ? " " + a[2] : "")});
+         commands.push_back(cli(a));
+      }
+      std::vector<std::vector<std::string>> views;
+      for (const char* view : {"functions", "calltree", "bottomup", "sandwich", "callgraph",
+                               "flamegraph", "heatmap", "source"})
+         views.push_back({"--view", view, "--select", shape.select});
+      for (const char* panel : {"sites", "flamegraph", "summary"})
+         views.push_back({"--view", "heap", "--panel", panel});
+      for (auto& v : views) {
+         runs.push_back({&shape, "vgprof-viewer " + v[1] + (v[1] == "heap" ? " " + v[3] : "")});
+         v.insert(v.begin(), {viewer, in, "--screenshot", out + ".png"});
+         commands.push_back(v);
+      }
+   }
+   BoundedLimits limits;
+   limits.seconds = kSecondsPerRun;
+   limits.kill_above_kb = 2L << 20;
+   const std::vector<BoundedResult> results = run_bounded(commands, dir_->path(), limits);
+   Findings expect("hostile shape");
+   for (size_t i = 0; i < runs.size(); ++i) {
+      const BoundedResult& r = results[i];
+      const Shape& shape = *runs[i].shape;
+      const std::string what = runs[i].name + " on " + shape.input.what + ": ";
+      expect(!r.timed_out, what + "still running after " + std::to_string(kSecondsPerRun) + " s");
+      expect(!r.memory_killed, what + "held more than 2 GiB");
+      // A command may refuse what its output cannot hold (no heap, stacks
+      // past the export limit); the viewer shows what it reads.
+      const std::string program = runs[i].name.substr(0, runs[i].name.find(' '));
+      const bool refused = r.exit_code == 2;
+      const bool may_refuse = shape.refused || program == "vgprof";
+      expect((refused && may_refuse) || (r.exit_code == 0 && !shape.refused),
+             what + "exit status " + std::to_string(r.exit_code) + ", signal " +
+                 std::to_string(r.signal) + ", stderr: " + r.err.substr(0, 300));
+      if (refused)
+         expect(one_line_naming(r.err, program + ": ", shape.input.path),
+                what + "stderr is not one short line naming the file: " + r.err.substr(0, 300));
+   }
+   for (const std::string& name : files_in(*dir_ / "out"))
+      unlink((*dir_ / ("out/" + name)).c_str());
 }
 
 TEST_F(BadProfiles, TheViewerWindowShowsTheRefusal)
