@@ -182,6 +182,17 @@ void write_timeline_chart(std::ostream& out, const Heap& heap)
                                 kChartColumns - std::min(first.size(), kChartColumns - 1)));
 }
 
+// A heap section's summary figures, as the JSON output gives them.
+boost::json::object totals_json(const HeapTotals& t)
+{
+    return {{"bytes", t.bytes},           {"blocks", t.blocks},
+            {"freed_bytes", t.freed_bytes}, {"freed_blocks", t.freed_blocks},
+            {"peak_bytes", t.peak_bytes}, {"peak_blocks", t.peak_blocks},
+            {"peak_time", t.peak_time},   {"end_bytes", t.end_bytes},
+            {"end_blocks", t.end_blocks}, {"end_time", t.end_time},
+            {"reads", t.reads},           {"writes", t.writes}};
+}
+
 // A frame of an allocation stack as the report lists it, "(inlined)" added
 // for an inlined function's.
 std::string stack_frame_text(const Profile& profile, const HeapFrame& frame,
@@ -337,16 +348,14 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
         {"profile", options.profile},
         {"command", boost::json::value_from(profile.meta().argv)},
         {"order", v.order_name},
-        {"totals", boost::json::object{{"bytes", t.bytes},
-                                       {"blocks", t.blocks},
-                                       {"peak_bytes", t.peak_bytes},
-                                       {"peak_blocks", t.peak_blocks},
-                                       {"peak_time", t.peak_time},
-                                       {"end_bytes", t.end_bytes},
-                                       {"end_blocks", t.end_blocks},
-                                       {"end_time", t.end_time},
-                                       {"reads", t.reads},
-                                       {"writes", t.writes}}},
+        {"totals", totals_json(t)},
+        // The period the figures describe (format version 9: since the last
+        // zero or dump) and what was live when it began.
+        {"period", boost::json::object{{"start_time", heap.start_time},
+                                       {"start_bytes", heap.start_bytes},
+                                       {"start_blocks", heap.start_blocks}}},
+        {"whole_run", heap.whole_run ? boost::json::value(totals_json(*heap.whole_run))
+                                     : boost::json::value(totals_json(t))},
         {"sites_matching", v.matching},
         {"sites", std::move(sites)}};
     if (v.under)

@@ -412,6 +412,28 @@ TEST(HeapReport, TextSaysThePeriodSinceTheLastZeroAndTheWholeRun)
     EXPECT_EQ(heap_report(load(with_heap()), {}).find("Period:"), std::string::npos);
 }
 
+TEST(HeapReport, JsonGivesThePeriodTheWholeRunAndEachSitesOwnFrame)
+{
+    cli::ReportOptions json;
+    json.format = "json";
+    const boost::json::object r =
+        boost::json::parse(heap_report(load(with_period(kAfterZero, kWholeRun, kSitesAfterZero)), json))
+            .as_object();
+    EXPECT_EQ(r.at("period").at("start_time").to_number<uint64_t>(), 50u);
+    EXPECT_EQ(r.at("period").at("start_bytes").to_number<uint64_t>(), 2000u);
+    EXPECT_EQ(r.at("totals").at("bytes").to_number<uint64_t>(), 1000u);
+    EXPECT_EQ(r.at("totals").at("freed_bytes").to_number<uint64_t>(), 2900u);
+    EXPECT_EQ(r.at("whole_run").at("bytes").to_number<uint64_t>(), 3000u);
+    // Without a zero the whole run is the period.
+    const boost::json::object plain = boost::json::parse(heap_report(load(with_heap()), json)).as_object();
+    EXPECT_EQ(plain.at("whole_run"), plain.at("totals"));
+    EXPECT_EQ(plain.at("period").at("start_time").to_number<uint64_t>(), 0u);
+    // work's frame, the first of site 0's stack, is the program's own.
+    const boost::json::array& sites = plain.at("sites").as_array();
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_EQ(sites[1].at("own_frame").as_int64(), 0);
+}
+
 TEST(HeapReport, FunctionKeepsTheSitesUnderItAndTopLimits)
 {
     const Profile p = load(with_heap());
