@@ -245,8 +245,9 @@ Command add_report_command(CLI::App& app)
     // The call-graph view lists every caller and callee of one function, so
     // the options that choose functions for the summary do not apply to it.
     cmd->add_option("--function", options->function,
-                    "show NAME's self and inclusive cost, callers and callees (exact name, or "
-                    "a part of exactly one function's name)")
+                    "show NAME's self and inclusive cost, callers and callees (its name, as "
+                    "listed, e.g. 'malloc [libc.so.6]' or 'work (app.c:3)', the last part of its "
+                    "path, or a part of exactly one function's name)")
         ->type_name("NAME")
         ->excludes(threshold, top, inclusive);
     cmd->add_option("--thread", options->thread,

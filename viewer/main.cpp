@@ -48,8 +48,9 @@ int main(int argc, char** argv)
     cli.add_option("--panel", panel, "the heap view's panel shown first")
         ->check(CLI::IsMember({"sites", "flamegraph", "summary"}));
     cli.add_option("--select", options.select,
-                   "the function selected first (a name or part of one; \"??? [libfoo.so]\" for one "
-                   "of several of a name)");
+                   "the function selected first (a name as listed, e.g. \"malloc [libc.so.6]\" or "
+                   "\"work (app.c:3)\" for one of several of a name, the last part of its path, or "
+                   "part of one name)");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
