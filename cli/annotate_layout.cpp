@@ -60,23 +60,12 @@ std::string without_leading_dot_slash(std::string path)
     return path;
 }
 
-// `longer` is `tail` or ends with it after a '/' (or with a `tail` that
-// starts with '/').
-bool ends_with_path(const std::string& longer, const std::string& tail)
-{
-    if (longer.size() < tail.size() ||
-        longer.compare(longer.size() - tail.size(), tail.size(), tail) != 0)
-        return false;
-    return longer.size() == tail.size() || tail.front() == '/' ||
-           longer[longer.size() - tail.size() - 1] == '/';
-}
-
 // A SOURCE names a recorded path when either ends with the other: a
 // shortened path (src/app.c) or the file's place on this machine
 // (/home/me/tree/src/app.c for a profile's src/app.c).
 bool names(const std::string& path, const std::string& source)
 {
-    return ends_with_path(path, source) || ends_with_path(source, path);
+    return ends_with_component(path, source) || ends_with_component(source, path);
 }
 
 // The files each SOURCE names (Layout::named). Throws vgprof::Error for a

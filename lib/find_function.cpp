@@ -5,6 +5,7 @@
 // containing the text.
 #include "vgprof/query.hpp"
 
+#include "text.hpp"
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/path_display.hpp"
@@ -19,18 +20,11 @@ namespace vgprof {
 
 namespace {
 
+using detail::trimmed;
+
 bool ends_with(std::string_view text, std::string_view end)
 {
     return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
-std::string_view trimmed(std::string_view text)
-{
-    while (!text.empty() && text.front() == ' ')
-        text.remove_prefix(1);
-    while (!text.empty() && text.back() == ' ')
-        text.remove_suffix(1);
-    return text;
 }
 
 // What a qualified name says: "name (file:line)  [object]", "name [object]
@@ -100,16 +94,7 @@ std::optional<Qualified> qualified(std::string_view spec)
 // stripped).
 bool names_path(const std::string& path, const std::string& given)
 {
-    if (given.empty())
-        return false;
-    if (path == given || PathDisplay{}.show(path) == given)
-        return true;
-    const std::string shown = PathDisplay{}.show(path);
-    for (const std::string* p : {&path, &shown})
-        if (p->size() > given.size() && ends_with(*p, given) &&
-            ((*p)[p->size() - given.size() - 1] == '/' || given.front() == '/'))
-            return true;
-    return false;
+    return ends_with_component(path, given) || ends_with_component(PathDisplay{}.show(path), given);
 }
 
 // A hexadecimal address ("0x1f30"), nullopt for anything else.

@@ -33,9 +33,7 @@ bool pattern_matches(const std::string& pattern, const std::string& path)
         return false;
     if (pattern.find_first_of("*?[") != std::string::npos)
         return fnmatch(pattern.c_str(), path.c_str(), 0) == 0;
-    if (path.compare(0, pattern.size(), pattern) != 0)
-        return false;
-    return pattern.back() == '/' || path.size() == pattern.size() || path[pattern.size()] == '/';
+    return starts_with_component(path, pattern);
 }
 
 // The longest of `patterns` matching `path`, 0 when none does.
@@ -97,24 +95,28 @@ bool OwnCode::is_own(FnId fn, FileId file) const
 
 std::optional<FrameId> OwnCode::own_frame(const HeapSite& site) const
 {
-    const Heap& heap = *profile_.heap();
+    const std::optional<FrameId> first = allocating_frame(profile_, site);
+    return first ? own_frame_from(site, *first) : std::nullopt;
+}
+
+std::optional<FrameId> OwnCode::named_frame(const HeapSite& site) const
+{
     const std::optional<FrameId> first = allocating_frame(profile_, site);
     if (!first)
         return std::nullopt;
-    for (auto it = std::find(site.frames.begin(), site.frames.end(), *first); it != site.frames.end();
+    return own_frame_from(site, *first).value_or(*first);
+}
+
+std::optional<FrameId> OwnCode::own_frame_from(const HeapSite& site, FrameId first) const
+{
+    const Heap& heap = *profile_.heap();
+    for (auto it = std::find(site.frames.begin(), site.frames.end(), first); it != site.frames.end();
          ++it) {
         const HeapFrame& f = heap.frame(*it);
         if (is_own(f.fn, f.file))
             return *it;
     }
     return std::nullopt;
-}
-
-std::optional<FrameId> OwnCode::named_frame(const HeapSite& site) const
-{
-    if (const auto own = own_frame(site))
-        return own;
-    return allocating_frame(profile_, site);
 }
 
 } // namespace vgprof

@@ -15,13 +15,6 @@ namespace {
 constexpr size_t kCommitDigits = 40;
 constexpr size_t kShortCommit = 9;   // as `rustc --version` shows a commit
 
-bool starts_with_component(const std::string& path, const std::string& prefix)
-{
-    if (prefix.empty() || path.compare(0, prefix.size(), prefix) != 0)
-        return false;
-    return prefix.back() == '/' || path.size() == prefix.size() || path[prefix.size()] == '/';
-}
-
 // Where the rest of `path` starts after the first of `prefixes` that
 // applies to it and the '/'s that follow; nullopt when none applies.
 std::optional<size_t> stripped_length(const std::string& path,
@@ -38,6 +31,22 @@ std::optional<size_t> stripped_length(const std::string& path,
 }
 
 } // namespace
+
+bool starts_with_component(const std::string& path, const std::string& prefix)
+{
+    if (prefix.empty() || path.compare(0, prefix.size(), prefix) != 0)
+        return false;
+    return prefix.back() == '/' || path.size() == prefix.size() || path[prefix.size()] == '/';
+}
+
+bool ends_with_component(const std::string& path, const std::string& tail)
+{
+    if (tail.empty() || path.size() < tail.size() ||
+        path.compare(path.size() - tail.size(), tail.size(), tail) != 0)
+        return false;
+    return path.size() == tail.size() || tail.front() == '/' ||
+           path[path.size() - tail.size() - 1] == '/';
+}
 
 size_t rustc_prefix_length(const std::string& path)
 {

@@ -38,15 +38,6 @@ Substitution parse_substitution(std::string_view text, std::string_view option)
 
 namespace {
 
-// `from` is a leading part of `path` ending at a path separator (or at its
-// end), so /src does not rewrite /srcdir/a.c.
-bool starts_with_dir(const std::string& path, const std::string& from)
-{
-    if (path.compare(0, from.size(), from) != 0)
-        return false;
-    return path.size() == from.size() || from.back() == '/' || path[from.size()] == '/';
-}
-
 std::string joined(const std::string& dir, const std::string& relative)
 {
     if (dir.empty())
@@ -60,7 +51,7 @@ std::string apply_substitutions(const std::string& path,
                                 const std::vector<Substitution>& substitutions)
 {
     for (const Substitution& s : substitutions)
-        if (starts_with_dir(path, s.from))
+        if (starts_with_component(path, s.from))
             return s.to + path.substr(s.from.size());
     return path;
 }
@@ -89,14 +80,6 @@ std::optional<std::string> real_path(const std::string& path)
     if (!real)
         return std::nullopt;
     return std::string(real.get());
-}
-
-// `path` is `dir` or below it (both real paths).
-bool is_below(const std::string& path, const std::string& dir)
-{
-    return dir == "/" || path == dir ||
-           (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
-            path[dir.size()] == '/');
 }
 
 // A component of `path` below `dir` is hidden (starts with '.'): .git's
@@ -153,7 +136,7 @@ std::string file_refusal(const std::string& path, uint64_t max_bytes)
     if (!real)
         return path + ": cannot open: " + std::strerror(errno);
     for (const char* dir : kNeverRead)
-        if (is_below(*real, dir))
+        if (starts_with_component(*real, dir))
             return path + ": not read: files in " + dir + " are never read for a profile";
     struct stat st;
     if (::stat(real->c_str(), &st) != 0)
@@ -174,7 +157,7 @@ std::string source_refusal(const std::string& path, const SourceSearch& search)
         return {};
     const std::string real = *real_path(path);
     for (const std::string& place : source_places(search))
-        if (is_below(real, place))
+        if (starts_with_component(real, place))
             return hidden_below(real, place)
                        ? path + ": not read: a hidden file or directory (--trust-profile reads it)"
                        : std::string();

@@ -47,6 +47,9 @@ public:
     std::optional<FrameId> named_frame(const HeapSite& site) const;
 
 private:
+    // The first own frame from `first`, the frame that called the allocator.
+    std::optional<FrameId> own_frame_from(const HeapSite& site, FrameId first) const;
+
     const Profile& profile_;
     OwnCodeRules rules_;
 };

@@ -40,6 +40,16 @@ struct PathDisplay {
 // parenthesis is left out for a function without source information.
 std::string function_label(const Profile& profile, FnId fn, const PathDisplay& display);
 
+// Whether `prefix` is a leading part of `path` that ends at a path
+// separator or at the path's end, so that "/src" is not a prefix of
+// "/srcdir/a.c"; false for an empty prefix.
+bool starts_with_component(const std::string& path, const std::string& prefix);
+
+// Whether `path` is `tail` or ends with it after a '/' (or with a `tail`
+// that starts with '/'), so that "app.c" and "src/app.c" are endings of
+// "/home/me/src/app.c" but "pp.c" is not; false for an empty tail.
+bool ends_with_component(const std::string& path, const std::string& tail);
+
 // Whether `path` begins with Rust's remapped toolchain sources,
 // "/rustc/" followed by a 40-digit commit and '/'; if so, the length of
 // that prefix.
