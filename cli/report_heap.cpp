@@ -319,15 +319,15 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             o["line"] = frame.line;
             stack.push_back(std::move(o));
         }
-        const std::optional<FrameId> named = own.named_frame(s);
+        const std::optional<FrameId> own_frame = own.own_frame(s);
         for (std::string& n : site_notes(s))
             notes.emplace_back(n);
         sites.push_back(boost::json::object{
             {"site", id.value},
-            {"own_frame", named ? boost::json::value(std::find(s.frames.begin(), s.frames.end(),
-                                                               *named) -
-                                                     s.frames.begin())
-                                : boost::json::value(nullptr)},
+            {"own_frame", own_frame ? boost::json::value(std::find(s.frames.begin(), s.frames.end(),
+                                                                   *own_frame) -
+                                                         s.frames.begin())
+                                    : boost::json::value(nullptr)},
             {"bytes", s.bytes},
             {"blocks", s.blocks},
             {"average_lifetime", average_lifetime(s)},

@@ -432,6 +432,10 @@ TEST(HeapReport, JsonGivesThePeriodTheWholeRunAndEachSitesOwnFrame)
     const boost::json::array& sites = plain.at("sites").as_array();
     ASSERT_EQ(sites.size(), 2u);
     EXPECT_EQ(sites[1].at("own_frame").as_int64(), 0);
+    // With the program's sources said to be another's, no frame is its own.
+    json.own_code.not_own = {"/src"};
+    const boost::json::object others = boost::json::parse(heap_report(load(with_heap()), json)).as_object();
+    EXPECT_TRUE(others.at("sites").as_array()[1].at("own_frame").is_null());
 }
 
 TEST(HeapReport, FunctionKeepsTheSitesUnderItAndTopLimits)
