@@ -37,7 +37,8 @@ static const Known known[] = {
    { "strchrnul", VP_SF_STRCHRNUL }, { "strnlen", VP_SF_STRNLEN },
    { "strncpy", VP_SF_STRNCPY },    { "stpncpy", VP_SF_STRNCPY },
    { "strncmp", VP_SF_STRNCMP },    { "strrchr", VP_SF_STRRCHR },
-   { "rindex", VP_SF_STRRCHR },     { "mempcpy", VP_SF_MEMCPY },
+   { "rindex", VP_SF_STRRCHR },     { "memrchr", VP_SF_MEMRCHR },
+   { "mempcpy", VP_SF_MEMCPY },
    { "memmove", VP_SF_MEMCPY },     { "memcpy", VP_SF_MEMCPY },
    { "memset", VP_SF_MEMSET },      { "memcmp", VP_SF_MEMCMP },
    { "bcmp", VP_SF_MEMCMP },        { "memchr", VP_SF_MEMCHR },
@@ -168,6 +169,19 @@ static SizeT scan(Addr s, Bool at_zero, Bool at_c, UChar c, SizeT limit)
          return i;
    }
    return limit;
+}
+
+/* How many of the n bytes before s + n are read, from the last one
+   back, to find c (all n when it is not there). */
+static SizeT scan_back(Addr s, UChar c, SizeT n)
+{
+   SizeT i;
+   UChar b;
+   for (i = 0; i < n; i++) {
+      if (!byte_at(s + n - 1 - i, &b) || b == c)
+         return i + 1;
+   }
+   return n;
 }
 
 static SizeT string_length(Addr s) { return scan(s, True, False, 0, ~(SizeT)0); }
@@ -352,7 +366,7 @@ static void strstr_reads(Addr h, Addr n, Addr sp)
 void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
 {
    Addr  d = arg[0], s = arg[1];
-   SizeT n = arg[2], len, k;
+   SizeT n = arg[2], len, k;   /* strnlen's bound is arg[1] */
    UChar c = (UChar)arg[1];
    forget_ok_pages();
    switch (fam) {
@@ -375,6 +389,10 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
       case VP_SF_MEMCHR:
          k = scan(d, False, True, c, n);
          touch(d, k < n ? k + 1 : n, False, sp);
+         return;
+      case VP_SF_MEMRCHR:   /* from the end back to c */
+         k = scan_back(d, c, n);
+         touch(d + n - k, k, False, sp);
          return;
       case VP_SF_RAWMEMCHR:
          touch(d, scan(d, False, True, c, ~(SizeT)0) + 1, False, sp);
@@ -405,9 +423,9 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
       case VP_SF_STRRCHR:
          touch(d, string_length(d) + 1, False, sp);
          return;
-      case VP_SF_STRNLEN:
-         k = scan(d, True, False, 0, n);
-         touch(d, k < n ? k + 1 : n, False, sp);
+      case VP_SF_STRNLEN:   /* strnlen(s, maxlen) */
+         k = scan(d, True, False, 0, arg[1]);
+         touch(d, k < arg[1] ? k + 1 : arg[1], False, sp);
          return;
       case VP_SF_STRCPY:
       case VP_SF_STPCPY:

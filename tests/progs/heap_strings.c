@@ -5,6 +5,7 @@
    first memcpy is made after blocks exist and through a lazily bound PLT
    entry (the program is linked with -z lazy), so the dynamic linker calls
    memcpy's IFUNC resolver then. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,14 @@ int main(void)
    sink += (size_t)strcasecmp(a, upper) + (size_t)strcasecmp(upper, b);
    char* zeros = malloc(100);
    memset(zeros, 0, 100);
+   /* strnlen bounded before the end (5 bytes read) and past it (the
+      string and its terminator); memrchr found 3 bytes from the end. */
+   char* bounded = copied(text, sizeof text);
+   for (int i = 0; i < 100; i++)
+      sink += strnlen(bounded, 5);
+   sink += strnlen(bounded, 1000);
+   char* backwards = copied(text, sizeof text);
+   sink += (size_t)((char*)memrchr(backwards, 'a', sizeof text - 1) - backwards);
 
    wchar_t* w = wide_copied(wtext);
    wchar_t* v = wide_copied(wtext);
@@ -50,7 +59,7 @@ int main(void)
    sink += wcslen(w) + (size_t)wcscmp(w, v) + (size_t)(wcschr(w, L',') - w)
            + (size_t)(wcsrchr(w, L'e') - w);
 
-   free(a); free(b); free(upper); free(zeros); free(w); free(v);
+   free(a); free(b); free(upper); free(zeros); free(bounded); free(backwards); free(w); free(v);
    printf("%zu\n", sink);
    return 0;
 }
