@@ -717,8 +717,10 @@ static void push_call(Context* c, const Entered* callee, Addr sp, Bool ret_after
       the cache lines that adds to (they are mostly not in the cache at
       the call), whether or not costs are being collected, as callgrind
       counts; an edge all of whose calls cost nothing is left out when the
-      profile is written. */
-   f->uncounted = True;
+      profile is written.  The calls of the C library's clean-up that
+      Valgrind runs after the program has ended are not the program's:
+      not counted (callgrind does not see them either). */
+   f->uncounted = !VP_(ending);
 }
 
 /* Adds what frame f has cost since it was entered (or last checkpointed)
