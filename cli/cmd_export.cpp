@@ -88,6 +88,21 @@ const ExportFormat& format_of(const ExportOptions& options)
     return *it;
 }
 
+// Compressed as the output's name asks, except pprof's, which is gzip data
+// whatever its name (pprof reads no other compression).
+Compression export_compression(const ExportOptions& options)
+{
+    const Compression asked = options.output == "-" ? Compression::none
+                                                    : compression_for(options.output);
+    if (options.format != "pprof")
+        return asked;
+    if (asked == Compression::zstd)
+        throw Error(fmt::format("-o {}: a pprof profile is gzip data, which pprof reads; name it "
+                                "without .zst (e.g. profile.pb.gz)",
+                                options.output));
+    return Compression::none;
+}
+
 int run_export(const ExportOptions& options)
 {
     check_export_options(options);
@@ -95,7 +110,8 @@ int run_export(const ExportOptions& options)
     for (const std::string& path : options.profiles)
         profiles.push_back(load_profile(path));
     write_output(options.output,
-                 [&](std::ostream& out) { write_export(out, profiles, options); });
+                 [&](std::ostream& out) { write_export(out, profiles, options); },
+                 export_compression(options));
     return kExitOk;
 }
 
@@ -104,6 +120,7 @@ int run_export(const ExportOptions& options)
 void check_export_options(const ExportOptions& options)
 {
     const ExportFormat& format = format_of(options);
+    export_compression(options);
     if (options.profiles.size() > format.max_profiles)
         throw Error(fmt::format("--format {} takes one profile, got {}", format.name,
                                 options.profiles.size()));

@@ -26,7 +26,9 @@ int run_merge(const MergeOptions& options)
     const Profile merged = merger.result();
     for (const std::string& note : merger.notes())
         std::cerr << "vgprof: note: " << note << '\n';
-    write_output(options.output, [&](std::ostream& out) { write_profile(out, merged); });
+    // A merged profile named .gz or .zst is compressed: the loader reads both.
+    write_output(options.output, [&](std::ostream& out) { write_profile(out, merged); },
+                 compression_for(options.output));
     return kExitOk;
 }
 

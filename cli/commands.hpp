@@ -5,6 +5,7 @@
 #ifndef VGPROF_CLI_COMMANDS_HPP
 #define VGPROF_CLI_COMMANDS_HPP
 
+#include "vgprof/compress_out.hpp"
 #include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 
@@ -38,8 +39,10 @@ const std::vector<std::string>& command_line();
 
 // Runs `write` on the file `output` through a temporary file renamed into
 // place (vgprof/file_io.hpp), or on standard output when `output` is
-// "-". Throws vgprof::Error naming the file when it cannot be written.
-void write_output(const std::string& output, const std::function<void(std::ostream&)>& write);
+// "-", compressed as asked (for a file, as its name asks: compression_for).
+// Throws vgprof::Error naming the file when it cannot be written.
+void write_output(const std::string& output, const std::function<void(std::ostream&)>& write,
+                  Compression compression);
 
 // Registers the required option -o/--output OUT of such a command, stored
 // in `output`; `what` names what is written ("the merged profile").

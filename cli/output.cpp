@@ -29,13 +29,16 @@ void set_command_line(int argc, const char* const* argv)
 
 const std::vector<std::string>& command_line() { return recorded_command_line(); }
 
-void write_output(const std::string& output, const std::function<void(std::ostream&)>& write)
+void write_output(const std::string& output, const std::function<void(std::ostream&)>& write,
+                  Compression compression)
 {
     if (output != "-") {
-        write_file_atomically(output, write);
+        write_file_atomically(output, [&](std::ostream& out) {
+            write_compressed(out, compression, write);
+        });
         return;
     }
-    write(std::cout);
+    write_compressed(std::cout, compression, write);
     check_written(std::cout, "to standard output");
 }
 

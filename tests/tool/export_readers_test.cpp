@@ -311,6 +311,28 @@ TEST_F(ExportReaders, HeaptrackPrintsCallsPeakAndLeakAreTheReports)
    EXPECT_EQ(bytes, heap_total("bytes"));
 }
 
+// An export named .gz or .zst is compressed so, as heaptrack writes its own
+// files; heaptrack_print, which picks its decompressor by the name, reads
+// each as it reads the plain file.
+TEST_F(ExportReaders, HeaptrackReadsExportsCompressedAsTheirNamesSay)
+{
+   REQUIRE_READER(!on_path("heaptrack_print").empty(), "heaptrack_print");
+   for (const char* name : {"vp.heaptrack.gz", "vp.heaptrack.zst"}) {
+      auto ex = in_dir({cli_path(), "export", "--format", "heaptrack", "-o", name, "vp.json"});
+      ASSERT_EQ(ex.exit_code, 0) << ex.err;
+      auto r = in_dir({"heaptrack_print", "--disable-builtin-suppressions", "-f", name});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_NE(r.out.find("calls to allocation functions: " + std::to_string(heap_total("blocks")) +
+                           " ("),
+                std::string::npos)
+         << name << ":\n" << r.out;
+   }
+   // pprof reads gzip only, and its profiles are gzip data already.
+   auto zst = in_dir({cli_path(), "export", "--format", "pprof", "-o", "vp.pb.zst", "vp.json"});
+   EXPECT_EQ(zst.exit_code, 2);
+   EXPECT_NE(zst.err.find("gzip"), std::string::npos) << zst.err;
+}
+
 // heaptrack counts calls per stack (the frames from the allocating call
 // out): the sites with one such stack, added up, in the report.
 TEST_F(ExportReaders, HeaptrackPrintsCallsPerStackAreTheReportsSites)
