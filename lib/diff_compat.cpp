@@ -3,6 +3,7 @@
 // what differs in a few words, so that a refusal fits on one line.
 #include "diff_compat.hpp"
 
+#include "vgprof/function_match.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/query.hpp"
 
@@ -91,6 +92,13 @@ std::string environment_difference(const Fingerprint& b, const Fingerprint& n)
     return "the environments differ: " + listed(clauses);
 }
 
+// A figure the profile's writer did not record (a cachegrind or callgrind
+// file has no Valgrind version).
+std::string or_unrecorded(const std::string& value)
+{
+    return value.empty() ? "not recorded" : value;
+}
+
 void check_program(const Profile& base, const Profile& now, std::vector<std::string>& out)
 {
     const Meta& b = base.meta();
@@ -102,8 +110,8 @@ void check_program(const Profile& base, const Profile& now, std::vector<std::str
         out.push_back("the commands differ (base: " + joined(b.argv) + "; new: " +
                       joined(n.argv) + ")");
     if (b.valgrind != n.valgrind)
-        out.push_back("the Valgrind versions differ (base: " + b.valgrind + "; new: " +
-                      n.valgrind + ")");
+        out.push_back("the Valgrind versions differ (base: " + or_unrecorded(b.valgrind) +
+                      "; new: " + or_unrecorded(n.valgrind) + ")");
 }
 
 void check_recording(const Profile& base, const Profile& now, std::vector<std::string>& out)
@@ -203,9 +211,13 @@ std::vector<std::string> comparison_warnings(const Profile& base, const Profile&
                            " fingerprint (format version 7), so their environments, working "
                            "directories and Valgrind options were not compared");
     }
-    if (b.tool_version != n.tool_version)
+    if (is_vgprof(base) && is_vgprof(now) && b.tool_version != n.tool_version)
         warnings.push_back("the profiles were written by different vgprof versions (base: " +
                            b.tool_version + "; new: " + n.tool_version + ")");
+    if (names_objects(base) != names_objects(now))
+        warnings.push_back(std::string("the ") + (names_objects(base) ? "new" : "base") +
+                           " profile names no objects (as cachegrind's files do): functions "
+                           "were paired by name alone");
     if (base.has_call_graph() != now.has_call_graph())
         warnings.push_back(std::string("only the ") + (base.has_call_graph() ? "base" : "new") +
                            " profile has a call graph; inclusive costs are not compared");

@@ -17,14 +17,27 @@ using Key = FunctionMatchKey;
 // Name and object basename: what a moved function keeps.
 using NameKey = std::pair<std::string, std::string>;
 
-std::map<Key, FunctionGroup> groups_of(const Profile& p)
+// The object a group is paired by: none when one of the two profiles names
+// no objects (a cachegrind file), so that its functions pair by name alone.
+std::string object_key(const std::string& object, bool by_object)
+{
+    return by_object ? basename_of(object) : std::string();
+}
+
+std::map<Key, FunctionGroup> groups_of(const Profile& p, bool by_object)
 {
     std::map<Key, FunctionGroup> groups;
     for (size_t i = 0; i < p.functions().size(); ++i) {
         const FnId fn(static_cast<uint32_t>(i));
         const Function& f = p.function(fn);
         const std::string& object = p.obj_path(f.obj);
-        FunctionGroup& g = groups[function_match_key(p, fn)];
+        // A cachegrind file's function is a name in one source file, its
+        // code inlined from a header another function of the same name:
+        // against one, a name is one function.
+        Key key = function_match_key(p, fn);
+        if (!by_object)
+            key.object.clear(), key.file.clear();
+        FunctionGroup& g = groups[key];
         if (g.fns.empty()) {
             g.name = p.str(f.name);
             g.object = object;
@@ -36,8 +49,14 @@ std::map<Key, FunctionGroup> groups_of(const Profile& p)
     return groups;
 }
 
-Key key_of(const FunctionGroup& g) { return Key{g.name, basename_of(g.object), g.file}; }
-NameKey name_key_of(const FunctionGroup& g) { return NameKey(g.name, basename_of(g.object)); }
+Key key_of(const FunctionGroup& g, bool by_object)
+{
+    return Key{g.name, object_key(g.object, by_object), by_object ? g.file : std::string()};
+}
+NameKey name_key_of(const FunctionGroup& g, bool by_object)
+{
+    return NameKey(g.name, object_key(g.object, by_object));
+}
 
 // What ran in a function, independent of its name and of where its code
 // lies: per line (offset from the entry line; the file when not the
@@ -107,16 +126,16 @@ private:
 // sides.
 void match_renames(std::vector<FunctionGroup>& base_left, std::vector<FunctionGroup>& now_left,
                    const CodeSignatures& base_code, const CodeSignatures& now_code,
-                   std::vector<FunctionMatch>& out)
+                   bool by_object, std::vector<FunctionMatch>& out)
 {
     using SigKey = std::pair<std::string, std::string>;  // object basename, signature
     std::map<SigKey, std::vector<size_t>> base_by, now_by;
     for (size_t i = 0; i < base_left.size(); ++i)
         if (std::string sig = base_code.of(base_left[i]); !sig.empty())
-            base_by[{basename_of(base_left[i].object), sig}].push_back(i);
+            base_by[{object_key(base_left[i].object, by_object), sig}].push_back(i);
     for (size_t i = 0; i < now_left.size(); ++i)
         if (std::string sig = now_code.of(now_left[i]); !sig.empty())
-            now_by[{basename_of(now_left[i].object), sig}].push_back(i);
+            now_by[{object_key(now_left[i].object, by_object), sig}].push_back(i);
     std::vector<bool> base_taken(base_left.size()), now_taken(now_left.size());
     for (const auto& [key, bases] : base_by) {
         const auto it = now_by.find(key);
@@ -150,13 +169,13 @@ void common_events(const Profile& base, const Profile& now, std::vector<size_t>&
 // Pairs by name and object basename where exactly one function on each
 // side has that pair; the others stay in the lists.
 void match_moves(std::vector<FunctionGroup>& base_left, std::vector<FunctionGroup>& now_left,
-                 std::vector<FunctionMatch>& out)
+                 bool by_object, std::vector<FunctionMatch>& out)
 {
     std::map<NameKey, std::vector<size_t>> base_by, now_by;
     for (size_t i = 0; i < base_left.size(); ++i)
-        base_by[name_key_of(base_left[i])].push_back(i);
+        base_by[name_key_of(base_left[i], by_object)].push_back(i);
     for (size_t i = 0; i < now_left.size(); ++i)
-        now_by[name_key_of(now_left[i])].push_back(i);
+        now_by[name_key_of(now_left[i], by_object)].push_back(i);
     std::vector<FunctionGroup> base_rest, now_rest;
     for (auto& [key, bases] : base_by) {
         const auto it = now_by.find(key);
@@ -191,9 +210,19 @@ const char* change_name(FunctionChange change)
     return "same";
 }
 
+bool names_objects(const Profile& p)
+{
+    for (const Function& f : p.functions())
+        if (!is_unknown(p.obj_path(f.obj)) && !p.obj_path(f.obj).empty())
+            return true;
+    return false;
+}
+
 std::vector<FunctionMatch> match_functions(const Profile& base, const Profile& now)
 {
-    std::map<Key, FunctionGroup> base_groups = groups_of(base), now_groups = groups_of(now);
+    const bool by_object = names_objects(base) == names_objects(now);
+    std::map<Key, FunctionGroup> base_groups = groups_of(base, by_object),
+                                 now_groups = groups_of(now, by_object);
     std::vector<FunctionMatch> out;
     // Most functions are in both profiles: about as many matches as the
     // larger one has groups.
@@ -205,26 +234,28 @@ std::vector<FunctionMatch> match_functions(const Profile& base, const Profile& n
             base_left.push_back(std::move(g));
             continue;
         }
-        const FunctionChange change =
-            g.line == it->second.line ? FunctionChange::same : FunctionChange::moved;
+        // Paired by name alone, the entry lines are those of different files.
+        const FunctionChange change = !by_object || g.line == it->second.line
+                                          ? FunctionChange::same
+                                          : FunctionChange::moved;
         out.push_back({std::move(g), std::move(it->second), change});
         now_groups.erase(it);
     }
     for (auto& entry : now_groups)
         now_left.push_back(std::move(entry.second));
 
-    match_moves(base_left, now_left, out);
+    match_moves(base_left, now_left, by_object, out);
     std::vector<size_t> base_events, now_events;
     common_events(base, now, base_events, now_events);
     match_renames(base_left, now_left, CodeSignatures(base, base_events),
-                  CodeSignatures(now, now_events), out);
+                  CodeSignatures(now, now_events), by_object, out);
     for (FunctionGroup& g : base_left)
         out.push_back({std::move(g), std::nullopt, FunctionChange::removed});
     for (FunctionGroup& g : now_left)
         out.push_back({std::nullopt, std::move(g), FunctionChange::added});
 
-    std::stable_sort(out.begin(), out.end(), [](const FunctionMatch& a, const FunctionMatch& b) {
-        return key_of(shown_group(a)) < key_of(shown_group(b));
+    std::stable_sort(out.begin(), out.end(), [by_object](const FunctionMatch& a, const FunctionMatch& b) {
+        return key_of(shown_group(a), by_object) < key_of(shown_group(b), by_object);
     });
     return out;
 }

@@ -57,8 +57,14 @@ struct FunctionMatch {
 //     function's entry line, and the same calls (callee names and counts);
 //     when exactly one function on each side fits the other: renamed.
 // What is left is removed or added. Ordered by the new profile's name,
-// object basename and file (the base's for removed functions).
+// object basename and file (the base's for removed functions). When one
+// profile names objects and the other does not (a cachegrind file names
+// none, and splits a function by the file of each line's code), functions
+// pair by name alone.
 std::vector<FunctionMatch> match_functions(const Profile& base, const Profile& now);
+
+// Whether any function of `p` has a known object.
+bool names_objects(const Profile& p);
 
 } // namespace vgprof
 

@@ -5,6 +5,7 @@
 #include "error_of.hpp"
 
 #include "vgprof/error.hpp"
+#include "vgprof/function_match.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
@@ -383,6 +384,53 @@ TEST(LoadCallgrindError, FileCutShortIsIncomplete)
     const std::string cachegrind = kCachegrindFile;
     EXPECT_EQ(load_error(cachegrind.substr(0, cachegrind.find("summary:"))),
               "p.out: no summary: line: the file is incomplete");
+}
+
+
+// The same run as kCachegrindFile's, as callgrind writes it: with objects,
+// and work's lines from util.h under its own name (fi=), not as a function
+// of their own.
+const char* const kSameRunFromCallgrind = R"(# callgrind format
+version: 1
+creator: callgrind-3.19.0
+cmd: ./app
+positions: line
+events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
+ob=/usr/bin/app
+fl=/src/app.c
+fn=main
+10 5 1 1 1 0 0 0 0 0
+11 3
+fn=work
+20 30 0 0 3 1 1 2 0 0
+fi=/src/util.h
+5 10
+
+totals: 48 1 1 4 1 1 2 0 0
+)";
+
+// Against a cachegrind file, which names no objects and makes a function of
+// each (file, name), functions pair by name: nothing added or removed.
+TEST(DiffAgainstCachegrind, FunctionsPairByNameAloneAndNothingIsAddedOrRemoved)
+{
+    const Profile with_objects = load(kSameRunFromCallgrind);
+    const Profile cachegrind = load(kCachegrindFile);
+    EXPECT_TRUE(names_objects(with_objects));
+    EXPECT_FALSE(names_objects(cachegrind));
+    for (const auto& [base, now] : {std::pair{&with_objects, &cachegrind},
+                                    std::pair{&cachegrind, &with_objects}}) {
+        std::vector<std::string> matched;
+        for (const FunctionMatch& m : match_functions(*base, *now)) {
+            ASSERT_TRUE(m.base && m.now) << change_name(m.change);
+            matched.push_back((m.now->name) + " " + change_name(m.change) + " " +
+                              std::to_string(m.base->fns.size()) + ":" +
+                              std::to_string(m.now->fns.size()));
+        }
+        const bool cachegrind_new = now == &cachegrind;
+        EXPECT_EQ(matched, (std::vector<std::string>{
+                               "main same 1:1",
+                               cachegrind_new ? "work same 1:2" : "work same 2:1"}));
+    }
 }
 
 } // namespace
