@@ -38,6 +38,9 @@ struct Summary {
     std::vector<FunctionCost> shown;
     size_t below_threshold = 0;
     size_t beyond_top = 0;
+    // With --thread: the thread's totals, and what it spent below the
+    // call-path tree's [truncated] node, in no function's self cost.
+    std::vector<uint64_t> thread_totals, untold;
     std::vector<uint64_t> omitted;  // per event, the self costs of the functions not shown
 };
 
@@ -49,9 +52,15 @@ Summary summarize(const Profile& profile, const ReportOptions& options)
     if (options.inclusive)
         require_call_graph(profile, options, "--inclusive");
     s.sort_cost = options.inclusive ? CostKind::inclusive : CostKind::self;
-    std::vector<FunctionCost> costs = options.thread
-                                          ? function_costs(profile, chosen_graph(profile, options))
-                                          : function_costs(profile);
+    std::vector<FunctionCost> costs;
+    if (options.thread) {
+        ThreadCosts thread = thread_costs(profile, chosen_thread(profile, options));
+        costs = std::move(thread.functions);
+        s.thread_totals = std::move(thread.totals);
+        s.untold = std::move(thread.untold);
+    } else {
+        costs = function_costs(profile);
+    }
     drop_zero_costs(costs);  // functions that never ran are not "omitted"
     sort_by_cost(costs, profile, s.sort_event, s.sort_cost);
 
@@ -101,6 +110,8 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
         header.push_back(std::move(line));
     write_header(out, profile, options, s.events, header);
     write_totals(out, profile, s.events);
+    if (options.thread)
+        write_thread_totals(out, profile, s.events, *options.thread, s.thread_totals, s.untold);
 
     // With a call graph each event has a self and an inclusive column; the
     // omitted row leaves the inclusive ones blank, as inclusive costs overlap
@@ -136,6 +147,10 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
         json_header(profile, options, s.events, s.sort_event,
                     s.sort_cost == CostKind::inclusive ? "inclusive" : "self");
     report["functions"] = std::move(functions);
+    if (options.thread) {
+        add_costs(report, "thread_totals", profile, s.events, s.thread_totals);
+        add_costs(report, "thread_below_truncated_node", profile, s.events, s.untold);
+    }
     boost::json::object omitted = {{"functions", s.below_threshold + s.beyond_top}};
     add_costs(omitted, "self", profile, s.events, s.omitted);
     report["omitted"] = std::move(omitted);
@@ -251,7 +266,7 @@ Command add_report_command(CLI::App& app)
         ->type_name("NAME")
         ->excludes(threshold, top, inclusive);
     cmd->add_option("--thread", options->thread,
-                    "show the inclusive costs and calls of thread TID only (needs a profile "
+                    "show the self and inclusive costs and calls of thread TID only (needs a profile "
                     "recorded with --separate-threads=yes)")
         ->type_name("TID")
         ->check(not_negative());

@@ -56,7 +56,9 @@ FunctionView view_of(const Profile& profile, const ReportOptions& options)
         sort_by_cost(v.callees, profile, v.sort_event);
         return v;
     }
-    v.self = function_self_costs(profile)[v.fn.index()].self;
+    v.self = options.thread
+                 ? thread_costs(profile, chosen_thread(profile, options)).functions[v.fn.index()].self
+                 : function_self_costs(profile)[v.fn.index()].self;
     const CallGraph& graph = chosen_graph(profile, options);
     v.inclusive = inclusive_cost(graph, v.fn);
     // Per call site, as callgrind_annotate lists them: a caller that calls

@@ -134,6 +134,11 @@ const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& optio
 {
     if (!options.thread)
         return profile.call_graph();
+    return chosen_thread(profile, options);
+}
+
+const ThreadGraph& chosen_thread(const Profile& profile, const ReportOptions& options)
+{
     require_call_graph(profile, options, "--thread");
     if (!profile.has_thread_graphs())
         throw Error(fmt::format("{}: --thread needs per-thread call graphs, which this profile "
@@ -153,8 +158,8 @@ std::vector<std::string> thread_header(const ReportOptions& options)
 {
     if (!options.thread)
         return {};
-    return {fmt::format("Thread:           {} (inclusive costs and calls of this thread; self "
-                        "costs of the whole program)",
+    return {fmt::format("Thread:           {} (self and inclusive costs and calls of this "
+                        "thread; percentages of the whole program's totals)",
                         *options.thread)};
 }
 
@@ -240,6 +245,20 @@ void write_header(std::ostream& out, const Profile& profile, const ReportOptions
 std::string rate_text(std::optional<double> rate)
 {
     return rate ? fmt::format("{:.2f}%", 100.0 * *rate) : std::string("-");
+}
+
+void write_thread_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown,
+                         uint32_t tid, const std::vector<uint64_t>& totals,
+                         const std::vector<uint64_t>& untold)
+{
+    ShownEvents plain = shown;
+    plain.rates.assign(plain.events.size(), std::nullopt);
+    const CostColumns columns(profile, plain, {""});
+    print_line(out, columns.cells({&totals}) + fmt::format("  THREAD {} TOTALS", tid));
+    if (std::any_of(untold.begin(), untold.end(), [](uint64_t c) { return c != 0; }))
+        print_line(out, columns.cells({&untold}) +
+                            "  of which below the call-path tree's [truncated] node, in no "
+                            "function's self cost (raise --max-path-nodes)");
 }
 
 void write_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown)

@@ -74,6 +74,8 @@ FnId function_of_option(const Profile& profile, const ReportOptions& options);
 // the profile has no per-thread graphs or none of that thread, listing the
 // threads it has.
 const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& options);
+// The thread options.thread names (which must be set), with the same errors.
+const ThreadGraph& chosen_thread(const Profile& profile, const ReportOptions& options);
 
 // With options.thread, the header line saying which thread the report
 // shows and which of its costs are that thread's; nothing otherwise.
@@ -103,6 +105,13 @@ void write_header(std::ostream& out, const Profile& profile, const ReportOptions
 // The block holding the program totals, one plain column per shown event,
 // followed with --miss-rates by the summary rates, one a line.
 void write_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown);
+
+// With --thread, the line of the thread's own totals under the program's,
+// and the part of them the call-path tree's [truncated] node holds when
+// there is one.
+void write_thread_totals(std::ostream& out, const Profile& profile, const ShownEvents& shown,
+                         uint32_t tid, const std::vector<uint64_t>& totals,
+                         const std::vector<uint64_t>& untold);
 
 // "1.25%": a miss rate as text; "-" when there was nothing to miss.
 std::string rate_text(std::optional<double> rate);

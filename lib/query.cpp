@@ -126,6 +126,49 @@ std::vector<FunctionCost> function_costs(const Profile& profile, const CallGraph
     return costs;
 }
 
+ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread)
+{
+    const size_t events = profile.num_events();
+    const std::vector<PathNode>& paths = profile.paths();
+    // Which nodes lie below one of the thread's roots: a node's root is its
+    // parent's, found by climbing at most once per node.
+    enum : uint8_t { unknown, inside, outside };
+    std::vector<uint8_t> in_thread(paths.size(), unknown);
+    for (const PathId root : thread.roots)
+        in_thread[root.index()] = inside;
+    std::vector<size_t> climb;
+    for (size_t i = 0; i < paths.size(); ++i) {
+        size_t at = i;
+        while (in_thread[at] == unknown && paths[at].parent) {
+            climb.push_back(at);
+            at = paths[at].parent->index();
+        }
+        const uint8_t found = in_thread[at] == unknown ? uint8_t(outside) : in_thread[at];
+        in_thread[at] = found;
+        for (const size_t c : climb)
+            in_thread[c] = found;
+        climb.clear();
+    }
+    ThreadCosts out;
+    out.functions = function_costs(profile, thread);
+    for (FunctionCost& c : out.functions)
+        c.self.assign(events, 0);
+    out.totals.assign(events, 0);
+    out.untold.assign(events, 0);
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (in_thread[i] != inside)
+            continue;
+        const uint64_t* cost = profile.path_self(i);
+        std::vector<uint64_t>* self =
+            paths[i].fn ? &out.functions[paths[i].fn->index()].self : &out.untold;
+        for (size_t e = 0; e < events; ++e) {
+            (*self)[e] += cost[e];
+            out.totals[e] += cost[e];
+        }
+    }
+    return out;
+}
+
 std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn)
 {
     return inclusive_cost(profile.call_graph(), fn);

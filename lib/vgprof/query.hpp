@@ -43,6 +43,19 @@ std::vector<FunctionCost> function_costs(const Profile& profile);
 // inclusive cost in `graph`, a graph of `profile`.
 std::vector<FunctionCost> function_costs(const Profile& profile, const CallGraph& graph);
 
+// Thread `thread`'s costs: each function's self cost in it (from the
+// call-path tree below the thread's roots, the costs of the nodes of the
+// function, as callgrind's per-thread files have them) and its inclusive
+// cost in the thread's graph. `totals` gets the thread's own totals, and
+// `untold` the part of them spent below a [truncated] node of the tree,
+// which no function's self cost holds (all zero unless --max-path-nodes
+// was reached).
+struct ThreadCosts {
+    std::vector<FunctionCost> functions;
+    std::vector<uint64_t> totals, untold;
+};
+ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread);
+
 // The inclusive cost of `fn`, one entry per event; zeros when the profile
 // (or `graph`) has no inclusive row for it (or there is no call graph).
 std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn);

@@ -13,6 +13,7 @@
 
 #include "harness.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
 
 using namespace vgtest;
 
@@ -369,6 +370,41 @@ TEST(SeparateThreads, EachThreadsGraphMatchesCallgrindsPerThreadFiles)
    // Every worker thread's stack begins at its own root, apart from main's.
    for (const auto& t : p.threads())
       EXPECT_FALSE(t.roots.empty()) << "thread " << t.tid;
+
+   // The self costs of the program's functions, thread by thread, as
+   // callgrind's per-thread files have them (read as `vgprof report` reads
+   // a callgrind file): main's thread alone, the workers' summed.
+   auto own_self = [&](const vgprof::Profile& profile, std::vector<vgprof::FunctionCost> costs) {
+      std::map<std::string, uint64_t> out;
+      for (const auto& c : costs)
+         if (own.count(profile.fn_name(c.fn)) && c.self[0] != 0)
+            out[profile.fn_name(c.fn)] += c.self[0];
+      return out;
+   };
+   const vgprof::Profile theirs_main = vgprof::load_profile(dir / "cl.out-01");
+   EXPECT_EQ(own_self(p, vgprof::thread_costs(p, *p.thread(1)).functions),
+             own_self(theirs_main, vgprof::function_self_costs(theirs_main)));
+   std::map<std::string, uint64_t> workers_mine, workers_theirs;
+   for (const auto& t : p.threads())
+      if (t.tid != 1)
+         for (const auto& [fn, self] : own_self(p, vgprof::thread_costs(p, t).functions))
+            workers_mine[fn] += self;
+   for (const auto& f : dir.files_starting_with("cl.out-"))
+      if (f != "cl.out-01") {
+         const vgprof::Profile theirs = vgprof::load_profile(dir / f);
+         for (const auto& [fn, self] : own_self(theirs, vgprof::function_self_costs(theirs)))
+            workers_theirs[fn] += self;
+      }
+   EXPECT_FALSE(workers_theirs.empty());
+   EXPECT_EQ(workers_mine, workers_theirs);
+   // The threads' totals are their parts of the program's: they add up to it.
+   uint64_t summed = 0;
+   for (const auto& t : p.threads()) {
+      const vgprof::ThreadCosts costs = vgprof::thread_costs(p, t);
+      EXPECT_EQ(costs.untold[0], 0u);
+      summed += costs.totals[0];
+   }
+   EXPECT_EQ(summed, p.meta().totals[0]);
 }
 
 }  // namespace

@@ -376,10 +376,11 @@ std::string thread_report(const ReportOptions& options)
     return report_of(test::two_thread_profile(), options);
 }
 
-TEST(ReportThread, InclusiveColumnIsTheThreadsAndSelfColumnTheProgramsSaidInTheHeader)
+TEST(ReportThread, SelfAndInclusiveColumnsAreTheThreadsSaidInTheHeader)
 {
-    // tid 2 (report_fixture.hpp): work 4400/1200 inclusive, memset 400/800;
-    // helper and main never ran there. Self costs are the program's.
+    // tid 2 (report_fixture.hpp), from its path nodes 5-7: work self
+    // 2500+1500 Ir, 300+100 Dr, inclusive 4400/1200; memset 400/800; helper
+    // and main never ran there. The thread's totals: 4400/1200.
     EXPECT_EQ(thread_report(thread_options(2)),
               "--------------------------------------------------------------------------------\n"
               "Profile:          app.json\n"
@@ -388,58 +389,59 @@ TEST(ReportThread, InclusiveColumnIsTheThreadsAndSelfColumnTheProgramsSaidInTheH
               "Events shown:     Ir Dr\n"
               "Event sort order: Ir (self)\n"
               "Threshold:        0.1%\n"
-              "Thread:           2 (inclusive costs and calls of this thread; self costs of the "
-              "whole program)\n"
+              "Thread:           2 (self and inclusive costs and calls of this thread; "
+              "percentages of the whole program's totals)\n"
               "--------------------------------------------------------------------------------\n"
               "Ir              Dr\n"
               "--------------------------------------------------------------------------------\n"
               "10,000 (100.0%) 5,000 (100.0%)  PROGRAM TOTALS\n"
               "\n"
+              " 4,400  (44.0%) 1,200  (24.0%)  THREAD 2 TOTALS\n"
               "--------------------------------------------------------------------------------\n"
               "Ir self          Ir incl          Dr self          Dr incl           "
               "function (file:line)  [object]\n"
               "--------------------------------------------------------------------------------\n"
-              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "  4,000  (40.0%)   4,400  (44.0%)     400   (8.0%)   1,200  (24.0%)  "
               "work (/src/app.c:3)  [/usr/bin/app]\n"
-              "  1,500  (15.0%)     400   (4.0%)   3,990  (79.8%)     800  (16.0%)  "
-              "memset  [/lib/libc.so.6]\n"
-              "    400   (4.0%)       0   (0.0%)       0   (0.0%)       0   (0.0%)  "
-              "helper (/src/app.c:20)  [/usr/bin/app]\n"
-              "    100   (1.0%)       0   (0.0%)      10   (0.2%)       0   (0.0%)  "
-              "main (/src/app.c:10)  [/usr/bin/app]\n");
+              "    400   (4.0%)     400   (4.0%)     800  (16.0%)     800  (16.0%)  "
+              "memset  [/lib/libc.so.6]\n");
 }
 
 TEST(ReportThread, InclusiveSortsAndThresholdsByTheThreadsInclusiveCost)
 {
-    // tid 2's Ir inclusive: work 44%, memset 4%, helper and main 0%; under a
-    // 10% threshold only work stays. The omitted row sums the others' self
-    // costs: Ir 1500 + 400 + 100, Dr 3990 + 0 + 10.
+    // tid 2's Ir inclusive: work 44%, memset 4% (helper and main never ran
+    // there); under a 10% threshold only work stays. The omitted row is
+    // memset's self cost in the thread: 400 Ir, 800 Dr.
     EXPECT_EQ(function_rows(thread_report(thread_options(2, inclusive_options("", 10)))),
-              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "  4,000  (40.0%)   4,400  (44.0%)     400   (8.0%)   1,200  (24.0%)  "
               "work (/src/app.c:3)  [/usr/bin/app]\n"
-              "  2,000  (20.0%)                    4,000  (80.0%)                   "
-              "(3 functions below the 10% threshold, not shown)\n");
+              "    400   (4.0%)                      800  (16.0%)                   "
+              "(1 function below the 10% threshold, not shown)\n");
 }
 
 TEST(ReportThreadJson, CarriesTheThreadAndItsInclusiveCosts)
 {
     ReportOptions o = thread_options(1, options("", 0, 1));
     o.format = "json";
-    // tid 1: work 4600/1800 inclusive; three functions left out, self
-    // 1500+400+100 Ir, 3990+0+10 Dr.
+    // tid 1 (path nodes 0-4): work self 4000/600, inclusive 4600/1800; three
+    // functions left out, self memset 500+600, helper 400, main 100 Ir and
+    // 1990+1200, 0, 10 Dr. The thread's totals: 5600/3800.
     EXPECT_EQ(thread_report(o),
               R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
               R"("sort":"Ir","sort_cost":"self","thread":1,"totals":{"Ir":10000,"Dr":5000},)"
               R"("functions":[{"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
-              R"("self":{"Ir":8000,"Dr":1000},"inclusive":{"Ir":4600,"Dr":1800}}],)"
-              R"("omitted":{"functions":3,"self":{"Ir":2000,"Dr":4000}}})"
+              R"("self":{"Ir":4000,"Dr":600},"inclusive":{"Ir":4600,"Dr":1800}}],)"
+              R"("thread_totals":{"Ir":5600,"Dr":3800},)"
+              R"("thread_below_truncated_node":{"Ir":0,"Dr":0},)"
+              R"("omitted":{"functions":3,"self":{"Ir":1600,"Dr":3200}}})"
               "\n");
 }
 
 TEST(ReportThread, FunctionShowsTheThreadsCallersAndCallees)
 {
     // In tid 2, work is the thread's start: called only by itself (app.c:5),
-    // calling itself (1500/100) and memset from app.c:6 (400/800).
+    // calling itself (1500/100) and memset from app.c:6 (400/800); its self
+    // cost there 2500+1500 Ir, 300+100 Dr.
     EXPECT_EQ(thread_report(thread_options(2, function_options("work"))),
               "--------------------------------------------------------------------------------\n"
               "Profile:          app.json\n"
@@ -448,8 +450,8 @@ TEST(ReportThread, FunctionShowsTheThreadsCallersAndCallees)
               "Events shown:     Ir Dr\n"
               "Event sort order: Ir (inclusive)\n"
               "Function:         work (/src/app.c:3)  [/usr/bin/app]\n"
-              "Thread:           2 (inclusive costs and calls of this thread; self costs of the "
-              "whole program)\n"
+              "Thread:           2 (self and inclusive costs and calls of this thread; "
+              "percentages of the whole program's totals)\n"
               "--------------------------------------------------------------------------------\n"
               "Ir              Dr\n"
               "--------------------------------------------------------------------------------\n"
@@ -459,7 +461,7 @@ TEST(ReportThread, FunctionShowsTheThreadsCallersAndCallees)
               "Ir self          Ir incl          Dr self          Dr incl           "
               "function (file:line)  [object]\n"
               "--------------------------------------------------------------------------------\n"
-              "  8,000  (80.0%)   4,400  (44.0%)   1,000  (20.0%)   1,200  (24.0%)  "
+              "  4,000  (40.0%)   4,400  (44.0%)     400   (8.0%)   1,200  (24.0%)  "
               "work (/src/app.c:3)  [/usr/bin/app]\n"
               "\n"
               "--------------------------------------------------------------------------------\n"
@@ -477,7 +479,7 @@ TEST(ReportThread, FunctionShowsTheThreadsCallersAndCallees)
 TEST(ReportThread, FunctionThatNeverRanInTheThreadHasNoCallsThere)
 {
     const std::string text = thread_report(thread_options(2, function_options("main")));
-    EXPECT_NE(text.find("    100   (1.0%)       0   (0.0%)      10   (0.2%)       0   (0.0%)  "
+    EXPECT_NE(text.find("      0   (0.0%)       0   (0.0%)       0   (0.0%)       0   (0.0%)  "
                         "main"),
               std::string::npos)
         << text;
@@ -487,13 +489,13 @@ TEST(ReportThread, FunctionThatNeverRanInTheThreadHasNoCallsThere)
 
 TEST(ReportThreadJson, FunctionCarriesTheThreadAndItsCalls)
 {
-    // memset in tid 1: 500 + 600 = 1100 Ir inclusive; work's call (600 Ir)
-    // above helper's two (500 Ir).
+    // memset in tid 1: 500 + 600 = 1100 Ir self and inclusive, 1990 + 1200
+    // Dr; work's call (600 Ir) above helper's two (500 Ir).
     EXPECT_EQ(thread_report(thread_options(1, function_options("memset", "json"))),
               R"({"profile":"app.json","command":["./app","-n","3"],"events":["Ir","Dr"],)"
               R"("sort":"Ir","sort_cost":"inclusive","thread":1,"totals":{"Ir":10000,"Dr":5000},)"
               R"("function":{"name":"memset","file":"???","line":0,"object":"/lib/libc.so.6",)"
-              R"("self":{"Ir":1500,"Dr":3990},"inclusive":{"Ir":1100,"Dr":3190}},)"
+              R"("self":{"Ir":1100,"Dr":3190},"inclusive":{"Ir":1100,"Dr":3190}},)"
               R"("callers":[{"name":"work","file":"/src/app.c","line":3,"object":"/usr/bin/app",)"
               R"("site":{"file":"/src/app.c","line":6},"count":1,"inclusive":{"Ir":600,"Dr":1200}},)"
               R"({"name":"helper","file":"/src/app.c","line":20,"object":"/usr/bin/app",)"
