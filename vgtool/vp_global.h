@@ -124,6 +124,9 @@ UInt         VP_(frames_at)(Addr a, VP_Loc* levels, UInt max);
 /* The start of the function holding a, for code without a symbol: its
    address in the process and within its object. */
 Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_obj);
+/* Code generated at run time (vp_perfmap.c): the interned name the
+   runtime's perf map gives the code at a, and where that code starts. */
+Bool VP_(perfmap_fn)(Addr a, UInt* name, Addr* start);
 
 /*------------------------------------------------------------*/
 /*--- from vp_instr.c                                      ---*/

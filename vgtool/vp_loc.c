@@ -139,15 +139,21 @@ static UInt inlined_call_at(DiEpoch ep, Addr a, UInt obj);
 
 /* The name of code without a symbol: the function holding it, named by
    its start within its object as callgrind names it (" [PLT]" added for
-   the stubs of the procedure linkage table); "???" for code outside any
-   function the object records. */
+   the stubs of the procedure linkage table); for code outside every
+   object, the name its runtime's perf map gives it, in the object
+   "[perf map]"; else "???". */
 static UInt unnamed_fn(DiEpoch ep, Addr a, VP_Fn* fn)
 {
    Addr  start, in_obj;
    HChar name[48];
+   UInt  jit_name;
    if (!VP_(unnamed_fn_start)(ep, a, &start, &in_obj)) {
       fn->file = VP_(intern_str)(VP_(unknown));
       fn->line = 0;
+      if (VP_(perfmap_fn)(a, &jit_name, &start)) {
+         fn->obj = VP_(intern_str)("[perf map]");
+         return jit_name;
+      }
       return VP_(intern_str)(VP_(unknown));
    }
    VG_(sprintf)(name, "0x%016lx%s", (UWord)in_obj,
@@ -194,10 +200,14 @@ Bool VP_(is_fn_entry)(Addr a)
    DiEpoch      ep = VG_(current_DiEpoch)();
    const HChar* s;
    Addr         start, in_obj;
+   UInt         jit_name;
    if (VG_(get_fnname_if_entry)(ep, a, &s))
       return True;
-   return !VG_(get_fnname)(ep, a, &s) && VP_(unnamed_fn_start)(ep, a, &start, &in_obj)
-          && start == a;
+   if (VG_(get_fnname)(ep, a, &s))
+      return False;
+   if (VP_(unnamed_fn_start)(ep, a, &start, &in_obj))
+      return start == a;
+   return VP_(perfmap_fn)(a, &jit_name, &start) && start == a;
 }
 
 /*------------------------------------------------------------*/

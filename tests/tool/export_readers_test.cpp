@@ -28,15 +28,6 @@ using namespace vgtest;
 
 namespace {
 
-// The program `name` on PATH, or "" when there is none.
-std::string on_path(const std::string& name)
-{
-   std::istringstream dirs(std::getenv("PATH") ? std::getenv("PATH") : "");
-   for (std::string dir; std::getline(dirs, dir, ':');)
-      if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
-   return "";
-}
-
 #define REQUIRE_READER(found, reader) \
    if (!(found)) GTEST_SKIP() << "skipped: " reader " not installed"
 

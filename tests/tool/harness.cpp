@@ -486,4 +486,12 @@ std::vector<std::string> summary_lines(const std::string& err, const std::string
    return found;
 }
 
+std::string on_path(const std::string& name)
+{
+   std::istringstream dirs(std::getenv("PATH") ? std::getenv("PATH") : "");
+   for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
+   return "";
+}
+
 }  // namespace vgtest

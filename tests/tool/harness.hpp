@@ -59,6 +59,9 @@ RunResult run(const std::vector<std::string>& argv, const std::string& dir);
 int start_process(const std::vector<std::string>& argv, const std::string& dir,
                   const std::string& out_path, const std::string& err_path);
 
+// The program `name` on PATH, or "" when there is none.
+std::string on_path(const std::string& name);
+
 // valgrind --tool=TOOL OPTIONS PROGRAM ARGS, run in dir.  vgprof runs at
 // its defaults unless OPTIONS say otherwise: with the heap profiled it
 // leaves the program's allocator in place, so its CPU figures are
