@@ -4,6 +4,8 @@
 // them.
 #include "call_neighbourhood.hpp"
 
+#include "vgprof/inlined.hpp"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -69,8 +71,23 @@ private:
     void add(FnId fn, int level)
     {
         index_.emplace(std::pair{fn, side_of(level)}, out_.nodes.size());
-        out_.nodes.push_back({fn, level, doc_.inclusive(fn, event_), 0});
+        if (doc_.profile().function(fn).inlined)
+            out_.nodes.push_back({fn, level, inlined_cost(fn).inclusive[event_], inlined_cost(fn).self[event_], 0});
+        else
+            out_.nodes.push_back({fn, level, doc_.inclusive(fn, event_), doc_.self(fn, event_), 0});
     }
+    // An inlined function's costs: the profile books its code to the
+    // functions it was inlined into, with no call.
+    const InlinedFunctionCost& inlined_cost(FnId fn)
+    {
+        auto it = inlined_.find(fn);
+        if (it == inlined_.end())
+            it = inlined_.emplace(fn, inlined_function_cost(doc_.profile(), fn)).first;
+        return it->second;
+    }
+    // Merges calls from nodes[from] to `callee`'s nodes into `merged`.
+    void link(std::map<std::pair<size_t, size_t>, GraphEdge>& merged, size_t from, FnId callee, uint64_t count,
+              uint64_t cost);
     uint64_t path_cost(PathId node) const
     {
         return doc_.profile().path_inclusive(node.index())[event_];
@@ -95,6 +112,7 @@ private:
     size_t event_, per_level_;
     Neighbourhood out_;
     std::map<std::pair<FnId, int>, size_t> index_;  // (function, side) -> node
+    std::map<FnId, InlinedFunctionCost> inlined_;
 };
 
 std::vector<PathId> Builder::outermost_paths() const
@@ -248,31 +266,28 @@ void Builder::connect(size_t extra_edges)
     const Profile& p = doc_.profile();
     std::map<std::pair<size_t, size_t>, GraphEdge> merged;
     for (size_t from = 0; from < out_.nodes.size(); ++from) {
-        const GraphNode& a = out_.nodes[from];
         const RowIndex& rows = doc_.calls_out();
-        for (const uint32_t* r = rows.begin_of(a.fn.index()); r != rows.end_of(a.fn.index()); ++r) {
-            const FnId callee = p.calls()[*r].callee;
-            for (const int side : {kCallers, kCentre, kCallees}) {
-                const auto to = index_.find({callee, side});
-                if (to == index_.end())
-                    continue;
-                const int from_side = side_of(a.level);
-                // From the callees' side (or the centre) back up to the
-                // callers' side: the way round a cycle; from the callers'
-                // side straight to the callees', past the centre: calls
-                // made elsewhere. Neither is drawn.
-                if ((side == kCallers && from_side != kCallers) ||
-                    (side == kCallees && from_side == kCallers)) {
-                    ++out_.edges_left_out;
-                    continue;
-                }
-                GraphEdge& e = merged[{from, to->second}];
-                e.from = from;
-                e.to = to->second;
-                e.count += p.calls()[*r].count;
-                e.cost += p.call_cost(*r)[event_];
-            }
-        }
+        const FnId fn = out_.nodes[from].fn;
+        for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
+            link(merged, from, p.calls()[*r].callee, p.calls()[*r].count, p.call_cost(*r)[event_]);
+        if (!p.function(fn).inlined)
+            continue;
+        // An inlined function is linked to what its code was inlined into
+        // (no call: count 0) and to the calls made from its code.
+        for (const CallCost& c : inlined_cost(fn).callees)
+            link(merged, from, c.fn, c.count, c.inclusive[event_]);
+    }
+    std::set<FnId> inlined_shown;
+    for (const GraphNode& n : out_.nodes)
+        if (p.function(n.fn).inlined)
+            inlined_shown.insert(n.fn);
+    for (FnId inlined : inlined_shown) {
+        std::map<FnId, uint64_t> by_host;  // merged over the call sites
+        for (const CallCost& c : inlined_cost(inlined).inlined_into)
+            by_host[c.fn] += c.inclusive[event_];
+        for (size_t from = 0; from < out_.nodes.size(); ++from)
+            if (const auto host = by_host.find(out_.nodes[from].fn); host != by_host.end())
+                link(merged, from, inlined, 0, host->second);
     }
     // Drawn whatever the cap: the centre's calls, and for each other node
     // the most expensive call linking it to the next level towards the
@@ -314,6 +329,30 @@ void Builder::connect(size_t extra_edges)
     for (const auto& [key, e] : merged)
         if (drawn.count(key))
             out_.edges.push_back(e);
+}
+
+void Builder::link(std::map<std::pair<size_t, size_t>, GraphEdge>& merged, size_t from, FnId callee,
+                   uint64_t count, uint64_t cost)
+{
+    const int from_side = side_of(out_.nodes[from].level);
+    for (const int side : {kCallers, kCentre, kCallees}) {
+        const auto to = index_.find({callee, side});
+        if (to == index_.end())
+            continue;
+        // From the callees' side (or the centre) back up to the callers'
+        // side: the way round a cycle; from the callers' side straight to
+        // the callees', past the centre: calls made elsewhere. Neither is
+        // drawn.
+        if ((side == kCallers && from_side != kCallers) || (side == kCallees && from_side == kCallers)) {
+            ++out_.edges_left_out;
+            continue;
+        }
+        GraphEdge& e = merged[{from, to->second}];
+        e.from = from;
+        e.to = to->second;
+        e.count += count;
+        e.cost += cost;
+    }
 }
 
 } // namespace
