@@ -108,6 +108,24 @@ TEST(CallNeighbourhood, AnInlinedFunctionCarriesItsCodesCostAndIsLinkedToItsHost
     EXPECT_EQ(edge(FnId(kErase), FnId(kInlHelper))->cost, 400u);
 }
 
+TEST(CallNeighbourhood, FunctionsInlinedIntoTheCentreAreItsCalleesThoughTheyMadeNoCall)
+{
+    // move, inlined into erase, calls nothing: the path tree has no node
+    // of it.
+    const auto doc = document_of(inlined_profile());
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(kErase), 0, 1, 10);
+    const GraphNode* move = node_of(g, FnId(kMove));
+    ASSERT_NE(move, nullptr);
+    EXPECT_EQ(move->level, 1);
+    EXPECT_EQ(move->inclusive, 300u);
+    const size_t at = size_t(move - g.nodes.data());
+    const auto edge = std::find_if(g.edges.begin(), g.edges.end(),
+                                   [&](const GraphEdge& e) { return e.from == 0 && e.to == at; });
+    ASSERT_NE(edge, g.edges.end());
+    EXPECT_EQ(edge->count, 0u);
+    EXPECT_EQ(edge->cost, 300u);
+}
+
 TEST(CallNeighbourhood, DepthZeroIsTheFunctionAlone)
 {
     const auto doc = document_of(app_profile());

@@ -106,6 +106,9 @@ private:
     std::vector<PathId> outermost_paths() const;
     void callers_from_paths(const std::vector<PathId>& outermost, int depth);
     void callees_from_paths(const std::vector<PathId>& outermost, int depth);
+    // The functions inlined into the centre's code (the outermost inlined
+    // calls in it), with the cost of the event of their code there.
+    std::map<FnId, uint64_t> inlined_in_centre() const;
 
     const Document& doc_;
     FnId centre_;
@@ -206,9 +209,18 @@ void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth
 {
     const auto& paths = doc_.profile().paths();
     std::vector<PathId> frontier = outermost;
-    for (int level = 1; level <= depth + 1 && !frontier.empty(); ++level) {
+    for (int level = 1; level <= depth + 1 && (!frontier.empty() || level == 1); ++level) {
         std::map<FnId, uint64_t> weights;
         std::map<FnId, std::set<FnId>> callees_of;
+        // The functions inlined into the centre are below it too, whether
+        // or not calls were made from their code (which alone puts them in
+        // the path tree), weighed with what their code cost there.
+        if (level == 1)
+            for (const auto& [fn, cost] : inlined_in_centre()) {
+                callees_of[centre_].insert(fn);
+                if (candidate(fn, kCallees))
+                    weights[fn] += cost;
+            }
         std::vector<std::pair<PathId, std::vector<PathId>>> below;
         for (PathId p : frontier) {
             below.push_back({p, calls_below(p)});
@@ -229,6 +241,33 @@ void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth
                     next.push_back(ch);
         frontier = std::move(next);
     }
+}
+
+std::map<FnId, uint64_t> Builder::inlined_in_centre() const
+{
+    const Profile& p = doc_.profile();
+    std::map<FnId, uint64_t> out;
+    const bool inlined = p.function(centre_).inlined;
+    for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
+        const InlinedLine& l = p.inlined_lines()[r];
+        if (!inlined && l.fn != centre_)
+            continue;
+        // The chain of inlined calls, outermost first; the centre's code
+        // holds the call after its own outermost one (or the first).
+        std::vector<FnId> chain;
+        for (std::optional<uint32_t> at = l.inl; at; at = p.inlined_calls()[*at].parent)
+            chain.insert(chain.begin(), p.inlined_calls()[*at].fn);
+        size_t next = 0;
+        if (inlined) {
+            const auto own = std::find(chain.begin(), chain.end(), centre_);
+            if (own == chain.end())
+                continue;
+            next = size_t(own - chain.begin()) + 1;
+        }
+        if (next < chain.size())
+            out[chain[next]] += p.inlined_line_cost(r)[event_];
+    }
+    return out;
 }
 
 // Without paths: the call edges, each side growing from the functions
