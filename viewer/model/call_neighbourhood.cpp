@@ -246,26 +246,32 @@ void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth
 std::map<FnId, uint64_t> Builder::inlined_in_centre() const
 {
     const Profile& p = doc_.profile();
-    std::map<FnId, uint64_t> out;
+    const std::vector<InlinedCall>& calls = p.inlined_calls();
+    // For each inlined call (parents come first), the call of the chain
+    // down to it that the centre's code holds: the outermost for a
+    // function's own code; for an inlined centre, the one just inside its
+    // outermost call. kNone: none.
+    constexpr uint32_t kNone = UINT32_MAX, kInCentre = UINT32_MAX - 1;
     const bool inlined = p.function(centre_).inlined;
+    std::vector<uint32_t> held(calls.size(), kNone);
+    for (uint32_t i = 0; i < calls.size(); ++i) {
+        const std::optional<uint32_t> up = calls[i].parent;
+        if (!inlined)
+            held[i] = up ? held[*up] : i;
+        else if (up && held[*up] == kInCentre)
+            held[i] = i;
+        else if (up && held[*up] != kNone)
+            held[i] = held[*up];
+        else if (calls[i].fn == centre_)
+            held[i] = kInCentre;
+    }
+    std::map<FnId, uint64_t> out;
     for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
         const InlinedLine& l = p.inlined_lines()[r];
-        if (!inlined && l.fn != centre_)
+        const uint32_t call = held[l.inl];
+        if ((!inlined && l.fn != centre_) || call == kNone || call == kInCentre)
             continue;
-        // The chain of inlined calls, outermost first; the centre's code
-        // holds the call after its own outermost one (or the first).
-        std::vector<FnId> chain;
-        for (std::optional<uint32_t> at = l.inl; at; at = p.inlined_calls()[*at].parent)
-            chain.insert(chain.begin(), p.inlined_calls()[*at].fn);
-        size_t next = 0;
-        if (inlined) {
-            const auto own = std::find(chain.begin(), chain.end(), centre_);
-            if (own == chain.end())
-                continue;
-            next = size_t(own - chain.begin()) + 1;
-        }
-        if (next < chain.size())
-            out[chain[next]] += p.inlined_line_cost(r)[event_];
+        out[calls[call].fn] += p.inlined_line_cost(r)[event_];
     }
     return out;
 }

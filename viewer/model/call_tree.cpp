@@ -200,17 +200,32 @@ void split_inlined_code(const Document& doc, size_t event, const std::vector<uin
         }
         return it->second;
     };
+    // The node of each (host node, inlined call), found once: a chain of
+    // inlined calls is walked down from the first of it already placed.
+    std::unordered_map<uint64_t, uint32_t> placed;
+    const auto node_of_call = [&](uint32_t host, uint32_t inl) {
+        std::vector<uint32_t> chain;  // innermost first, down to one placed or the outermost
+        uint32_t at = host;
+        for (std::optional<uint32_t> c = inl; c; c = p.inlined_calls()[*c].parent) {
+            const auto found = placed.find(uint64_t(host) << 32 | *c);
+            if (found != placed.end()) {
+                at = found->second;
+                break;
+            }
+            chain.push_back(*c);
+        }
+        for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
+            at = child_of(at, NodeKey::of(p.inlined_calls()[*c].fn));
+            placed.emplace(uint64_t(host) << 32 | *c, at);
+        }
+        return at;
+    };
     for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
         const InlinedLine& l = p.inlined_lines()[r];
         const auto host = holder.find(l.fn.value);
         if (host == holder.end())
             continue;
-        std::vector<FnId> chain;  // innermost first
-        for (std::optional<uint32_t> at = l.inl; at; at = p.inlined_calls()[*at].parent)
-            chain.push_back(p.inlined_calls()[*at].fn);
-        uint32_t at = host->second;
-        for (auto fn = chain.rbegin(); fn != chain.rend(); ++fn)
-            at = child_of(at, NodeKey::of(*fn));
+        const uint32_t at = node_of_call(host->second, l.inl);
         const uint64_t cost = p.inlined_line_cost(r)[event];
         nodes[at].self += cost;
         nodes[host->second].self -= cost;

@@ -31,13 +31,16 @@ std::pair<size_t, size_t> inlined_rows_of_host(const Profile& p, FnId fn)
     return {size_t(first - rows.begin()), size_t(last - rows.begin())};
 }
 
-// Whether inlined call `inl` or one it lies in is a call of `fn`.
-bool lies_in_call_of(const Profile& p, uint32_t inl, FnId fn)
+// For each inlined call (parents come first), whether it or one it lies
+// in is a call of `fn`.
+std::vector<bool> calls_within(const Profile& p, FnId fn)
 {
-    for (std::optional<uint32_t> at = inl; at; at = p.inlined_calls()[*at].parent)
-        if (p.inlined_calls()[*at].fn == fn)
-            return true;
-    return false;
+    std::vector<bool> within(p.inlined_calls().size(), false);
+    for (size_t i = 0; i < within.size(); ++i) {
+        const InlinedCall& c = p.inlined_calls()[i];
+        within[i] = c.fn == fn || (c.parent && within[*c.parent]);
+    }
+    return within;
 }
 
 // Calls visit(file, line, cost, innermost) for each part of `fn`'s code:
@@ -63,9 +66,10 @@ void visit_code(const Document& doc, FnId fn, Visit visit)
     // An inlined function's code: the rows that lie in one of its calls,
     // each counted whole, and again as the part of an inlined function
     // when the innermost call is another's.
+    const std::vector<bool> within = calls_within(p, fn);
     for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
         const InlinedLine& l = p.inlined_lines()[r];
-        if (!lies_in_call_of(p, l.inl, fn))
+        if (!within[l.inl])
             continue;
         visit(l.file, l.line, p.inlined_line_cost(r), std::optional<FnId>());
         const FnId innermost = p.inlined_calls()[l.inl].fn;
