@@ -180,13 +180,15 @@ void SourceView::draw(ViewContext& ctx)
     for (size_t e = 0; e < p.num_events(); ++e)
         if (shown_events_[e])
             events.push_back(e);
+    // Above the machine code too: a file that cannot be read leaves the
+    // others one click away.
+    draw_files(ctx, *sel.fn);
     if (machine_code_) {
         if (!error_.empty())
             ImGui::TextDisabled("%s  Its machine code:", error_.c_str());
         draw_machine_code(ctx, *sel.fn, events);
         return;
     }
-    draw_files(ctx, *sel.fn);
     if (file_->stale)
         ImGui::TextColored(ImVec4(0.9f, 0.4f, 0.1f, 1),
                            "The profile charges lines past the end of this file: it changed since the run.");
