@@ -11,6 +11,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
+#include "vgprof/source.hpp"
 
 #include <fmt/format.h>
 
@@ -105,6 +106,66 @@ Span span_of(const Disassembly& code, const std::string& name, uint64_t low, uin
     return {symbol->addr, std::max(high + 1, next.value_or(high + 1)), true};
 }
 
+// The source origins of the span's instructions, from the object file's
+// debug information; none when objdump gives none (no debug information).
+SourceOrigins origins_of(const std::string& path, const Span& span)
+{
+    try {
+        return source_origins(path, span.start, span.end);
+    } catch (const Error&) {
+        return {};
+    }
+}
+
+// A row of the listing: an instruction, or before it, where the source line
+// its code came from changes, that line.
+struct AsmRow {
+    size_t instruction;  // index in the disassembly (of the next instruction, for a source row)
+    bool source;
+    std::string text;
+};
+
+// "; stl_algobase.h:1463 <- stl_algo.h:2236 <- app.cpp:21  <its text>":
+// the line and the inlined calls it lies in, as perf annotate shows them
+// between instructions, with the line's text where the file can be read.
+std::string source_row_text(const std::vector<SourceFrame>& origin, const SourceSearch& search,
+                            std::map<std::string, std::vector<std::string>>& files)
+{
+    const SourceFrame& own = origin.front();
+    auto file = files.find(own.file);
+    if (file == files.end()) {
+        std::vector<std::string> lines;
+        try {
+            lines = split_lines(read_source(own.file, search));
+        } catch (const Error&) {
+            // Listed without its text, as a line of a file not found.
+        }
+        file = files.emplace(own.file, std::move(lines)).first;
+    }
+    std::string text = "; " + chain_places(origin);
+    if (own.line >= 1 && own.line <= file->second.size())
+        text += "  " + file->second[own.line - 1];
+    return text;
+}
+
+std::vector<AsmRow> asm_rows(const Disassembly& code, size_t first, size_t count, size_t width,
+                             const SourceOrigins& origins, const SourceSearch& search)
+{
+    std::vector<AsmRow> rows;
+    std::map<std::string, std::vector<std::string>> files;
+    const std::vector<SourceFrame>* last = nullptr;
+    for (size_t i = first; i < first + count; ++i) {
+        const Disassembly::Instruction& instr = code.instructions[i];
+        const auto origin = origins.find(instr.addr);
+        if (origin != origins.end() && (!last || *last != origin->second)) {
+            rows.push_back({i, true, source_row_text(origin->second, search, files)});
+            last = &origin->second;
+        }
+        rows.push_back({i, false, fmt::format("{:>{}x}:  {}", instr.addr, width, instr.text)});
+    }
+    return rows;
+}
+
 void write_function(std::ostream& out, const Profile& profile, const AnnotateOptions& options,
                     const Layout& layout, const FunctionCost& f, const PositionCosts& instrs,
                     const ObjectListing& listing, CostLedger& ledger)
@@ -162,19 +223,17 @@ void write_function(std::ostream& out, const Profile& profile, const AnnotateOpt
 
     const size_t width =
         count == 0 ? 0 : fmt::format("{:x}", code.instructions[first + count - 1].addr).size();
-    std::vector<std::string> texts;
-    for (size_t i = 0; i < count; ++i) {
-        const Disassembly::Instruction& instr = code.instructions[first + i];
-        texts.push_back(fmt::format("{:>{}x}:  {}", instr.addr, width, instr.text));
-    }
+    const std::vector<AsmRow> rows = asm_rows(code, first, count, width, origins_of(path, span), layout.search);
     write_listing(
-        out, layout, count, options,
+        out, layout, rows.size(), options,
         [&](size_t i) {
+            if (rows[i].source)
+                return ListingRow{nullptr, rows[i].text};
             const std::optional<size_t> row =
-                instrs.row_of(code.instructions[first + i].addr + listing.offset);
-            return ListingRow{row ? instrs.cost(*row) : nullptr, texts[i]};
+                instrs.row_of(code.instructions[rows[i].instruction].addr + listing.offset);
+            return ListingRow{row ? instrs.cost(*row) : nullptr, rows[i].text};
         },
-        [&](size_t i) { return fmt::format("address {:x}", code.instructions[first + i].addr); });
+        [&](size_t i) { return fmt::format("address {:x}", code.instructions[rows[i].instruction].addr); });
     print_line(out, "");
 }
 

@@ -53,6 +53,8 @@ public:
                                               p_.lines().size());
         std::vector<uint64_t> instrs = widened(rows_at(p_.instrs(), &Profile::instr_cost),
                                                p_.instrs().size());
+        std::vector<uint64_t> inlined = widened(rows_at(p_.inlined_lines(), &Profile::inlined_line_cost),
+                                                p_.inlined_lines().size());
         // A path node's self costs, then its inclusive costs: two rows.
         std::vector<uint64_t> paths =
             widened(p_.paths().empty() ? nullptr : p_.path_self(0), 2 * p_.paths().size());
@@ -67,6 +69,7 @@ public:
             t.meta.merged[i].totals = std::move(merged[i]);
         t.line_costs = std::move(lines);
         t.instr_costs = std::move(instrs);
+        t.inlined_line_costs = std::move(inlined);
         t.path_costs = std::move(paths);
         swap_in(graph, t.graph);
         for (size_t i = 0; i < threads.size(); ++i)

@@ -12,7 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <unordered_map>
@@ -124,19 +128,26 @@ std::string first_line(const std::string& text)
     return text.substr(0, text.find('\n'));
 }
 
-} // namespace
-
-Disassembly parse_objdump(std::string_view text)
+// Calls read(line) for each line of `text`, without its '\n'.
+template <typename Read>
+void for_each_line(std::string_view text, Read read)
 {
-    Disassembly out;
     size_t start = 0;
     while (start < text.size()) {
         size_t end = text.find('\n', start);
         if (end == std::string_view::npos)
             end = text.size();
-        parse_line(text.substr(start, end - start), out);
+        read(text.substr(start, end - start));
         start = end + 1;
     }
+}
+
+} // namespace
+
+Disassembly parse_objdump(std::string_view text)
+{
+    Disassembly out;
+    for_each_line(text, [&](std::string_view line) { parse_line(line, out); });
     // objdump lists sections in file order, which need not be address order.
     const auto by_addr = [](const auto& a, const auto& b) { return a.addr < b.addr; };
     std::stable_sort(out.instructions.begin(), out.instructions.end(), by_addr);
@@ -153,18 +164,183 @@ std::string operand(const std::string& path)
     return !path.empty() && path[0] == '/' ? path : "./" + path;
 }
 
-} // namespace
-
-Disassembly disassemble(const std::string& path)
+// objdump's output for the object file at `path`, run with `options`
+// (the disassembly's, C++ names demangled as Valgrind shows them).
+std::string objdump_output(std::vector<std::string> options, const std::string& path)
 {
     // VGPROF_OBJDUMP is the path configure found, not looked for on PATH.
-    const Captured c =
-        capture({VGPROF_OBJDUMP, "-d", "--no-show-raw-insn", "-C", "--", operand(path)});
+    std::vector<std::string> argv{VGPROF_OBJDUMP, "-d", "--no-show-raw-insn", "-C"};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back("--");
+    argv.push_back(operand(path));
+    const Captured c = capture(argv);
     if (c.status != 0) {
         const std::string why = c.err.empty() ? "no message" : first_line(c.err);
         throw Error(path + ": objdump failed (" + why + ")");
     }
-    return parse_objdump(c.out);
+    return c.out;
+}
+
+} // namespace
+
+Disassembly disassemble(const std::string& path)
+{
+    return parse_objdump(objdump_output({}, path));
+}
+
+namespace {
+
+// "/src/app.cpp:5" or "/src/app.cpp:5 (discriminator 2)": the file and line;
+// nullopt for any other text ("??:?" when objdump knows no line).
+std::optional<std::pair<std::string, uint32_t>> location_of(std::string_view text)
+{
+    if (const size_t d = text.find(" (discriminator "); d != std::string_view::npos)
+        text = text.substr(0, d);
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == text.size() || colon + 11 < text.size())
+        return std::nullopt;
+    uint32_t line = 0;
+    for (char c : text.substr(colon + 1)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        line = line * 10 + uint32_t(c - '0');
+    }
+    return std::make_pair(std::string(text.substr(0, colon)), line);
+}
+
+std::string demangled(const std::string& name)
+{
+    int status = 0;
+    char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    if (status != 0 || text == nullptr)
+        return name;
+    std::string out(text);
+    std::free(text);
+    return out;
+}
+
+// What objdump last said of the place the next instructions come from.
+struct OriginState {
+    std::string function;                  // of the innermost line
+    std::optional<SourceFrame> innermost;
+    std::vector<SourceFrame> inlined_by;   // outward
+    bool in_chain = false;                 // the last line read was part of the place
+};
+
+void parse_origin_line(std::string_view line, OriginState& s, SourceOrigins& out)
+{
+    constexpr std::string_view kInlinedBy = "inlined by ";
+    if (line.empty()) {
+        s.in_chain = false;
+        return;
+    }
+    if (line[0] == ' ' || line[0] == '\t') {
+        const size_t colon = line.find(":\t");
+        uint64_t addr;
+        if (colon != std::string_view::npos && parse_hex(trimmed(line.substr(0, colon)), addr) && s.innermost) {
+            std::vector<SourceFrame>& frames = out[addr];
+            frames.push_back(*s.innermost);
+            frames.insert(frames.end(), s.inlined_by.begin(), s.inlined_by.end());
+        }
+        s.in_chain = false;
+        return;
+    }
+    if (line.substr(0, kInlinedBy.size()) == kInlinedBy) {
+        std::string_view rest = line.substr(kInlinedBy.size());
+        std::string caller;
+        if (rest.size() > 2 && rest.back() == ')') {
+            const size_t open = rest.rfind(" (");
+            if (open != std::string_view::npos && rest.substr(open, 16) != " (discriminator ") {
+                caller = demangled(std::string(rest.substr(open + 2, rest.size() - open - 3)));
+                rest = rest.substr(0, open);
+            }
+        }
+        if (!s.in_chain)
+            s.inlined_by.clear();
+        if (const auto loc = location_of(rest))
+            s.inlined_by.push_back({loc->first, loc->second, caller});
+        s.in_chain = true;
+        return;
+    }
+    if (const auto loc = location_of(line)) {
+        s.innermost = SourceFrame{loc->first, loc->second, s.function};
+        s.inlined_by.clear();
+        s.in_chain = true;
+        return;
+    }
+    uint64_t addr;
+    const size_t open = line.find(" <");
+    if (line.back() == ':' && !(open != std::string_view::npos && parse_hex(line.substr(0, open), addr)) &&
+        line.rfind("Disassembly of section ", 0) != 0) {
+        // "erase():", or "work(std::vector<int>&):" when the demangled name
+        // has its parameters already.
+        std::string_view name = line.substr(0, line.size() - 1);
+        if (name.size() > 2 && name.substr(name.size() - 2) == "()")
+            name.remove_suffix(2);
+        s.function = std::string(name);
+        if (s.innermost)
+            s.innermost->function = s.function;
+        s.inlined_by.clear();
+        s.in_chain = true;
+        return;
+    }
+    // A symbol's label, a section's heading: a new place begins.
+    s = OriginState{};
+}
+
+} // namespace
+
+std::string frame_place(const SourceFrame& frame)
+{
+    const size_t slash = frame.file.rfind('/');
+    return (slash == std::string::npos ? frame.file : frame.file.substr(slash + 1)) + ":" +
+           std::to_string(frame.line);
+}
+
+std::string chain_places(const std::vector<SourceFrame>& frames)
+{
+    std::string out;
+    for (const SourceFrame& f : frames)
+        out += (out.empty() ? "" : " <- ") + frame_place(f);
+    return out;
+}
+
+SourceOrigins parse_objdump_origins(std::string_view text)
+{
+    SourceOrigins out;
+    OriginState state;
+    for_each_line(text, [&](std::string_view line) { parse_origin_line(line, state, out); });
+    return out;
+}
+
+SourceOrigins source_origins(const std::string& path, uint64_t start, uint64_t end)
+{
+    const auto hex = [](uint64_t a) {
+        char text[24];
+        std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(a));
+        return std::string(text);
+    };
+    return parse_objdump_origins(
+        objdump_output({"-l", "--inlines", "--start-address=" + hex(start), "--stop-address=" + hex(end)}, path));
+}
+
+std::optional<uint64_t> jump_target(std::string_view text)
+{
+    // Prefixes objdump writes before a jump's mnemonic.
+    for (std::string_view prefix : {"bnd ", "notrack "})
+        if (text.substr(0, prefix.size()) == prefix)
+            text = trimmed(text.substr(prefix.size()));
+    if (text.empty() || text[0] != 'j')
+        return std::nullopt;
+    const size_t space = text.find_first_of(" \t");
+    if (space == std::string_view::npos)
+        return std::nullopt;
+    std::string_view operand = trimmed(text.substr(space));
+    operand = operand.substr(0, operand.find(' '));
+    uint64_t addr;
+    if (!parse_hex(operand, addr))
+        return std::nullopt;
+    return addr;
 }
 
 std::optional<bool> linked_at_fixed_address(const std::string& path)

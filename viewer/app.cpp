@@ -209,6 +209,8 @@ void App::take_loaded()
     session_->source.trust_profile(options_.trust_profile);
     if (options_.heap_panel)
         session_->heap.show_panel(*options_.heap_panel);
+    if (options_.machine_code)
+        session_->source.show_machine_code(*options_.machine_code);
     const Document& doc = *session_->loaded->now;
     std::string title = "vgprof-viewer - " + doc.path();
     if (session_->loaded->base)
@@ -231,6 +233,14 @@ void App::take_loaded()
         }
     } else if (const auto start = starting_function(doc)) {
         session_->selection.select(Selection::function(*start));
+    }
+    if (!options_.line.empty()) {
+        try {
+            session_->selection.select(
+                line_to_select(doc, options_.line, session_->selection.current().fn, session_->event));
+        } catch (const Error& e) {
+            error_ = std::string("--line: ") + e.what();
+        }
     }
 }
 

@@ -28,6 +28,8 @@ struct AppOptions {
     std::optional<ViewId> view;         // the view shown first
     std::optional<HeapPanel> heap_panel;  // the heap view's panel shown first
     std::string select;                 // the function selected first
+    std::string line;                   // the source line selected first, FILE:LINE
+    std::optional<bool> machine_code;   // the Source view's machine code shown first (or its source)
     std::string event;                  // the event chosen first
     int width = 1400, height = 900;     // window size in pixels
     std::optional<float> scale;         // UI scale; default from the display's DPI

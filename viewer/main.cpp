@@ -45,12 +45,17 @@ int main(int argc, char** argv)
     cli.add_option("--view", view, "the view shown first (sandwich: of --select's function)")
         ->check(CLI::IsMember(views));
     std::string panel;
-    cli.add_option("--panel", panel, "the heap view's panel shown first")
-        ->check(CLI::IsMember({"sites", "flamegraph", "summary"}));
+    cli.add_option("--panel", panel,
+                   "the heap view's panel shown first (sites, flamegraph, summary), or the Source "
+                   "view's (source, machine-code)")
+        ->check(CLI::IsMember({"sites", "flamegraph", "summary", "source", "machine-code"}));
     cli.add_option("--select", options.select,
                    "the function selected first (a name as listed, e.g. \"malloc [libc.so.6]\" or "
                    "\"work (app.c:3)\" for one of several of a name, the last part of its path, or "
                    "part of one name)");
+    cli.add_option("--line", options.line,
+                   "the source line selected first, FILE:LINE (FILE as the profile names it or the "
+                   "last parts of its path), in --select's function when it has code there");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
@@ -76,7 +81,9 @@ int main(int argc, char** argv)
     }
     if (!view.empty())
         options.view = view_from_key(view);
-    if (!panel.empty())
+    if (panel == "source" || panel == "machine-code")
+        options.machine_code = panel == "machine-code";
+    else if (!panel.empty())
         options.heap_panel = heap_panel_from_key(panel);
     App app(std::move(options));
     return app.run();

@@ -30,10 +30,11 @@ constexpr float kMinZoom = 0.1f, kMaxZoom = 3;
 // Below this font size on screen, text is not drawn (it cannot be read).
 constexpr float kSmallestText = 5;
 
-std::string cost_line(const ViewContext& ctx, FnId fn)
+std::string cost_line(const ViewContext& ctx, const GraphNode& node)
 {
-    const uint64_t incl = ctx.doc.inclusive(fn, ctx.event);
-    const uint64_t self = ctx.doc.self(fn, ctx.event);
+    const FnId fn = node.fn;
+    const uint64_t incl = node.inclusive;
+    const uint64_t self = node.self;
     if (ctx.diff && ctx.coloring == DiffColoring::own) {
         const int64_t d = ctx.diff->self_delta(fn, ctx.event);
         return "own " + change_text(d, uint64_t(int64_t(self) - d));
@@ -135,7 +136,7 @@ void CallGraphView::rebuild(ViewContext& ctx)
         // the figures).
         const double share = double(n.inclusive) / total;
         const float width = std::max(font * float(kNarrowest + kWidest * std::sqrt(share)),
-                                     ImGui::CalcTextSize(cost_line(ctx, n.fn).c_str()).x + font * 0.8f);
+                                     ImGui::CalcTextSize(cost_line(ctx, n).c_str()).x + font * 0.8f);
         labels_.push_back(fit_text(ctx.doc.names().function(n.fn), width - font * 0.6f));
         in.node_sizes.push_back(Point{width, font * 2.9f});
     }
@@ -150,7 +151,7 @@ void CallGraphView::rebuild(ViewContext& ctx)
     std::vector<Point> sizes;
     std::vector<uint64_t> priority;
     for (const GraphEdge& e : graph_.edges) {
-        edge_labels_.push_back(format_thousands(e.count) + "x");
+        edge_labels_.push_back(e.count == 0 ? std::string("inlined") : format_thousands(e.count) + "x");
         const ImVec2 size = ImGui::CalcTextSize(edge_labels_.back().c_str());
         sizes.push_back(Point{size.x + 4, size.y});
         // The centre's own calls first, then by cost.
@@ -305,7 +306,7 @@ void CallGraphView::draw_canvas(ViewContext& ctx)
         if (!text)
             continue;
         const ImU32 ink = to_imgui(text_color_on(fill));
-        const std::string costs = fit_text(cost_line(ctx, n.fn), b.width - font * 0.6f);
+        const std::string costs = fit_text(cost_line(ctx, n), b.width - font * 0.6f);
         const float line = text_size * 1.15f;
         const float name_w = face->CalcTextSizeA(text_size, FLT_MAX, 0, labels_[i].c_str()).x;
         const float cost_w = face->CalcTextSizeA(text_size, FLT_MAX, 0, costs.c_str()).x;

@@ -14,6 +14,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/source.hpp"
 
 #include <algorithm>
@@ -53,21 +54,25 @@ const ImU32 kCallInk = IM_COL32(40, 90, 170, 255);
 
 } // namespace
 
-void SourceView::rebuild(ViewContext& ctx, FnId fn)
+void SourceView::follow_selection(ViewContext& ctx)
 {
-    error_.clear();
-    file_.reset();
-    allocated_.clear();
-    base_allocated_.clear();
-    rows_.clear();
-    const auto file = source_file_of(ctx.doc, fn);
-    if (!file) {
-        error_ = ctx.doc.profile().fn_name(fn) + " has no source location in the profile "
-                 "(no debug information).";
-        machine_code_ = true;
+    if (ctx.selection.version() == seen_version_)
         return;
+    seen_version_ = ctx.selection.version();
+    const Selection& sel = ctx.selection.current();
+    scroll_to_line_.reset();
+    if (sel.kind == Selection::Kind::line && !is_unknown(ctx.doc.profile().file_path(sel.file))) {
+        shown_file_ = sel.file;
+        // A line clicked here is on screen already.
+        if (seen_version_ != own_version_)
+            scroll_to_line_ = sel.line;
+    } else if (sel.fn && (sel.kind == Selection::Kind::function || !(built_ && built_->fn == sel.fn))) {
+        shown_file_ = first_file_of(ctx.doc, *sel.fn, ctx.event);
     }
-    const std::string& path = ctx.doc.profile().file_path(*file);
+}
+
+const std::string* SourceView::source_text(const std::string& path)
+{
     if (!texts_.count(path) && !read_errors_.count(path)) {
         try {
             texts_[path] = read_source(path, search_);
@@ -75,12 +80,31 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
             read_errors_[path] = e.what();
         }
     }
-    if (read_errors_.count(path)) {
+    const auto found = texts_.find(path);
+    return found == texts_.end() ? nullptr : &found->second;
+}
+
+void SourceView::rebuild(ViewContext& ctx, FnId fn, std::optional<FileId> file)
+{
+    error_.clear();
+    file_.reset();
+    allocated_.clear();
+    base_allocated_.clear();
+    rows_.clear();
+    if (!file) {
+        error_ = ctx.doc.profile().fn_name(fn) + " has no source location in the profile "
+                 "(no debug information).";
+        machine_code_ = true;
+        return;
+    }
+    const std::string& path = ctx.doc.profile().file_path(*file);
+    const std::string* text = source_text(path);
+    if (!text) {
         error_ = read_errors_[path];
         machine_code_ = true;
         return;
     }
-    file_ = annotate_source(ctx.doc, *file, texts_[path], fn, ctx.event, ctx.diff);
+    file_ = annotate_source(ctx.doc, *file, *text, fn, ctx.event, ctx.diff);
     allocated_ = ctx.doc.allocated_in_file(*file);
     if (ctx.diff)
         base_allocated_ = ctx.diff->base_allocated_in_file(*file);
@@ -93,8 +117,8 @@ void SourceView::rebuild(ViewContext& ctx, FnId fn)
             for (size_t c = 0; c < calls->second.size(); ++c)
                 rows_.push_back({i, int(c)});
     }
-    machine_code_ = false;
-    scroll_to_hottest_ = true;
+    machine_code_ = prefer_machine_code_;
+    scroll_to_hottest_ = !scroll_to_line_;
 }
 
 int64_t SourceView::allocated_change(uint32_t line) const
@@ -115,14 +139,19 @@ void SourceView::draw(ViewContext& ctx)
     }
     if (shown_events_.size() != p.num_events())
         shown_events_ = default_events(p, ctx.event, ctx.diff != nullptr);
+    follow_selection(ctx);
     const Key key{sel.fn, ctx.event};
-    if (!built_ || !(*built_ == key)) {
+    if (!built_ || !(*built_ == key) || built_file_ != shown_file_) {
+        if (!built_ || !(*built_ == key))
+            files_ = files_of_function(ctx.doc, *sel.fn, ctx.event);
         built_ = key;
-        rebuild(ctx, *sel.fn);
+        built_file_ = shown_file_;
+        rebuild(ctx, *sel.fn, shown_file_);
     }
 
     ImGui::Text("%s  in  %s", ctx.doc.names().function(*sel.fn).c_str(),
-                file_ && !machine_code_ ? file_->path.c_str() : p.obj_path(p.function(*sel.fn).obj).c_str());
+                file_ && !machine_code_ ? PathDisplay{}.show(file_->path).c_str()
+                                        : p.obj_path(p.function(*sel.fn).obj).c_str());
     ImGui::SameLine();
     if (ImGui::Button("Columns..."))
         ImGui::OpenPopup("columns");
@@ -137,10 +166,10 @@ void SourceView::draw(ViewContext& ctx)
     if (file_) {
         ImGui::SameLine();
         if (ImGui::RadioButton("Source", !machine_code_))
-            machine_code_ = false;
+            machine_code_ = prefer_machine_code_ = false;
         ImGui::SameLine();
         if (ImGui::RadioButton("Machine code", machine_code_))
-            machine_code_ = true;
+            machine_code_ = prefer_machine_code_ = true;
     }
     if (!machine_code_ && file_ && file_->hottest) {
         ImGui::SameLine();
@@ -151,6 +180,9 @@ void SourceView::draw(ViewContext& ctx)
     for (size_t e = 0; e < p.num_events(); ++e)
         if (shown_events_[e])
             events.push_back(e);
+    // Above the machine code too: a file that cannot be read leaves the
+    // others one click away.
+    draw_files(ctx, *sel.fn);
     if (machine_code_) {
         if (!error_.empty())
             ImGui::TextDisabled("%s  Its machine code:", error_.c_str());
@@ -161,6 +193,59 @@ void SourceView::draw(ViewContext& ctx)
         ImGui::TextColored(ImVec4(0.9f, 0.4f, 0.1f, 1),
                            "The profile charges lines past the end of this file: it changed since the run.");
     draw_source(ctx, events);
+}
+
+void SourceView::draw_files(ViewContext& ctx, FnId fn)
+{
+    if (files_.files.size() < 2)
+        return;
+    const Profile& p = ctx.doc.profile();
+    const float font = ImGui::GetFontSize();
+    const float row_height = font + ImGui::GetStyle().CellPadding.y * 2;
+    const size_t shown_rows = std::min<size_t>(files_.files.size(), 5);
+    const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
+    if (!ImGui::BeginTable("files", 4, flags, ImVec2(0, row_height * float(shown_rows + 1) + 2)))
+        return;
+    const std::string& event = p.meta().events[ctx.event];
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("100.0%").x);
+    ImGui::TableSetupColumn(event.c_str(), ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0,000,000,000").x);
+    ImGui::TableSetupColumn("File the code came from", ImGuiTableColumnFlags_WidthFixed, font * 28);
+    ImGui::TableSetupColumn("Inlined from it", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableHeadersRow();
+    for (size_t i = 0; i < files_.files.size(); ++i) {
+        const FunctionFile& f = files_.files[i];
+        const std::string& path = p.file_path(f.file);
+        const bool known = !is_unknown(path);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        right_aligned(percent(f.cost[ctx.event], files_.total[ctx.event]));
+        ImGui::TableNextColumn();
+        right_aligned(format_thousands(f.cost[ctx.event]));
+        ImGui::TableNextColumn();
+        ImGui::PushID(int(i));
+        const std::string label = known ? fit_text_middle(PathDisplay{}.show(path), font * 28)
+                                        : std::string("(no line information)");
+        ImGuiSelectableFlags select_flags = ImGuiSelectableFlags_SpanAllColumns;
+        if (!known)
+            select_flags |= ImGuiSelectableFlags_Disabled;
+        if (ImGui::Selectable(label.c_str(), built_file_ == f.file, select_flags))
+            shown_file_ = f.file;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s\n%s of %s's %s is code from this file%s", PathDisplay{}.show(path).c_str(),
+                              percent(f.cost[ctx.event], files_.total[ctx.event]).c_str(), p.fn_name(fn).c_str(),
+                              event.c_str(), f.own ? " (its own file)" : "; click to open it");
+        ImGui::PopID();
+        ImGui::TableNextColumn();
+        std::string names;
+        for (const InlinedShare& share : f.inlined)
+            names += (names.empty() ? "" : ", ") + p.fn_name(share.fn) + " " +
+                     percent(share.cost[ctx.event], files_.total[ctx.event]);
+        ImGui::TextUnformatted(fit_text(names.empty() && (f.own || p.function(fn).inlined) ? "its own code" : names,
+                                        ImGui::GetContentRegionAvail().x).c_str());
+    }
+    ImGui::EndTable();
 }
 
 void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events)
@@ -210,13 +295,16 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
     }
 
     const float row_height = font + ImGui::GetStyle().CellPadding.y * 2;
-    if (scroll_to_hottest_ && f.hottest) {
+    const std::optional<uint32_t> target = scroll_to_line_ ? scroll_to_line_
+                                           : scroll_to_hottest_ ? f.hottest : std::nullopt;
+    if (target) {
         const auto row = std::find_if(rows_.begin(), rows_.end(),
-                                      [&](const Row& r) { return r.call < 0 && f.lines[r.line].number == *f.hottest; });
+                                      [&](const Row& r) { return r.call < 0 && f.lines[r.line].number == *target; });
         const float view = ImGui::GetWindowHeight();
         ImGui::SetScrollY(std::max(0.0f, float(row - rows_.begin()) * row_height - view / 3));
-        scroll_to_hottest_ = false;
     }
+    scroll_to_hottest_ = false;
+    scroll_to_line_.reset();
     ImGuiListClipper clipper;
     clipper.Begin(int(rows_.size()), row_height);
     while (clipper.Step()) {
@@ -265,6 +353,7 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
                         }
                 }
                 ctx.selection.select(Selection::source_line(owner, f.file, line.number));
+                own_version_ = ctx.selection.version();
             }
             ImGui::PopID();
             for (size_t e : events) {

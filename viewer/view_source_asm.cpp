@@ -5,18 +5,24 @@
 // the costliest instruction scrolled to, as `vgprof annotate --asm` lists
 // it, and under each call instruction the calls it made with their
 // inclusive cost; in diff mode, each one's change from the base profile.
+// Between the instructions, as perf annotate shows them, the source line
+// each run of instructions came from with the inlined calls it lies in;
+// jumps within the function go to labels, and clicking one scrolls there.
 // The object file is disassembled in the background the first time; the
-// view says so meanwhile.
+// view says so meanwhile, and the source lines follow when read.
 #include "ui_util.hpp"
 #include "views.hpp"
 
 #include "capabilities.hpp"
 
 #include "vgprof/format.hpp"
+#include "vgprof/path_display.hpp"
+#include "vgprof/source.hpp"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <map>
 
 namespace vgprof::viewer {
 
@@ -49,6 +55,76 @@ std::optional<AsmListing> SourceView::machine_code_of(ViewContext& ctx, FnId fn)
     return listing;
 }
 
+namespace {
+
+// A source line shown after its place: without its indentation, a tab
+// inside it a space.
+std::string unindented(std::string line)
+{
+    line.erase(0, line.find_first_not_of(" \t"));
+    std::replace(line.begin(), line.end(), '\t', ' ');
+    return line;
+}
+
+const ImU32 kSourceInk = IM_COL32(30, 120, 60, 255);
+
+} // namespace
+
+void SourceView::build_asm_rows(ViewContext& ctx)
+{
+    const Profile& p = ctx.doc.profile();
+    std::map<std::string, FileId> file_of;
+    for (size_t f = 0; f < p.files().size(); ++f)
+        file_of.emplace(p.file_path(FileId(uint32_t(f))), FileId(uint32_t(f)));
+    asm_rows_.clear();
+    std::map<std::string, std::vector<std::string>> lines_of;  // the source files read, by path
+    const std::vector<SourceFrame>* last = nullptr;
+    for (uint32_t i = 0; i < listing_->lines.size(); ++i) {
+        const AsmLine& line = listing_->lines[i];
+        if (line.label)
+            asm_rows_.push_back({AsmRow::Kind::label, i, -1, label_name(*line.label) + ":", {}, {}});
+        if (!line.origin.empty() && (!last || *last != line.origin)) {
+            const SourceFrame& own = line.origin.front();
+            AsmRow row{AsmRow::Kind::source, i, -1, frame_place(own), {}, {}};
+            if (const std::string* text = source_text(own.file)) {
+                auto read = lines_of.find(own.file);
+                if (read == lines_of.end())
+                    read = lines_of.emplace(own.file, split_lines(*text)).first;
+                if (own.line >= 1 && own.line <= read->second.size())
+                    row.text += "   " + one_line(unindented(read->second[own.line - 1]));
+            }
+            if (line.origin.size() > 1)
+                row.chain = "  <- " + chain_places({line.origin.begin() + 1, line.origin.end()});
+            if (const auto f = file_of.find(own.file); f != file_of.end())
+                row.file = f->second;
+            asm_rows_.push_back(std::move(row));
+        }
+        if (!line.origin.empty())
+            last = &line.origin;
+        asm_rows_.push_back({AsmRow::Kind::instruction, i, -1, {}, {}, {}});
+        for (int c = 0; c < int(line.calls.size()); ++c)
+            asm_rows_.push_back({AsmRow::Kind::call, i, c, {}, {}, {}});
+    }
+}
+
+namespace {
+
+// The inline chain of a source row, whole.
+void origin_tooltip(const std::vector<SourceFrame>& origin)
+{
+    std::string text;
+    for (size_t k = 0; k < origin.size(); ++k) {
+        const SourceFrame& f = origin[k];
+        text += (k == 0 ? "" : "inlined at ") + PathDisplay{}.show(f.file) + ":" + std::to_string(f.line) +
+                (f.function.empty() ? "" : "  in " + f.function) + "\n";
+    }
+    ImGui::SetTooltip("%s%s", text.c_str(),
+                      origin.size() > 1 ? "Click to open the innermost line in the Source view"
+                                        : "Click to open the line in the Source view");
+}
+
+} // namespace
+
 void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<size_t>& events)
 {
     const Profile& p = ctx.doc.profile();
@@ -61,11 +137,22 @@ void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<
             return;
         }
         listing_built_ = key;
-        asm_rows_.clear();
-        for (uint32_t i = 0; i < listing_->lines.size(); ++i)
-            for (int c = -1; c < int(listing_->lines[i].calls.size()); ++c)
-                asm_rows_.push_back({i, c});
+        listing_has_origins_ = false;
         scroll = true;
+    }
+    if (!listing_has_origins_ && listing_->problem.empty()) {
+        // Until objdump has read them, the instructions without their lines.
+        const std::string& object = p.obj_path(p.function(fn).obj);
+        const SourceOrigins* origins =
+            listing_->lines.empty() ? nullptr
+                                    : origins_.get(object, listing_->lines.front().addr, listing_->lines.back().addr + 1);
+        if (origins) {
+            add_origins(*listing_, *origins);
+            listing_has_origins_ = true;
+            scroll = true;  // the lines put above the hottest instruction move it down
+        }
+        if (origins || scroll)
+            build_asm_rows(ctx);
     }
     const AsmListing& l = *listing_;
     if (!l.problem.empty()) {
@@ -98,20 +185,45 @@ void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<
     ImGui::TableSetupColumn("Instruction", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     const float row_height = font + ImGui::GetStyle().CellPadding.y * 2;
-    if (scroll && l.hottest) {
-        const auto row = std::find_if(asm_rows_.begin(), asm_rows_.end(),
-                                      [&](const Row& r) { return r.call < 0 && r.line == *l.hottest; });
+    if (scroll && l.hottest)
+        scroll_to_asm_line_ = *l.hottest;
+    if (scroll_to_asm_line_) {
+        const auto row = std::find_if(asm_rows_.begin(), asm_rows_.end(), [&](const AsmRow& r) {
+            return r.kind == AsmRow::Kind::instruction && r.line == *scroll_to_asm_line_;
+        });
         ImGui::SetScrollY(std::max(0.0f, float(row - asm_rows_.begin()) * row_height - ImGui::GetWindowHeight() / 3));
+        scroll_to_asm_line_.reset();
     }
     ImFont* mono = ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr;
     ImGuiListClipper clipper;
     clipper.Begin(int(asm_rows_.size()), row_height);
     while (clipper.Step())
         for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-            const Row& row = asm_rows_[size_t(r)];
+            const AsmRow& row = asm_rows_[size_t(r)];
             const AsmLine& line = l.lines[row.line];
             ImGui::TableNextRow(ImGuiTableRowFlags_None, row_height);
-            if (row.call >= 0) {
+            if (row.kind == AsmRow::Kind::label) {
+                ImGui::TableSetColumnIndex(columns - 1);
+                ImGui::PushFont(mono);
+                ImGui::TextUnformatted(row.text.c_str());
+                ImGui::PopFont();
+                continue;
+            }
+            if (row.kind == AsmRow::Kind::source) {
+                ImGui::TableSetColumnIndex(columns - 1);
+                ImGui::PushID(r);
+                ImGui::PushStyleColor(ImGuiCol_Text, kSourceInk);
+                if (ImGui::Selectable((row.text + row.chain).c_str(), false) && row.file) {
+                    ctx.selection.select(Selection::source_line(fn, *row.file, line.origin.front().line));
+                    machine_code_ = prefer_machine_code_ = false;
+                }
+                ImGui::PopStyleColor();
+                if (ImGui::IsItemHovered())
+                    origin_tooltip(line.origin);
+                ImGui::PopID();
+                continue;
+            }
+            if (row.kind == AsmRow::Kind::call) {
                 const AsmCall& call = line.calls[size_t(row.call)];
                 ImGui::PushID(r);
                 ImGui::TableNextColumn();
@@ -145,7 +257,18 @@ void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<
             }
             ImGui::TableNextColumn();
             ImGui::PushFont(mono);
-            ImGui::TextUnformatted(line.text.c_str());
+            const std::string text = "    " + listed_text(line, l);
+            if (line.jump_to) {
+                ImGui::PushID(r);
+                if (ImGui::Selectable(text.c_str(), false))
+                    scroll_to_asm_line_ = *line.jump_to;
+                ImGui::PopID();
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%s\nClick to go to %s", line.text.c_str(),
+                                      label_name(*l.lines[*line.jump_to].label).c_str());
+            } else {
+                ImGui::TextUnformatted(text.c_str());
+            }
             ImGui::PopFont();
         }
     ImGui::EndTable();

@@ -12,6 +12,7 @@
 #include "diff_scale.hpp"
 #include "document.hpp"
 #include "flame_graph.hpp"
+#include "function_files.hpp"
 #include "function_code.hpp"
 #include "function_table.hpp"
 #include "graph_labels.hpp"
@@ -266,13 +267,21 @@ class SourceView {
 public:
     void draw(ViewContext& ctx);
     // Whether an object file is being disassembled in the background.
-    bool busy() const { return objects_.busy(); }
+    bool busy() const { return objects_.busy() || origins_.busy(); }
     // Whether the profile's source files are read wherever they are, not
     // only where vgprof/source.hpp allows a stranger's profile.
     void trust_profile(bool trust) { search_.trust_profile = trust; }
+    // Shows the machine code (or the source) when both are there.
+    void show_machine_code(bool machine_code) { prefer_machine_code_ = machine_code; }
 
 private:
-    void rebuild(ViewContext& ctx, FnId fn);
+    // Reads and charges `file` (nullopt: `fn` has no source location).
+    void rebuild(ViewContext& ctx, FnId fn, std::optional<FileId> file);
+    // A new selection: a line opens its file (an inlined header's line
+    // too), a function its first file.
+    void follow_selection(ViewContext& ctx);
+    // The files the function's code came from, each a button that opens it.
+    void draw_files(ViewContext& ctx, FnId fn);
     void draw_source(ViewContext& ctx, const std::vector<size_t>& events);
     // A call made on a line; in diff mode its change from `base`, the
     // base's calls from the line to the same function (or none).
@@ -305,6 +314,12 @@ private:
         bool operator==(const Key& o) const { return fn == o.fn && event == o.event; }
     };
     std::optional<Key> built_;
+    std::optional<FileId> built_file_;    // the file of built_
+    FunctionFiles files_;                 // of built_'s function
+    std::optional<FileId> shown_file_;    // the file to show (nullopt: none known)
+    uint64_t seen_version_ = ~uint64_t(0);
+    uint64_t own_version_ = ~uint64_t(0);    // the selection made here
+    std::optional<uint32_t> scroll_to_line_;  // a line selected elsewhere  // a line selected elsewhere
     std::optional<SourceFile> file_;
     std::vector<uint64_t> allocated_;       // bytes per line number, when the profile has heap data
     std::vector<uint64_t> base_allocated_;  // the same in the base profile (diff mode)
@@ -320,10 +335,31 @@ private:
     bool scroll_to_hottest_ = false;
     // Machine code: shown when there is no source, or when asked for.
     bool machine_code_ = false;
+    bool prefer_machine_code_ = false;  // asked for on the command line, until a click says otherwise
     ObjectCodeCache objects_;
     std::optional<AsmListing> listing_;
     std::optional<Key> listing_built_;
-    std::vector<Row> asm_rows_;  // an instruction (call < 0) or the calls it made
+    bool listing_has_origins_ = false;  // or they are being read
+    OriginsCache origins_;
+    // A row of the machine code: an instruction, a call it made, the
+    // source line (with its inline chain) the next instructions came
+    // from, or a jump target's label.
+    struct AsmRow {
+        enum class Kind { instruction, call, source, label };
+        Kind kind = Kind::instruction;
+        uint32_t line = 0;  // index in listing_->lines
+        int call = -1;      // call: index in its calls
+        std::string text;   // source: the line's place and text
+        std::string chain;  // source: the inlined calls it lies in, outward
+        std::optional<FileId> file;  // source: the profile's file of that name
+    };
+    // The rows of listing_, its source lines read where search_ allows.
+    void build_asm_rows(ViewContext& ctx);
+    // The text of source file `path` (as the profile names it), or nullptr
+    // when it cannot be read (read_errors_ says why).
+    const std::string* source_text(const std::string& path);
+    std::vector<AsmRow> asm_rows_;
+    std::optional<size_t> scroll_to_asm_line_;  // a jump's target, to scroll to
 };
 
 enum class HeapPanel { sites, flamegraph, summary };

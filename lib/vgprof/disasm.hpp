@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +59,50 @@ Disassembly parse_objdump(std::string_view text);
 // demangled as Valgrind shows them. Throws vgprof::Error naming the file,
 // with objdump's own message, when objdump cannot be run or fails.
 Disassembly disassemble(const std::string& path);
+
+// One place in the source an instruction came from: a line and the
+// function whose code that line is.
+struct SourceFrame {
+    std::string file;
+    uint32_t line = 0;
+    std::string function;  // demangled; empty when the debug information gives none
+
+    friend bool operator==(const SourceFrame& a, const SourceFrame& b)
+    {
+        return a.file == b.file && a.line == b.line && a.function == b.function;
+    }
+};
+
+// Where each instruction came from, by address: its line first, then the
+// line of each inlined call it lies in, outward, the last being the line
+// of the function the code belongs to. Instructions without line
+// information are absent.
+using SourceOrigins = std::map<uint64_t, std::vector<SourceFrame>>;
+
+// "stl_vector.h:1278": the frame's file name, without its directories,
+// and its line.
+std::string frame_place(const SourceFrame& frame);
+// The places of `frames` in their order, innermost first:
+// "stl_algobase.h:1463 <- stl_algo.h:2236 <- app.cpp:21".
+std::string chain_places(const std::vector<SourceFrame>& frames);
+
+// Parses what `objdump -d -l --inlines --no-show-raw-insn -C` prints: before
+// the instructions of a new place, the function's name ("erase():"), its
+// line ("/usr/include/c++/12/bits/stl_vector.h:1530") and one line per
+// inlined call it lies in ("inlined by /src/app.cpp:5 (_Z4workRSt6vectorIiE)",
+// the name mangled), which objdump leaves out while they do not change.
+SourceOrigins parse_objdump_origins(std::string_view text);
+
+// The origins of the instructions of [start, end) of the object file at
+// `path`, from its debug information (objdump, for that range only: the
+// line tables of a whole large program take seconds). Throws vgprof::Error
+// as disassemble() does.
+SourceOrigins source_origins(const std::string& path, uint64_t start, uint64_t end);
+
+// Where a direct jump goes: the address objdump gives as a jump's operand
+// ("jne    1653 <work+0x63>" -> 0x1653); nullopt for any other instruction,
+// an indirect jump ("jmp    *%rax") and a call.
+std::optional<uint64_t> jump_target(std::string_view text);
 
 // Whether the ELF file at `path` is linked to run at fixed addresses (an
 // ET_EXEC executable, not position-independent); nullopt when the file

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <string>
@@ -30,6 +31,10 @@ struct Listing {
    uint64_t total = 0;       // the first event of the "... total" row
    // Line number (or address) -> the first event's count and the row.
    std::map<uint64_t, std::pair<uint64_t, std::string>> rows;
+   // --asm: the source rows ("loops.c:12 <- ...  text"), and for each
+   // address the number of source rows above it (0: none).
+   std::vector<std::string> sources;
+   std::map<uint64_t, size_t> source_of;
 };
 
 struct Annotation {
@@ -68,7 +73,7 @@ Annotation parse_annotation(const std::string& out)
    uint64_t position = 0;
    for (std::string line; std::getline(in, line);) {
       if (line.rfind("File:             ", 0) == 0 || line.rfind("Function:         ", 0) == 0) {
-         a.listings.push_back({line.substr(18), "", {}, 0, {}});
+         a.listings.push_back({line.substr(18), "", {}, 0, {}, {}, {}});
          in_listing = false;
       } else if (line == "Where the program's costs are") {
          in_ledger = true;
@@ -97,7 +102,12 @@ Annotation parse_annotation(const std::string& out)
       } else if (in_listing) {
          if (by_address) {
             const std::string text = after_cells(line);
+            if (text.rfind("; ", 0) == 0) {   // the source line of the instructions below
+               a.listings.back().sources.push_back(text.substr(2));
+               continue;
+            }
             position = std::stoull(text.substr(0, text.find(':')), nullptr, 16);
+            a.listings.back().source_of[position] = a.listings.back().sources.size();
          }
          a.listings.back().rows[position] = {first_count(line), line};
          ++position;
@@ -343,6 +353,48 @@ TEST(AnnotateAsm, EveryListedInstructionCostsWhatCallgrindSays)
       EXPECT_EQ(listed_total, listing->total) << fn;
    }
    EXPECT_GT(compared, 30u);
+}
+
+// --asm interleaves each run of instructions with the source line it came
+// from, as addr2line, which reads the same debug information apart from
+// objdump, places each address.
+TEST(AnnotateAsm, EachInstructionFollowsTheSourceLineItCameFrom)
+{
+   TempDir dir;
+   auto program = resolve_program({"loops"});
+   auto vp = run_tool("vgprof", {"--dump-instr=yes", "--vgprof-out-file=vp.json"}, program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto r = run({cli_path(), "annotate", "vp.json", "loops.c", "--asm", "--all", "--threshold", "0", "--events", "Ir"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   const Annotation a = parse_annotation(r.out);
+   const Listing* listing = listing_of(a, "sum_to (");
+   ASSERT_NE(listing, nullptr) << r.out;
+   ASSERT_FALSE(listing->sources.empty()) << r.out;
+   std::vector<std::string> argv{"addr2line", "-e", program[0]};
+   std::vector<uint64_t> addrs;
+   for (const auto& [addr, row] : listing->rows) {
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(addr));
+      argv.push_back(hex);
+      addrs.push_back(addr);
+   }
+   auto lines = run(argv, dir.path());
+   ASSERT_EQ(lines.exit_code, 0) << lines.err;
+   std::istringstream in(lines.out);
+   size_t compared = 0;
+   for (uint64_t addr : addrs) {
+      std::string place;
+      std::getline(in, place);
+      place = place.substr(place.rfind('/') + 1);
+      place = place.substr(0, place.find(' '));   // " (discriminator 1)"
+      const size_t above = listing->source_of.at(addr);
+      if (place.find(":?") != std::string::npos || above == 0) continue;
+      const std::string& source = listing->sources[above - 1];
+      EXPECT_EQ(source.substr(0, source.find_first_of(" ")), place) << std::hex << addr << "\n" << r.out;
+      ++compared;
+   }
+   EXPECT_GT(compared, 10u);
 }
 
 }  // namespace

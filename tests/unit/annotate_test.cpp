@@ -376,6 +376,59 @@ TEST(ParseObjdump, ReadsCxxNamesWithAngleBrackets)
     EXPECT_EQ(d.symbols[0].name, "std::vector<int, std::allocator<int> >::size() const");
 }
 
+// What `objdump -d -l --inlines -C` printed for g++ 12's -O2 code of a
+// vector's erase loop: a place's lines come before its first instruction
+// and are left out while they do not change, the inlined-by lines alone
+// when only they do.
+const char* const kOriginsText =
+    "00000000000015f0 <work(std::vector<int, std::allocator<int> >&)>:\n"
+    "work(std::vector<int, std::allocator<int> >&):\n"
+    "/tmp/t.cpp:3\n"
+    "    15f0:\tpush   %r13\n"
+    "    15f2:\tpush   %r12\n"
+    "std::vector<int, std::allocator<int> >::end():\n"
+    "/usr/include/c++/12/bits/stl_vector.h:889 (discriminator 1)\n"
+    "inlined by /tmp/t.cpp:4 (_Z4workRSt6vectorIiSaIiEE)\n"
+    "    15fd:\tmov    0x8(%rdi),%rdx\n"
+    "inlined by /tmp/t.cpp:5 (_Z4workRSt6vectorIiSaIiEE)\n"
+    "    1601:\tmov    0x8(%rbp),%rdx\n"
+    "work(std::vector<int, std::allocator<int> >&):\n"
+    "/tmp/t.cpp:4\n"
+    "    1604:\tje     16f3 <work(std::vector<int, std::allocator<int> >&)+0x103>\n"
+    "    160a:\tnop\n"
+    "\n"
+    "00000000000016f3 <other>:\n"
+    "    16f3:\tret\n";
+
+TEST(ParseObjdumpOrigins, EachInstructionHasItsLineAndTheInlinedCallsItLiesIn)
+{
+    const SourceOrigins o = parse_objdump_origins(kOriginsText);
+    const std::string work = "work(std::vector<int, std::allocator<int> >&)";
+    const std::string end = "std::vector<int, std::allocator<int> >::end";
+    ASSERT_EQ(o.size(), 6u);  // 16f3 has no line
+    EXPECT_EQ(o.at(0x15f0), (std::vector<SourceFrame>{{"/tmp/t.cpp", 3, work}}));
+    EXPECT_EQ(o.at(0x15f2), o.at(0x15f0));
+    EXPECT_EQ(o.at(0x15fd), (std::vector<SourceFrame>{{"/usr/include/c++/12/bits/stl_vector.h", 889, end},
+                                                      {"/tmp/t.cpp", 4, work}}));
+    // The same inlined line, inlined from another line of work.
+    EXPECT_EQ(o.at(0x1601), (std::vector<SourceFrame>{{"/usr/include/c++/12/bits/stl_vector.h", 889, end},
+                                                      {"/tmp/t.cpp", 5, work}}));
+    EXPECT_EQ(o.at(0x1604), (std::vector<SourceFrame>{{"/tmp/t.cpp", 4, work}}));
+    EXPECT_EQ(o.at(0x160a), o.at(0x1604));
+    EXPECT_EQ(o.count(0x16f3), 0u);
+}
+
+TEST(JumpTarget, IsTheOperandOfADirectJump)
+{
+    EXPECT_EQ(jump_target("je     16f3 <work(std::vector<int>&)+0x103>"), std::optional<uint64_t>(0x16f3));
+    EXPECT_EQ(jump_target("jmp    161c <work+0x2c>"), std::optional<uint64_t>(0x161c));
+    EXPECT_EQ(jump_target("bnd jmp 1030 <f>"), std::optional<uint64_t>(0x1030));
+    EXPECT_EQ(jump_target("jmp    *%rax"), std::nullopt);
+    EXPECT_EQ(jump_target("notrack jmp *%rax"), std::nullopt);
+    EXPECT_EQ(jump_target("call   1140 <work>"), std::nullopt);
+    EXPECT_EQ(jump_target("add    $0x1,%eax"), std::nullopt);
+}
+
 TEST(SymbolNames, IgnoresVersionsButNotPltEntriesOrDerivedLabels)
 {
     const auto names = [](const char* label, const char* function) {

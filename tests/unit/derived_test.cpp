@@ -82,6 +82,24 @@ TEST(DerivedEvents, InclusiveCostsAndCallsGetThemToo)
     EXPECT_EQ(p.path_inclusive(0)[e], 17700u);
 }
 
+TEST(DerivedEvents, TheCostsOfInlinedCodeGetThemToo)
+{
+    // main's app.c:12 (200 Ir of its 1200) is helper's code, inlined.
+    test::ProfileText t;
+    t.set("vgprof", "7")
+        .set("strs", R"(["???","/usr/bin/app","/src/app.c","helper","main","work"])")
+        .set("fns", "[[4,1,0,10],[5,1,0,3],[3,0,0,0,1]]")
+        .set("lines", "[[0,1,11,1000],[0,1,12,200],[1,1,4,2484747]]")
+        .set("inlines", "[[2,null,1,11]]")
+        .set("inline_lines", "[[0,0,1,12,200]]");
+    Profile p = load(t);
+    add_derived_events(p, {"Twice"}, {parse_derived_event("Twice = 2 Ir", "--derive")});
+    ASSERT_EQ(p.num_events(), 2u);
+    ASSERT_EQ(p.inlined_lines().size(), 1u);
+    EXPECT_EQ(p.inlined_line_cost(0)[0], 200u);
+    EXPECT_EQ(p.inlined_line_cost(0)[1], 400u);
+}
+
 TEST(DerivedEvents, KCachegrindsEstimateLeavesOutBranchesNotSimulated)
 {
     test::ProfileText t = test::cache_profile();

@@ -85,6 +85,47 @@ TEST(CallNeighbourhood, CalleesGoBelowAndEachLevelKeepsTheMostExpensive)
     EXPECT_EQ(g.nodes[0].hidden, 1u);  // parse
 }
 
+TEST(CallNeighbourhood, AnInlinedFunctionCarriesItsCodesCostAndIsLinkedToItsHostAndCallees)
+{
+    const auto doc = document_of(inlined_profile());
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(kWork), 0, 2, 10);
+    const GraphNode* erase = node_of(g, FnId(kErase));
+    ASSERT_NE(erase, nullptr);
+    EXPECT_EQ(erase->level, 1);
+    EXPECT_EQ(erase->self, 600u);                  // its own code; move's 300 is move's
+    EXPECT_EQ(erase->inclusive, 600u + 300 + 400); // with move's code and the calls of helper
+    const auto edge = [&](FnId from, FnId to) -> const GraphEdge* {
+        for (const GraphEdge& e : g.edges)
+            if (g.nodes[e.from].fn == from && g.nodes[e.to].fn == to)
+                return &e;
+        return nullptr;
+    };
+    ASSERT_NE(edge(FnId(kWork), FnId(kErase)), nullptr);
+    EXPECT_EQ(edge(FnId(kWork), FnId(kErase))->count, 0u);   // inlined, not called
+    EXPECT_EQ(edge(FnId(kWork), FnId(kErase))->cost, 900u);  // its code in work
+    ASSERT_NE(edge(FnId(kErase), FnId(kInlHelper)), nullptr);
+    EXPECT_EQ(edge(FnId(kErase), FnId(kInlHelper))->count, 2u);
+    EXPECT_EQ(edge(FnId(kErase), FnId(kInlHelper))->cost, 400u);
+}
+
+TEST(CallNeighbourhood, FunctionsInlinedIntoTheCentreAreItsCalleesThoughTheyMadeNoCall)
+{
+    // move, inlined into erase, calls nothing: the path tree has no node
+    // of it.
+    const auto doc = document_of(inlined_profile());
+    const Neighbourhood g = call_neighbourhood(*doc, FnId(kErase), 0, 1, 10);
+    const GraphNode* move = node_of(g, FnId(kMove));
+    ASSERT_NE(move, nullptr);
+    EXPECT_EQ(move->level, 1);
+    EXPECT_EQ(move->inclusive, 300u);
+    const size_t at = size_t(move - g.nodes.data());
+    const auto edge = std::find_if(g.edges.begin(), g.edges.end(),
+                                   [&](const GraphEdge& e) { return e.from == 0 && e.to == at; });
+    ASSERT_NE(edge, g.edges.end());
+    EXPECT_EQ(edge->count, 0u);
+    EXPECT_EQ(edge->cost, 300u);
+}
+
 TEST(CallNeighbourhood, DepthZeroIsTheFunctionAlone)
 {
     const auto doc = document_of(app_profile());

@@ -46,6 +46,48 @@ TEST(CallTree, IsThePathTreeWithInclusiveTotals)
     EXPECT_EQ(at(t, {fn(kMain), fn(kParse), fn(kHelper)}).total, 200u);
 }
 
+// Where the function it was inlined into ran on one stack only, and none
+// of its code ran off that stack, inlined code is its inlined function's
+// own; elsewhere the profile does not say which stack ran it, and it stays
+// where it ran.
+TEST(CallTree, InlinedCodeIsItsInlinedFunctionsOwnWhereTheProfileSaysWhichStackRanIt)
+{
+    const auto doc = document_of(inlined_profile());
+    const CallTree t = build_call_tree(*doc, 0, {}, "", nullptr);
+    EXPECT_EQ(t.total(), 1450u);
+    const std::vector<NodeKey> work{fn(kInlMain), fn(kWork)};
+    EXPECT_EQ(at(t, work).self, 100u);  // app.cpp:31 alone
+    EXPECT_EQ(at(t, work).total, 1400u);
+    const std::vector<NodeKey> erase{fn(kInlMain), fn(kWork), fn(kErase)};
+    EXPECT_EQ(at(t, erase).self, 600u);
+    EXPECT_EQ(at(t, erase).total, 600u + 300 + 400);
+    EXPECT_EQ(at(t, {fn(kInlMain), fn(kWork), fn(kErase), fn(kMove)}).self, 300u);
+    EXPECT_EQ(at(t, {fn(kInlMain), fn(kWork), fn(kErase), fn(kInlHelper)}).total, 400u);
+    // Bottom-up, erase is a function with a cost of its own.
+    EXPECT_EQ(t.own(fn(kErase)).self, 600u);
+
+    // work's 1000 Ir: 700 under main, 300 on a stack of its own (another
+    // thread's); which of them is erase's the profile does not say.
+    ProfileText two_stacks = inlined_profile();
+    two_stacks.set("paths", "[[null,2,0,50,1150],[0,4,1,700,1100],[1,0,0,0,400],[2,1,2,400,400],"
+                            "[null,4,0,300,300]]")
+        .set("calls", "[[2,4,1,12,1,1100],[4,1,2,1279,2,400]]")
+        .set("inclusive", "[[1,400],[2,1150],[4,1400]]");
+    const CallTree t2 = build_call_tree(*document_of(two_stacks), 0, {}, "", nullptr);
+    EXPECT_EQ(at(t2, {fn(kInlMain), fn(kWork)}).self, 700u);
+    EXPECT_EQ(at(t2, {fn(kWork)}).self, 300u);
+    EXPECT_EQ(at(t2, {fn(kInlMain), fn(kWork), fn(kErase)}).self, 0u);
+    EXPECT_FALSE(t2.find({fn(kInlMain), fn(kWork), fn(kErase), fn(kMove)}));
+
+    // work's inclusive cost 100 more than its one node's: 100 Ir of its
+    // code ran while it was not on the stack, and they may be erase's.
+    ProfileText off_stack = inlined_profile();
+    off_stack.set("inclusive", "[[1,400],[2,1450],[4,1500]]");
+    const CallTree t3 = build_call_tree(*document_of(off_stack), 0, {}, "", nullptr);
+    EXPECT_EQ(at(t3, work).self, 1000u);
+    EXPECT_EQ(at(t3, erase).self, 0u);
+}
+
 TEST(CallTree, MergingAFunctionGivesItsCostToItsCallers)
 {
     const auto doc = document_of(app_profile());

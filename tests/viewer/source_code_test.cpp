@@ -80,6 +80,43 @@ TEST(FunctionCode, AFunctionsInstructionsCarryTheirCosts)
     EXPECT_TRUE(l.notes.empty());
 }
 
+TEST(FunctionCode, JumpsWithinTheFunctionGoToNumberedLabels)
+{
+    const auto doc = document_of(with_instructions());
+    // A backward jump to 0x1000, a forward one to 0x1008, one out of the
+    // function (to compute) which stays as objdump wrote it.
+    const ObjectCode o = fixed_object("0000000000001000 <helper>:\n"
+                                      "    1000:\tpush   %rbp\n"
+                                      "    1004:\tjne    1008 <helper+0x8>\n"
+                                      "    1008:\tjmp    1000 <helper>\n"
+                                      "    100c:\tjmp    2000 <compute>\n"
+                                      "0000000000002000 <compute>:\n"
+                                      "    2000:\tret\n");
+    const AsmListing l = function_listing(doc->profile(), FnId(kHelper), o, 0, "app.json");
+    ASSERT_EQ(l.lines.size(), 4u);
+    EXPECT_EQ(l.lines[1].jump_to, std::optional<size_t>(2));
+    EXPECT_EQ(l.lines[2].jump_to, std::optional<size_t>(0));
+    EXPECT_FALSE(l.lines[3].jump_to);
+    EXPECT_EQ(l.lines[0].label, std::optional<uint32_t>(1));  // in address order
+    EXPECT_EQ(l.lines[2].label, std::optional<uint32_t>(2));
+    EXPECT_FALSE(l.lines[1].label);
+    EXPECT_EQ(listed_text(l.lines[1], l), "jne    -> L2");
+    EXPECT_EQ(listed_text(l.lines[2], l), "jmp    -> L1");
+    EXPECT_EQ(listed_text(l.lines[3], l), "jmp    2000 <compute>");
+}
+
+TEST(FunctionCode, EachInstructionTakesItsSourceOrigin)
+{
+    const auto doc = document_of(with_instructions());
+    AsmListing l = function_listing(doc->profile(), FnId(kHelper), disassembly(), 0, "app.json");
+    const std::vector<SourceFrame> inlined{{"/usr/include/c++/12/bits/stl_vector.h", 1278, "erase"},
+                                           {"/src/app.c", 41, "helper"}};
+    add_origins(l, SourceOrigins{{0x1004, inlined}, {0x1008, {{"/src/app.c", 42, "helper"}}}});
+    EXPECT_TRUE(l.lines[0].origin.empty());
+    EXPECT_EQ(l.lines[1].origin, inlined);
+    EXPECT_EQ(l.lines[2].origin.front().line, 42u);
+}
+
 TEST(FunctionCode, WithoutASymbolTheExecutedStretchIsListed)
 {
     const auto doc = document_of(with_instructions());

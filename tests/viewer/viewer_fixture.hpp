@@ -105,6 +105,29 @@ inline ProfileText app_profile_with_heap()
     return t;
 }
 
+// "inlined" (format version 7): main (app.cpp:11, 50 Ir) calls work once
+// at app.cpp:12. work's code costs 1000 Ir: 100 on its own line app.cpp:31,
+// 600 at stl_vector.h:1278 in erase, inlined at app.cpp:32, and 300 at
+// stl_algobase.h:400 in move, inlined into erase at stl_vector.h:1280.
+// erase's code calls helper (400 Ir, app.cpp:51) twice, at
+// stl_vector.h:1279. Files: 1 app.cpp, 2 stl_vector.h, 3 stl_algobase.h.
+enum InlinedFn : uint32_t { kErase = 0, kInlHelper = 1, kInlMain = 2, kMove = 3, kWork = 4 };
+inline ProfileText inlined_profile()
+{
+    ProfileText t = program_profile(
+        R"(["???","/src/app.cpp","/usr/bin/app","/usr/include/c++/12/bits/stl_vector.h",)"
+        R"("/usr/include/c++/12/bits/stl_algobase.h","erase","helper","main","move","work"])",
+        "[[5,0,0,0,1],[6,1,0,50],[7,1,0,10],[8,0,0,0,1],[9,1,0,30]]",
+        "[[1,1,51,400],[2,1,11,50],[4,1,31,100],[4,2,1278,600],[4,3,400,300]]",
+        "[[2,4,1,12,1,1400],[4,1,2,1279,2,400]]", "[[1,400],[2,1450],[4,1400]]",
+        "[[null,2,0,50,1450],[0,4,1,1000,1400],[1,0,0,0,400],[2,1,2,400,400]]", "[1450]");
+    t.set("vgprof", "7")
+        .set("files", "[0,1,3,4]")
+        .set("inlines", "[[0,null,1,32],[3,0,2,1280]]")
+        .set("inline_lines", "[[4,0,2,1278,600],[4,1,3,400,300]]");
+    return t;
+}
+
 // A cache-simulated profile of main and work, no call graph. Events: Ir
 // I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw.
 inline ProfileText cache_profile()

@@ -191,6 +191,43 @@ TEST_F(Headless, SourceViewDrawsTheFileAndTheBytesAllocatedPerLine)
     EXPECT_GT(drawn(with_heap), without);
 }
 
+// A line of an inlined header selected elsewhere opens the header: a
+// click on a line of what the view shows then selects a line of that file.
+TEST_F(Headless, SourceViewFollowsASelectedLineIntoItsFile)
+{
+    char dir[] = "/tmp/viewer-inlined-XXXXXX";
+    const std::string root = mkdtemp(dir);
+    const std::string own = root + "/app.cpp", header = root + "/stl_vector.h";
+    for (const auto& [path, lines] : {std::pair{own, 60}, std::pair{header, 1300}}) {
+        std::ofstream out(path);
+        for (int i = 1; i <= lines; ++i)
+            out << "int line" << i << ";\n";
+    }
+    ProfileText text = inlined_profile();
+    text.set("strs", R"(["???",")" + own + R"(","/usr/bin/app",")" + header +
+                         R"(","/usr/include/c++/12/bits/stl_algobase.h","erase","helper","main","move","work"])");
+    const auto doc = document_of(text);
+    SelectionHistory selection;
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    SourceView source;
+    source.trust_profile(true);
+    const auto draw = [&] { source.draw(ctx); };
+    selection.select(Selection::source_line(FnId(kWork), FileId(2), 1278));
+    for (int i = 0; i < 3; ++i)
+        frame(draw);
+    // Line 1278 is scrolled to a third of the way down; click below the
+    // list of files until a line is selected.
+    const uint64_t before = selection.version();
+    for (float y = 120; y < 500 && selection.version() == before; y += 6)
+        click(draw, 60, y);
+    ASSERT_NE(selection.version(), before);
+    EXPECT_EQ(selection.current().kind, Selection::Kind::line);
+    EXPECT_EQ(selection.current().file, FileId(2));
+    std::remove(own.c_str());
+    std::remove(header.c_str());
+    rmdir(root.c_str());
+}
+
 TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
 {
     const auto doc = document_of(app_profile());

@@ -4,6 +4,8 @@
 // them.
 #include "call_neighbourhood.hpp"
 
+#include "vgprof/inlined.hpp"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -69,8 +71,23 @@ private:
     void add(FnId fn, int level)
     {
         index_.emplace(std::pair{fn, side_of(level)}, out_.nodes.size());
-        out_.nodes.push_back({fn, level, doc_.inclusive(fn, event_), 0});
+        if (doc_.profile().function(fn).inlined)
+            out_.nodes.push_back({fn, level, inlined_cost(fn).inclusive[event_], inlined_cost(fn).self[event_], 0});
+        else
+            out_.nodes.push_back({fn, level, doc_.inclusive(fn, event_), doc_.self(fn, event_), 0});
     }
+    // An inlined function's costs: the profile books its code to the
+    // functions it was inlined into, with no call.
+    const InlinedFunctionCost& inlined_cost(FnId fn)
+    {
+        auto it = inlined_.find(fn);
+        if (it == inlined_.end())
+            it = inlined_.emplace(fn, inlined_function_cost(doc_.profile(), fn)).first;
+        return it->second;
+    }
+    // Merges calls from nodes[from] to `callee`'s nodes into `merged`.
+    void link(std::map<std::pair<size_t, size_t>, GraphEdge>& merged, size_t from, FnId callee, uint64_t count,
+              uint64_t cost);
     uint64_t path_cost(PathId node) const
     {
         return doc_.profile().path_inclusive(node.index())[event_];
@@ -89,12 +106,16 @@ private:
     std::vector<PathId> outermost_paths() const;
     void callers_from_paths(const std::vector<PathId>& outermost, int depth);
     void callees_from_paths(const std::vector<PathId>& outermost, int depth);
+    // The functions inlined into the centre's code (the outermost inlined
+    // calls in it), with the cost of the event of their code there.
+    std::map<FnId, uint64_t> inlined_in_centre() const;
 
     const Document& doc_;
     FnId centre_;
     size_t event_, per_level_;
     Neighbourhood out_;
     std::map<std::pair<FnId, int>, size_t> index_;  // (function, side) -> node
+    std::map<FnId, InlinedFunctionCost> inlined_;
 };
 
 std::vector<PathId> Builder::outermost_paths() const
@@ -188,9 +209,18 @@ void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth
 {
     const auto& paths = doc_.profile().paths();
     std::vector<PathId> frontier = outermost;
-    for (int level = 1; level <= depth + 1 && !frontier.empty(); ++level) {
+    for (int level = 1; level <= depth + 1 && (!frontier.empty() || level == 1); ++level) {
         std::map<FnId, uint64_t> weights;
         std::map<FnId, std::set<FnId>> callees_of;
+        // The functions inlined into the centre are below it too, whether
+        // or not calls were made from their code (which alone puts them in
+        // the path tree), weighed with what their code cost there.
+        if (level == 1)
+            for (const auto& [fn, cost] : inlined_in_centre()) {
+                callees_of[centre_].insert(fn);
+                if (candidate(fn, kCallees))
+                    weights[fn] += cost;
+            }
         std::vector<std::pair<PathId, std::vector<PathId>>> below;
         for (PathId p : frontier) {
             below.push_back({p, calls_below(p)});
@@ -211,6 +241,39 @@ void Builder::callees_from_paths(const std::vector<PathId>& outermost, int depth
                     next.push_back(ch);
         frontier = std::move(next);
     }
+}
+
+std::map<FnId, uint64_t> Builder::inlined_in_centre() const
+{
+    const Profile& p = doc_.profile();
+    const std::vector<InlinedCall>& calls = p.inlined_calls();
+    // For each inlined call (parents come first), the call of the chain
+    // down to it that the centre's code holds: the outermost for a
+    // function's own code; for an inlined centre, the one just inside its
+    // outermost call. kNone: none.
+    constexpr uint32_t kNone = UINT32_MAX, kInCentre = UINT32_MAX - 1;
+    const bool inlined = p.function(centre_).inlined;
+    std::vector<uint32_t> held(calls.size(), kNone);
+    for (uint32_t i = 0; i < calls.size(); ++i) {
+        const std::optional<uint32_t> up = calls[i].parent;
+        if (!inlined)
+            held[i] = up ? held[*up] : i;
+        else if (up && held[*up] == kInCentre)
+            held[i] = i;
+        else if (up && held[*up] != kNone)
+            held[i] = held[*up];
+        else if (calls[i].fn == centre_)
+            held[i] = kInCentre;
+    }
+    std::map<FnId, uint64_t> out;
+    for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
+        const InlinedLine& l = p.inlined_lines()[r];
+        const uint32_t call = held[l.inl];
+        if ((!inlined && l.fn != centre_) || call == kNone || call == kInCentre)
+            continue;
+        out[calls[call].fn] += p.inlined_line_cost(r)[event_];
+    }
+    return out;
 }
 
 // Without paths: the call edges, each side growing from the functions
@@ -248,31 +311,28 @@ void Builder::connect(size_t extra_edges)
     const Profile& p = doc_.profile();
     std::map<std::pair<size_t, size_t>, GraphEdge> merged;
     for (size_t from = 0; from < out_.nodes.size(); ++from) {
-        const GraphNode& a = out_.nodes[from];
         const RowIndex& rows = doc_.calls_out();
-        for (const uint32_t* r = rows.begin_of(a.fn.index()); r != rows.end_of(a.fn.index()); ++r) {
-            const FnId callee = p.calls()[*r].callee;
-            for (const int side : {kCallers, kCentre, kCallees}) {
-                const auto to = index_.find({callee, side});
-                if (to == index_.end())
-                    continue;
-                const int from_side = side_of(a.level);
-                // From the callees' side (or the centre) back up to the
-                // callers' side: the way round a cycle; from the callers'
-                // side straight to the callees', past the centre: calls
-                // made elsewhere. Neither is drawn.
-                if ((side == kCallers && from_side != kCallers) ||
-                    (side == kCallees && from_side == kCallers)) {
-                    ++out_.edges_left_out;
-                    continue;
-                }
-                GraphEdge& e = merged[{from, to->second}];
-                e.from = from;
-                e.to = to->second;
-                e.count += p.calls()[*r].count;
-                e.cost += p.call_cost(*r)[event_];
-            }
-        }
+        const FnId fn = out_.nodes[from].fn;
+        for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
+            link(merged, from, p.calls()[*r].callee, p.calls()[*r].count, p.call_cost(*r)[event_]);
+        if (!p.function(fn).inlined)
+            continue;
+        // An inlined function is linked to what its code was inlined into
+        // (no call: count 0) and to the calls made from its code.
+        for (const CallCost& c : inlined_cost(fn).callees)
+            link(merged, from, c.fn, c.count, c.inclusive[event_]);
+    }
+    std::set<FnId> inlined_shown;
+    for (const GraphNode& n : out_.nodes)
+        if (p.function(n.fn).inlined)
+            inlined_shown.insert(n.fn);
+    for (FnId inlined : inlined_shown) {
+        std::map<FnId, uint64_t> by_host;  // merged over the call sites
+        for (const CallCost& c : inlined_cost(inlined).inlined_into)
+            by_host[c.fn] += c.inclusive[event_];
+        for (size_t from = 0; from < out_.nodes.size(); ++from)
+            if (const auto host = by_host.find(out_.nodes[from].fn); host != by_host.end())
+                link(merged, from, inlined, 0, host->second);
     }
     // Drawn whatever the cap: the centre's calls, and for each other node
     // the most expensive call linking it to the next level towards the
@@ -314,6 +374,30 @@ void Builder::connect(size_t extra_edges)
     for (const auto& [key, e] : merged)
         if (drawn.count(key))
             out_.edges.push_back(e);
+}
+
+void Builder::link(std::map<std::pair<size_t, size_t>, GraphEdge>& merged, size_t from, FnId callee,
+                   uint64_t count, uint64_t cost)
+{
+    const int from_side = side_of(out_.nodes[from].level);
+    for (const int side : {kCallers, kCentre, kCallees}) {
+        const auto to = index_.find({callee, side});
+        if (to == index_.end())
+            continue;
+        // From the callees' side (or the centre) back up to the callers'
+        // side: the way round a cycle; from the callers' side straight to
+        // the callees', past the centre: calls made elsewhere. Neither is
+        // drawn.
+        if ((side == kCallers && from_side != kCallers) || (side == kCallees && from_side == kCallers)) {
+            ++out_.edges_left_out;
+            continue;
+        }
+        GraphEdge& e = merged[{from, to->second}];
+        e.from = from;
+        e.to = to->second;
+        e.count += count;
+        e.cost += cost;
+    }
 }
 
 } // namespace

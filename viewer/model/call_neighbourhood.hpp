@@ -27,13 +27,19 @@ struct GraphNode {
     FnId fn;
     // 0: the centre; -k: a caller k calls above it; +k: a callee k below.
     int level = 0;
-    uint64_t inclusive = 0;   // the function's inclusive cost of the event
+    // The function's inclusive and self cost of the event; an inlined
+    // function's are those of its code (vgprof/inlined.hpp), which the
+    // functions it was inlined into count as theirs too.
+    uint64_t inclusive = 0;
+    uint64_t self = 0;
     // Its callers (level < 0), callees (level > 0) or both (the centre)
     // that are not shown.
     size_t hidden = 0;
 };
 
-// Calls from nodes[from] to nodes[to], merged over call sites.
+// Calls from nodes[from] to nodes[to], merged over call sites; or, with
+// count 0, the code of nodes[to], an inlined function, inlined into that of
+// nodes[from].
 struct GraphEdge {
     size_t from = 0, to = 0;
     uint64_t count = 0;

@@ -9,6 +9,7 @@
 #include "vgprof/identity.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace vgprof::viewer {
@@ -103,13 +104,14 @@ private:
 // The path tree as it was recorded, roots of the same function (threads
 // that started in one function) made one. Below the roots no two children
 // of a node share a function, so only the roots need looking up.
-std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLink* diff)
+// `map` gets each path node's node of the tree.
+std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLink* diff, std::vector<uint32_t>& map)
 {
     const Profile& p = doc.profile();
     const auto& paths = p.paths();
     std::vector<Node> out;
     out.reserve(paths.size());
-    std::vector<uint32_t> map(paths.size());
+    map.assign(paths.size(), 0);
     std::unordered_map<uint64_t, uint32_t> roots;
     const std::optional<size_t> base_event = diff ? diff->base_event(event) : std::nullopt;
     for (size_t i = 0; i < paths.size(); ++i) {
@@ -135,6 +137,99 @@ std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLin
                 node.base_self += diff->base().profile().path_self(b->index())[*base_event];
     }
     return out;
+}
+
+// Gives inlined functions their own cost where the profile says exactly
+// what it is. The path tree charges inlined code to the node of the
+// function it was inlined into, and the profile's inline_lines split that
+// function's code by inlined call over all its stacks together, not stack
+// by stack. The split is the node's when the function is on one stack
+// only, none of its code ran off that stack (its inclusive cost is the
+// node's), and the node's own cost holds all of its code's; there each
+// inlined call's code goes to a node of its inlined function (the chain of
+// inlined calls below the host, as the path tree hangs the calls made from
+// inlined code), taken from the host's own cost. Elsewhere the host keeps
+// it all, as recorded.
+void split_inlined_code(const Document& doc, size_t event, const std::vector<uint32_t>& node_of_path,
+                        std::vector<Node>& nodes)
+{
+    const Profile& p = doc.profile();
+    if (p.inlined_lines().empty())
+        return;
+    std::unordered_map<uint32_t, uint32_t> path_of;  // function -> its one path node, or kNone
+    for (uint32_t i = 0; i < p.paths().size(); ++i)
+        if (const auto fn = p.paths()[i].fn) {
+            const auto [it, first] = path_of.emplace(fn->value, i);
+            if (!first)
+                it->second = kNone;
+        }
+    std::unordered_map<uint32_t, uint32_t> holder;  // function -> the tree node holding its code
+    for (const auto& [fn, path] : path_of) {
+        const uint64_t* inclusive = p.fn_inclusive(FnId(fn));
+        if (path == kNone || !inclusive)
+            continue;
+        bool whole = true;
+        for (size_t e = 0; e < p.num_events() && whole; ++e)
+            whole = inclusive[e] == p.path_inclusive(path)[e] && p.path_self(path)[e] >= doc.self(FnId(fn), e);
+        if (whole)
+            holder.emplace(fn, node_of_path[path]);
+    }
+    if (holder.empty())
+        return;
+    // The inlined functions' nodes below the hosts, by (parent, key): only
+    // those, a tree has millions of nodes.
+    std::vector<bool> host_or_inlined(nodes.size(), false);
+    for (const auto& [fn, node] : holder)
+        host_or_inlined[node] = true;
+    std::map<std::pair<uint32_t, uint64_t>, uint32_t> child;
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+        const uint32_t up = nodes[i].parent;
+        const auto fn = nodes[i].key.fn();
+        if (up == kNone || !host_or_inlined[up] || !fn || !p.function(*fn).inlined)
+            continue;
+        host_or_inlined[i] = true;
+        child.emplace(std::pair{up, nodes[i].key.code()}, i);
+    }
+    const auto child_of = [&](uint32_t parent, NodeKey key) {
+        const auto [it, added] = child.emplace(std::pair{parent, key.code()}, uint32_t(nodes.size()));
+        if (added) {
+            Node n;
+            n.parent = parent;
+            n.key = key;
+            nodes.push_back(n);
+        }
+        return it->second;
+    };
+    // The node of each (host node, inlined call), found once: a chain of
+    // inlined calls is walked down from the first of it already placed.
+    std::unordered_map<uint64_t, uint32_t> placed;
+    const auto node_of_call = [&](uint32_t host, uint32_t inl) {
+        std::vector<uint32_t> chain;  // innermost first, down to one placed or the outermost
+        uint32_t at = host;
+        for (std::optional<uint32_t> c = inl; c; c = p.inlined_calls()[*c].parent) {
+            const auto found = placed.find(uint64_t(host) << 32 | *c);
+            if (found != placed.end()) {
+                at = found->second;
+                break;
+            }
+            chain.push_back(*c);
+        }
+        for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
+            at = child_of(at, NodeKey::of(p.inlined_calls()[*c].fn));
+            placed.emplace(uint64_t(host) << 32 | *c, at);
+        }
+        return at;
+    };
+    for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
+        const InlinedLine& l = p.inlined_lines()[r];
+        const auto host = holder.find(l.fn.value);
+        if (host == holder.end())
+            continue;
+        const uint32_t at = node_of_call(host->second, l.inl);
+        const uint64_t cost = p.inlined_line_cost(r)[event];
+        nodes[at].self += cost;
+        nodes[host->second].self -= cost;
+    }
 }
 
 // The object file of a node's code, or nullopt for [truncated].
@@ -334,7 +429,12 @@ CallTree build_call_tree(const Document& doc, size_t event,
                          const DiffLink* diff)
 {
     const Profile& p = doc.profile();
-    std::vector<Node> nodes = recorded_tree(doc, event, diff);
+    std::vector<uint32_t> node_of_path;
+    std::vector<Node> nodes = recorded_tree(doc, event, diff, node_of_path);
+    // In diff mode the base's nodes keep their inlined code: a change is
+    // shown between costs counted alike.
+    if (!diff)
+        split_inlined_code(doc, event, node_of_path, nodes);
     for (const TreeTransform& t : transforms)
         nodes = apply(p, nodes, t);
     if (!text.empty())

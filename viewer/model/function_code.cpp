@@ -32,6 +32,34 @@ bool ObjectCodeCache::busy() const { return !reads_.empty(); }
 
 namespace {
 
+SourceOrigins read_origins(const std::string& path, uint64_t start, uint64_t end)
+{
+    try {
+        return source_origins(path, start, end);
+    } catch (const Error&) {
+        return {};  // the listing is whole without them
+    }
+}
+
+} // namespace
+
+const SourceOrigins* OriginsCache::get(const std::string& path, uint64_t start, uint64_t end)
+{
+    const Key key{path, start, end};
+    if (const auto d = done_.find(key); d != done_.end())
+        return &d->second;
+    auto it = reads_.find(key);
+    if (it == reads_.end())
+        it = reads_.emplace(key, std::async(std::launch::async, read_origins, path, start, end).share()).first;
+    if (it->second.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return nullptr;
+    const SourceOrigins* origins = &(done_[key] = it->second.get());
+    reads_.erase(it);
+    return origins;
+}
+
+namespace {
+
 // The run-time addresses of every instruction executed in `obj`, ascending.
 std::vector<uint64_t> executed_in(const Profile& p, ObjId obj)
 {
@@ -223,6 +251,25 @@ void place_calls(AsmListing& out, const Profile& p, FnId fn, uint64_t offset, si
                                                             "line could have made them."));
 }
 
+// Ties each direct jump to the line it goes to and numbers the targets.
+void link_jumps(AsmListing& out)
+{
+    std::map<uint64_t, size_t> line_at;
+    for (size_t i = 0; i < out.lines.size(); ++i)
+        line_at[out.lines[i].addr] = i;
+    for (AsmLine& l : out.lines)
+        if (const auto target = jump_target(l.text))
+            if (const auto at = line_at.find(*target); at != line_at.end())
+                l.jump_to = at->second;
+    for (const AsmLine& l : out.lines)
+        if (l.jump_to)
+            out.lines[*l.jump_to].label = 0;
+    uint32_t next = 1;
+    for (AsmLine& l : out.lines)
+        if (l.label)
+            l.label = next++;
+}
+
 } // namespace
 
 std::optional<uint64_t> offset_from_instructions(const std::vector<uint64_t>& executed,
@@ -313,7 +360,7 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
     uint64_t best = 0;
     for (size_t i = code.first_at_or_after(span.start); i < code.first_at_or_after(span.end); ++i) {
         const Disassembly::Instruction& instr = code.instructions[i];
-        AsmLine line{instr.addr, instr.text, {}, {}, {}};
+        AsmLine line{instr.addr, instr.text, {}, {}, {}, {}, {}, {}};
         if (const auto row = instrs.row_of(instr.addr + offset)) {
             line.cost.assign(instrs.cost(*row), instrs.cost(*row) + p.num_events());
             for (size_t e = 0; e < line.cost.size(); ++e)
@@ -327,6 +374,7 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
     }
     if (out.costs)
         place_calls(out, p, fn, offset, event);
+    link_jumps(out);
     size_t off = 0;
     for (uint64_t addr : instrs.positions)
         off += !code.instruction_at(addr - offset);
@@ -334,6 +382,28 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
         out.notes.push_back(std::to_string(off) + " executed addresses are no instruction of the "
                             "disassembly: the object file may not be the one that ran.");
     return out;
+}
+
+void add_origins(AsmListing& listing, const SourceOrigins& origins)
+{
+    for (AsmLine& l : listing.lines)
+        if (const auto found = origins.find(l.addr); found != origins.end())
+            l.origin = found->second;
+}
+
+std::string label_name(uint32_t label) { return "L" + std::to_string(label); }
+
+std::string listed_text(const AsmLine& line, const AsmListing& listing)
+{
+    if (!line.jump_to)
+        return line.text;
+    // The mnemonic (with any prefix), then the target's label for its
+    // address and symbol.
+    const std::optional<uint32_t> label = listing.lines[*line.jump_to].label;
+    size_t operand = line.text.find_first_of("0123456789abcdef", line.text.find_first_of(" \t"));
+    if (operand == std::string::npos || !label)
+        return line.text;
+    return line.text.substr(0, operand) + "-> " + label_name(*label);
 }
 
 void subtract_base(AsmListing& now, const AsmListing& base, const DiffLink& diff)

@@ -21,6 +21,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace vgprof::viewer {
@@ -37,6 +38,21 @@ public:
 private:
     std::map<std::string, std::shared_future<ObjectCode>> reads_;
     std::map<std::string, ObjectCode> done_;
+};
+
+// The source origins of ranges of object files (vgprof/disasm.hpp), read
+// in the background as objects are.
+class OriginsCache {
+public:
+    // The origins of [start, end) of `path` when read (empty when objdump
+    // could not give them); starts reading them and gives nullptr until then.
+    const SourceOrigins* get(const std::string& path, uint64_t start, uint64_t end);
+    bool busy() const { return !reads_.empty(); }
+
+private:
+    using Key = std::tuple<std::string, uint64_t, uint64_t>;
+    std::map<Key, std::shared_future<SourceOrigins>> reads_;
+    std::map<Key, SourceOrigins> done_;
 };
 
 // Where an object was loaded when no symbol says (a stripped
@@ -62,6 +78,11 @@ struct AsmLine {
     std::vector<uint64_t> cost;  // one per event; empty: nothing recorded there
     std::vector<AsmCall> calls;  // a call instruction's calls, the costliest of the event first
     std::vector<int64_t> delta;  // diff mode: the change of `cost` from the base's, per event
+    // Where its code came from, its own line first, then each inlined
+    // call's (add_origins); empty when not known.
+    std::vector<SourceFrame> origin;
+    std::optional<size_t> jump_to;  // a direct jump within the listing: the line it goes to
+    std::optional<uint32_t> label;  // a jump's target: its number, from 1 in address order
 };
 
 struct AsmListing {
@@ -89,6 +110,16 @@ struct AsmListing {
 // Ir counted); rows that fit no single instruction are counted in a note.
 AsmListing function_listing(const Profile& profile, FnId fn, const ObjectCode& object, size_t event,
                             const std::string& profile_path);
+
+// Sets each line's origin from `origins`, by address.
+void add_origins(AsmListing& listing, const SourceOrigins& origins);
+
+// The instruction's text as listed: a jump to a line of the listing names
+// that line's label ("jne    -> L3").
+std::string listed_text(const AsmLine& line, const AsmListing& listing);
+
+// "L3", the name of a jump target's label.
+std::string label_name(uint32_t label);
 
 // Diff mode: sets the change of each of `now`'s instructions and calls from
 // `base`, the same function's listing in the base profile over the same

@@ -2,6 +2,8 @@
 // Charging a source file's lines with the profile's costs.
 #include "source_lines.hpp"
 
+#include "function_files.hpp"
+
 #include "vgprof/identity.hpp"
 
 #include <algorithm>
@@ -40,11 +42,10 @@ SourceFile annotate_source(const Document& doc, FileId file, std::string_view te
         if (!line.empty() && line.back() == '\r')
             line.pop_back();
         out.lines.push_back({uint32_t(out.lines.size() + 1), std::move(line),
-                             std::vector<uint64_t>(events, 0), {}, false});
+                             std::vector<uint64_t>(events, 0), {}, false, {}});
         start = end + 1;
     }
 
-    std::vector<uint64_t> fn_cost_at;  // the selected function's cost of `event` per line
     const RowIndex& rows = doc.lines_of_file();
     for (const uint32_t* r = rows.begin_of(file.index()); r != rows.end_of(file.index()); ++r) {
         const LineCost& row = p.lines()[*r];
@@ -54,26 +55,27 @@ SourceFile annotate_source(const Document& doc, FileId file, std::string_view te
             out.stale = true;
             continue;
         }
-        SourceLine& line = out.lines[row.line - 1];
         const uint64_t* cost = p.line_cost(*r);
         for (size_t e = 0; e < events; ++e)
-            line.cost[e] += cost[e];
-        if (row.fn == fn) {
-            line.in_function = true;
-            if (fn_cost_at.size() <= row.line)
-                fn_cost_at.resize(row.line + 1, 0);
-            fn_cost_at[row.line] += cost[event];
-        }
+            out.lines[row.line - 1].cost[e] += cost[e];
     }
     for (const SourceLine& line : out.lines)
         for (size_t e = 0; e < events; ++e)
             out.max_cost[e] = std::max(out.max_cost[e], line.cost[e]);
 
-    // The first of equally expensive lines; a function whose lines cost
-    // nothing of this event still scrolls to its first line.
-    for (uint32_t n = 1; n < fn_cost_at.size(); ++n)
-        if (out.lines[n - 1].in_function && (!out.hottest || fn_cost_at[n] > fn_cost_at[*out.hottest]))
-            out.hottest = n;
+    // The selected function's code here (an inlined function's included,
+    // which the lines rows book to the functions it was inlined into). The
+    // first of equally expensive lines is the hottest; a function whose
+    // lines cost nothing of this event still scrolls to its first line.
+    for (auto& [number, cost] : function_cost_by_line(doc, fn, file)) {
+        if (number == 0 || number > out.lines.size())
+            continue;
+        SourceLine& line = out.lines[number - 1];
+        line.in_function = true;
+        if (!out.hottest || cost[event] > out.lines[*out.hottest - 1].fn_cost[event])
+            out.hottest = number;
+        line.fn_cost = std::move(cost);
+    }
 
     if (diff) {
         const auto base = diff->base_line_costs(file);

@@ -2,8 +2,9 @@
 // The Source view's content: the selected function's source file, each line
 // with what the profile charged to it (summed over every function whose code
 // is on it, as cg_annotate annotates a file), marked when the selected
-// function's own code is there, and the line to scroll to: the function's
-// most expensive line for the chosen event.
+// function's own code is there (its code inlined from the file included,
+// and an inlined function's code wherever it was inlined), and the line to
+// scroll to: the function's most expensive line for the chosen event.
 #ifndef VGPROF_VIEWER_SOURCE_LINES_HPP
 #define VGPROF_VIEWER_SOURCE_LINES_HPP
 
@@ -23,6 +24,7 @@ struct SourceLine {
     std::vector<uint64_t> cost;      // one per event; zeros for an uncharged line
     std::vector<int64_t> delta;      // diff mode: the change per event
     bool in_function = false;        // the selected function has code here
+    std::vector<uint64_t> fn_cost;   // in_function: that code's cost, per event
 };
 
 struct SourceFile {
