@@ -120,6 +120,29 @@ std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
                                      const DiffResult& diff, const FunctionDelta& f,
                                      size_t metric, size_t limit);
 
+// A line of the program's own code through which a function that is not
+// its own was called (own_call_sites in own_code.hpp), and the part of the
+// function's change that came through it.
+struct CallerDelta {
+    // The own function holding the line (a function inlined into the
+    // caller, or the caller), its object, and the line: as the new profile
+    // names them, the base's for a line only the base has.
+    std::string function, object, file;
+    uint32_t line = 0;
+    CostDelta cost;
+};
+
+// The own lines through which `f`, a function not of the program's own
+// code, was called, by the part of the change of its self cost of
+// diff.metrics[metric] that came through each: those whose part changed
+// the way f's cost did, the largest first, at most `limit`. A moved
+// function's base lines are paired as changed_lines() pairs them. Empty
+// for an own function, for a heap metric (its figures are at the own
+// frame already) and without both call graphs.
+std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
+                                     const DiffResult& diff, const FunctionDelta& f,
+                                     size_t metric, size_t limit);
+
 // --- thresholds ----------------------------------------------------------------
 
 // One condition of a threshold on a cost going from base to now.

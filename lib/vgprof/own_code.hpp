@@ -54,6 +54,29 @@ private:
     OwnCodeRules rules_;
 };
 
+// A line of the program's own code through which code that is not its own
+// was called, directly or through more such code, and the part of that
+// code's cost that came through it.
+struct OwnCallSite {
+    // The own function whose code holds the line: the calling function, or
+    // a function inlined into it.
+    FnId fn;
+    FileId file;
+    uint32_t line = 0;
+    double cost = 0;
+};
+
+// The own lines through which `fns` (code that is not the program's own)
+// were called, with the part of their self cost of `event` that came
+// through each, the most first. The call graph is walked from callee to
+// callers until a call site lies in own code, followed out through the
+// calls inlined at it (a call made from the standard library's code
+// inlined into the program is the program's line that inlined it). A
+// function's cost is split between its calls by their inclusive costs, as
+// the call graph gives no finer account. Empty without a call graph.
+std::vector<OwnCallSite> own_call_sites(const Profile& profile, const OwnCode& own,
+                                        const std::vector<FnId>& fns, size_t event);
+
 // Whether code in source file `file` of object `object` is the program's
 // own by `rules` and the defaults: a rule naming the source file decides
 // alone (a user's own library installed under /usr/lib is theirs when they

@@ -417,6 +417,24 @@ TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
    EXPECT_NE(github.out.find("::error file=rust_async.rs,line=" + line + ","), std::string::npos)
       << github.out;
    EXPECT_EQ(github.out.find("file=/rustc"), std::string::npos) << github.out;
+
+   // The instructions: the larger buffer is cleared by the C library's
+   // memset (calloc's), called through the standard library's allocation
+   // code inlined into build_payload: the rise is named at its line.
+   auto cpu = run({cli_path(), "diff", "base.json", "new.json", "--fail-above", "Ir=+1%"}, dir.path());
+   EXPECT_EQ(cpu.exit_code, 1) << cpu.err;
+   EXPECT_TRUE(std::regex_search(
+       cpu.out, std::regex("\n      rose in [^ ]*memset[^ ]* \\+[0-9,]+, called through "
+                           "build_payload at [^ ]*/rust_async\\.rs:" + line + "\n")))
+      << cpu.out;
+   auto cpu_github = run({"/usr/bin/env", "GITHUB_WORKSPACE=" + repository, cli_path(), "diff",
+                          "base.json", "new.json", "--fail-above", "Ir=+1%", "--format", "github"},
+                         dir.path());
+   EXPECT_EQ(cpu_github.exit_code, 1) << cpu_github.err;
+   EXPECT_TRUE(std::regex_search(
+       cpu_github.out, std::regex("::error file=rust_async\\.rs,line=" + line +
+                                  ",title=[^:]*::Ir self of [^ ]*memset[^ ]* \\+")))
+      << cpu_github.out;
 }
 
 }  // namespace

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The program's own lines through which code that is not its own was
+// called (see own_call_sites in vgprof/own_code.hpp): the call graph walked
+// from callee to callers, each call site followed out through the code
+// inlined at it to the innermost line of the program's own code.
+#include "vgprof/own_code.hpp"
+
+#include "vgprof/query.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace vgprof {
+
+namespace {
+
+// How many callers deep the walk goes looking for the program's own code:
+// far beyond any stack of library code between a program and what it
+// called, and a bound on cycles of recursive library functions.
+constexpr int kMaxDepth = 64;
+
+// A call site's place in the inline tables: the innermost inlined call
+// whose code holds each (function, file, line), the one of most cost where
+// several calls' code shares the line.
+class InlinedCallAt {
+public:
+    explicit InlinedCallAt(const Profile& p)
+    {
+        std::map<std::tuple<FnId, FileId, uint32_t>, uint64_t> cost_of;
+        for (size_t row = 0; row < p.inlined_lines().size(); ++row) {
+            const InlinedLine& l = p.inlined_lines()[row];
+            const auto key = std::make_tuple(l.fn, l.file, l.line);
+            const uint64_t cost = p.num_events() ? p.inlined_line_cost(row)[0] : 0;
+            const auto it = cost_of.find(key);
+            if (it == cost_of.end() || cost > it->second) {
+                cost_of[key] = cost;
+                inl_[key] = l.inl;
+            }
+        }
+    }
+
+    const uint32_t* find(FnId fn, FileId file, uint32_t line) const
+    {
+        const auto it = inl_.find(std::make_tuple(fn, file, line));
+        return it == inl_.end() ? nullptr : &it->second;
+    }
+
+private:
+    std::map<std::tuple<FnId, FileId, uint32_t>, uint32_t> inl_;
+};
+
+// The innermost own line holding call site `edge` of `caller`'s code: the
+// site itself when its code is the program's own, else where the code
+// inlined there was inlined, outwards; nullopt when none is.
+std::optional<OwnCallSite> own_line_of(const Profile& p, const OwnCode& own,
+                                       const InlinedCallAt& inlined, const CallEdge& edge)
+{
+    FileId file = edge.file;
+    uint32_t line = edge.line;
+    const uint32_t* inl = inlined.find(edge.caller, edge.file, edge.line);
+    bool in_inlined = inl != nullptr;
+    uint32_t call = inl ? *inl : 0;
+    // Each inlined call is the parent of a later one: the walk ends.
+    for (size_t steps = 0; steps <= p.inlined_calls().size(); ++steps) {
+        const FnId code = in_inlined ? p.inlined_calls()[call].fn : edge.caller;
+        if (own.is_own(code, file))
+            return OwnCallSite{code, file, line, 0};
+        if (!in_inlined)
+            return std::nullopt;
+        const InlinedCall& c = p.inlined_calls()[call];
+        file = c.file;
+        line = c.line;
+        in_inlined = c.parent.has_value();
+        call = c.parent.value_or(0);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::vector<OwnCallSite> own_call_sites(const Profile& p, const OwnCode& own,
+                                        const std::vector<FnId>& fns, size_t event)
+{
+    if (!p.has_call_graph() || event >= p.num_events())
+        return {};
+    const std::vector<CallEdge>& calls = p.calls();
+    std::unordered_map<FnId, std::vector<size_t>> calls_into;
+    for (size_t row = 0; row < calls.size(); ++row)
+        if (calls[row].caller != calls[row].callee)  // a recursive call adds nothing
+            calls_into[calls[row].callee].push_back(row);
+    const InlinedCallAt inlined(p);
+
+    // The cost still to place, by the function whose callers it came
+    // through; each function's share of it split between its calls by
+    // their inclusive costs.
+    std::map<FnId, double> pending;
+    const std::vector<FunctionCost> self = function_self_costs(p);
+    for (const FnId fn : fns)
+        if (fn.index() < self.size() && self[fn.index()].self[event] != 0)
+            pending[fn] += double(self[fn.index()].self[event]);
+    std::map<std::tuple<FnId, FileId, uint32_t>, double> placed;
+    for (int depth = 0; depth < kMaxDepth && !pending.empty(); ++depth) {
+        std::map<FnId, double> next;
+        for (const auto& [fn, amount] : pending) {
+            const auto into = calls_into.find(fn);
+            if (into == calls_into.end())
+                continue;  // a root: no caller to charge
+            double through_all = 0;
+            for (const size_t row : into->second)
+                through_all += double(p.call_cost(row)[event]);
+            if (through_all == 0)
+                continue;
+            for (const size_t row : into->second) {
+                const double share = amount * double(p.call_cost(row)[event]) / through_all;
+                if (share == 0)
+                    continue;
+                if (const auto site = own_line_of(p, own, inlined, calls[row]))
+                    placed[{site->fn, site->file, site->line}] += share;
+                else
+                    next[calls[row].caller] += share;
+            }
+        }
+        pending = std::move(next);
+    }
+    std::vector<OwnCallSite> out;
+    for (const auto& [where, cost] : placed)
+        out.push_back({std::get<0>(where), std::get<1>(where), std::get<2>(where), cost});
+    std::stable_sort(out.begin(), out.end(),
+                     [](const OwnCallSite& a, const OwnCallSite& b) { return a.cost > b.cost; });
+    return out;
+}
+
+} // namespace vgprof
