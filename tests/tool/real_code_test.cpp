@@ -355,6 +355,9 @@ TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
                 dir.path());
    ASSERT_EQ(r.exit_code, 0) << r.err;
    expect_annotated_allocations(r.out, source, expected);
+   auto json = run({cli_path(), "annotate", "--format", "json", "vp.json", "rust_async.rs"}, dir.path());
+   ASSERT_EQ(json.exit_code, 0) << json.err;
+   expect_json_allocations(json.out, "rust_async.rs", expected);
 
    // handle_request's body: from its signature to the next function's.
    const uint32_t first = line_of(source, "async fn handle_request"),
