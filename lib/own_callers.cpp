@@ -132,4 +132,37 @@ std::vector<OwnCallSite> own_call_sites(const Profile& p, const OwnCode& own,
     return out;
 }
 
+std::vector<std::optional<FnId>> own_functions_of_paths(const Profile& p, const OwnCode& own)
+{
+    // Where each inlined function's code is: the file of its inlined lines,
+    // else of the calls inlined into it.
+    std::unordered_map<FnId, FileId> code_file;
+    for (const InlinedLine& l : p.inlined_lines())
+        code_file.emplace(p.inlined_calls()[l.inl].fn, l.file);
+    for (const InlinedCall& c : p.inlined_calls())
+        if (c.parent)
+            code_file.emplace(p.inlined_calls()[*c.parent].fn, c.file);
+    const auto is_own = [&](FnId fn) {
+        const Function& f = p.function(fn);
+        const auto at = code_file.find(fn);
+        return own.is_own(fn, f.inlined && at != code_file.end() ? at->second : f.file);
+    };
+    std::unordered_map<FnId, bool> own_fn;
+    std::vector<std::optional<FnId>> out(p.paths().size());
+    // A node's parent comes before it.
+    for (size_t i = 0; i < p.paths().size(); ++i) {
+        const PathNode& n = p.paths()[i];
+        if (n.parent)
+            out[i] = out[n.parent->index()];
+        if (!n.fn)
+            continue;
+        const auto [it, added] = own_fn.emplace(*n.fn, false);
+        if (added)
+            it->second = is_own(*n.fn);
+        if (it->second)
+            out[i] = *n.fn;
+    }
+    return out;
+}
+
 } // namespace vgprof

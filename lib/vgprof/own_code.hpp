@@ -77,6 +77,12 @@ struct OwnCallSite {
 std::vector<OwnCallSite> own_call_sites(const Profile& profile, const OwnCode& own,
                                         const std::vector<FnId>& fns, size_t event);
 
+// For each node of the call-path tree, the innermost function on its path
+// from the root, the node's own included, whose code is the program's own
+// (an inlined function's code is in the file the inline tables put it
+// in); nullopt when none is.
+std::vector<std::optional<FnId>> own_functions_of_paths(const Profile& profile, const OwnCode& own);
+
 // Whether code in source file `file` of object `object` is the program's
 // own by `rules` and the defaults: a rule naming the source file decides
 // alone (a user's own library installed under /usr/lib is theirs when they

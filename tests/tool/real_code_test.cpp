@@ -382,6 +382,42 @@ TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
    EXPECT_GT(body, expected.at(payload).first);
 }
 
+// pprof's samples name the program's own code they came through: the heap
+// samples of build_payload's buffers carry its line (15 connections x 20
+// requests x 4,096 bytes, by the program's constants), and the CPU samples
+// of the C library's memset that clears them carry build_payload; the
+// totals stay the profile's.
+TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
+{
+   const std::string program = rust_program("rust_async");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   if (run({"/bin/sh", "-c", "command -v go"}, "/").exit_code != 0) GTEST_SKIP() << "skipped: go not installed";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto out = run({cli_path(), "export", "--format", "pprof", "-o", "vp.pprof", "vp.json"}, dir.path());
+   ASSERT_EQ(out.exit_code, 0) << out.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const std::string source = source_named(p, "rust_async.rs");
+   const std::string line = std::to_string(line_of(source, "    vec![0u8; n]"));
+
+   auto tags = run({"go", "tool", "pprof", "-tags", "-unit=B", "-sample_index=alloc_space", "vp.pprof"},
+                   dir.path());
+   ASSERT_EQ(tags.exit_code, 0) << tags.err;
+   EXPECT_TRUE(std::regex_search(tags.out, std::regex(std::to_string(15 * 20 * 4096) +
+                                                      "\\.0B \\([ 0-9.]+%\\): build_payload \\(" +
+                                                      source + ":" + line + "\\)\n")))
+      << tags.out;
+
+   auto top = run({"go", "tool", "pprof", "-top", "-tagfocus=own_function=build_payload", "vp.pprof"},
+                  dir.path());
+   ASSERT_EQ(top.exit_code, 0) << top.err;
+   EXPECT_TRUE(std::regex_search(top.out, std::regex("\n +[1-9][0-9]* +[0-9.]+% .* [^ ]*memset[^ ]*\n")))
+      << top.out;
+   EXPECT_NE(top.out.find(" of " + std::to_string(p.meta().totals[0]) + " total"), std::string::npos)
+      << top.out;
+}
+
 // The CI gate on the async server with its per-request allocation doubled:
 // the rise, 15 connections x 20 requests x 4,096 more bytes, is named at
 // build_payload's line of the program's own source, not in the standard
