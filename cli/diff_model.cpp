@@ -179,10 +179,15 @@ void settle(BenchmarkDiff& b, const Profile& base, const Profile& now,
         if (options.top == 0 || b.shown.size() < options.top)
             b.shown.push_back(&f);
     }
+    // Indexed the first time a function needs its own callers.
+    std::optional<OwnCallerSearch> search;
     const auto find_callers = [&](const FunctionDelta& f, size_t metric) {
         const auto key = std::make_pair(&f, metric);
-        if (b.callers.count(key) == 0)
-            b.callers[key] = own_callers(base, now, diff, f, metric, options.lines);
+        if (b.callers.count(key) == 0) {
+            if (!search)
+                search.emplace(base, now, diff);
+            b.callers[key] = search->callers(f, metric, options.lines);
+        }
         return !b.callers[key].empty();
     };
     const auto add_lines = [&](const FunctionDelta* f, size_t metric) {

@@ -333,60 +333,79 @@ namespace {
 // line as changed_lines names it.
 using CallerKey = std::tuple<std::string, std::string, uint32_t>;
 
-struct CallerSide {
+struct CallerCosts {
     std::map<CallerKey, double> cost;
     std::map<CallerKey, CallerDelta> named;  // how each is shown
 };
-
-CallerSide caller_side(const Profile& p, const DiffResult& diff, const std::vector<FnId>& fns,
-                       size_t event, bool is_base)
-{
-    CallerSide side;
-    const OwnCode own(p, diff.own_code);
-    if (std::all_of(fns.begin(), fns.end(),
-                    [&](FnId fn) { return own.is_own(fn, p.function(fn).file); }))
-        return side;
-    std::map<FnId, const FunctionDelta*> delta_of;
-    for (const FunctionDelta& d : diff.functions)
-        for (const FnId fn : is_base ? d.base_fns : d.now_fns)
-            delta_of[fn] = &d;
-    for (const OwnCallSite& site : own_call_sites(p, own, fns, event)) {
-        const auto d = delta_of.find(site.fn);
-        std::pair<std::string, uint32_t> at{p.file_path(site.file), site.line};
-        std::string name = p.fn_name(site.fn), object = p.obj_path(p.function(site.fn).obj);
-        if (d != delta_of.end()) {
-            at = as_new_line(*d->second, is_base, at.first, at.second);
-            name = d->second->name;
-            object = d->second->object;
-        }
-        const CallerKey key{name, at.first, at.second};
-        side.cost[key] += site.cost;
-        side.named[key] = CallerDelta{name, object, at.first, at.second, {}};
-    }
-    return side;
-}
 
 uint64_t rounded(double cost) { return static_cast<uint64_t>(std::llround(cost)); }
 
 } // namespace
 
-std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
-                                     const DiffResult& diff, const FunctionDelta& f,
-                                     size_t metric, size_t limit)
+struct OwnCallerSearch::Side {
+    Side(const Profile& profile, const DiffResult& diff, bool base)
+        : p(profile), own(profile, diff.own_code), callers(profile, own), is_base(base)
+    {
+        for (const FunctionDelta& d : diff.functions)
+            for (const FnId fn : is_base ? d.base_fns : d.now_fns)
+                delta_of[fn] = &d;
+    }
+
+    // The own lines `fns` were called through, with their parts of the
+    // fns' cost of `event`; none when every one of fns is own code.
+    CallerCosts costs(const std::vector<FnId>& fns, size_t event) const
+    {
+        CallerCosts out;
+        if (std::all_of(fns.begin(), fns.end(),
+                        [&](FnId fn) { return own.is_own(fn, p.function(fn).file); }))
+            return out;
+        for (const OwnCallSite& site : callers.sites(fns, event)) {
+            const auto d = delta_of.find(site.fn);
+            std::pair<std::string, uint32_t> at{p.file_path(site.file), site.line};
+            std::string name = p.fn_name(site.fn), object = p.obj_path(p.function(site.fn).obj);
+            if (d != delta_of.end()) {
+                at = as_new_line(*d->second, is_base, at.first, at.second);
+                name = d->second->name;
+                object = d->second->object;
+            }
+            const CallerKey key{name, at.first, at.second};
+            out.cost[key] += site.cost;
+            out.named[key] = CallerDelta{name, object, at.first, at.second, {}};
+        }
+        return out;
+    }
+
+    const Profile& p;
+    const OwnCode own;
+    const OwnCallers callers;
+    const bool is_base;
+    std::map<FnId, const FunctionDelta*> delta_of;
+};
+
+OwnCallerSearch::OwnCallerSearch(const Profile& base, const Profile& now, const DiffResult& diff)
+    : diff_(diff), base_(std::make_unique<Side>(base, diff, true)),
+      now_(std::make_unique<Side>(now, diff, false))
 {
-    if (metric >= diff.num_events || !diff.inclusive)
+}
+
+OwnCallerSearch::~OwnCallerSearch() = default;
+
+std::vector<CallerDelta> OwnCallerSearch::callers(const FunctionDelta& f, size_t metric,
+                                                  size_t limit) const
+{
+    if (metric >= diff_.num_events || !diff_.inclusive)
         return {};
-    const std::string& event = diff.metrics[metric];
-    const CallerSide before = caller_side(base, diff, f.base_fns, *base.event_index(event), true);
-    CallerSide after = caller_side(now, diff, f.now_fns, *now.event_index(event), false);
+    const std::string& event = diff_.metrics[metric];
+    const CallerCosts before = base_->costs(f.base_fns, *base_->p.event_index(event));
+    CallerCosts after = now_->costs(f.now_fns, *now_->p.event_index(event));
     for (const auto& [key, named] : before.named)
         after.named.emplace(key, named);
     const bool rose = f.self[metric].delta() >= 0;
     std::vector<CallerDelta> out;
     for (auto& [key, caller] : after.named) {
-        const auto cost = [&key = key](const CallerSide& s) {
-            const auto it = s.cost.find(key);
-            return it == s.cost.end() ? uint64_t(0) : rounded(it->second);
+        const auto cost = [&key = key](const CallerCosts& c) {
+            const auto it = c.cost.find(key);
+            return it == c.cost.end() ? uint64_t(0) : rounded(it->second);
         };
         caller.cost = {cost(before), cost(after)};
         if (rose ? caller.cost.delta() > 0 : caller.cost.delta() < 0)
@@ -398,6 +417,13 @@ std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
     if (out.size() > limit)
         out.resize(limit);
     return out;
+}
+
+std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
+                                     const DiffResult& diff, const FunctionDelta& f,
+                                     size_t metric, size_t limit)
+{
+    return OwnCallerSearch(base, now, diff).callers(f, metric, limit);
 }
 
 // --- thresholds ----------------------------------------------------------------

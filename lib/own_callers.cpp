@@ -5,8 +5,6 @@
 // inlined at it to the innermost line of the program's own code.
 #include "vgprof/own_code.hpp"
 
-#include "vgprof/query.hpp"
-
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -21,45 +19,15 @@ namespace {
 // called, and a bound on cycles of recursive library functions.
 constexpr int kMaxDepth = 64;
 
-// A call site's place in the inline tables: the innermost inlined call
-// whose code holds each (function, file, line), the one of most cost where
-// several calls' code shares the line.
-class InlinedCallAt {
-public:
-    explicit InlinedCallAt(const Profile& p)
-    {
-        std::map<std::tuple<FnId, FileId, uint32_t>, uint64_t> cost_of;
-        for (size_t row = 0; row < p.inlined_lines().size(); ++row) {
-            const InlinedLine& l = p.inlined_lines()[row];
-            const auto key = std::make_tuple(l.fn, l.file, l.line);
-            const uint64_t cost = p.num_events() ? p.inlined_line_cost(row)[0] : 0;
-            const auto it = cost_of.find(key);
-            if (it == cost_of.end() || cost > it->second) {
-                cost_of[key] = cost;
-                inl_[key] = l.inl;
-            }
-        }
-    }
-
-    const uint32_t* find(FnId fn, FileId file, uint32_t line) const
-    {
-        const auto it = inl_.find(std::make_tuple(fn, file, line));
-        return it == inl_.end() ? nullptr : &it->second;
-    }
-
-private:
-    std::map<std::tuple<FnId, FileId, uint32_t>, uint32_t> inl_;
-};
-
 // The innermost own line holding call site `edge` of `caller`'s code: the
 // site itself when its code is the program's own, else where the code
-// inlined there was inlined, outwards; nullopt when none is.
-std::optional<OwnCallSite> own_line_of(const Profile& p, const OwnCode& own,
-                                       const InlinedCallAt& inlined, const CallEdge& edge)
+// inlined there was inlined, outwards; nullopt when none is. `inl`: the
+// innermost inlined call whose code holds the site, if any.
+std::optional<OwnCallSite> own_line_of(const Profile& p, const OwnCode& own, const CallEdge& edge,
+                                       const uint32_t* inl)
 {
     FileId file = edge.file;
     uint32_t line = edge.line;
-    const uint32_t* inl = inlined.find(edge.caller, edge.file, edge.line);
     bool in_inlined = inl != nullptr;
     uint32_t call = inl ? *inl : 0;
     // Each inlined call is the parent of a later one: the walk ends.
@@ -80,46 +48,75 @@ std::optional<OwnCallSite> own_line_of(const Profile& p, const OwnCode& own,
 
 } // namespace
 
-std::vector<OwnCallSite> own_call_sites(const Profile& p, const OwnCode& own,
-                                        const std::vector<FnId>& fns, size_t event)
+OwnCallers::OwnCallers(const Profile& p, OwnCode own) : p_(p), own_(std::move(own))
 {
-    if (!p.has_call_graph() || event >= p.num_events())
-        return {};
+    if (!p.has_call_graph())
+        return;
     const std::vector<CallEdge>& calls = p.calls();
-    std::unordered_map<FnId, std::vector<size_t>> calls_into;
     for (size_t row = 0; row < calls.size(); ++row)
         if (calls[row].caller != calls[row].callee)  // a recursive call adds nothing
-            calls_into[calls[row].callee].push_back(row);
-    const InlinedCallAt inlined(p);
+            calls_into_[calls[row].callee].push_back(row);
+    // A call site's place in the inline tables: the innermost inlined call
+    // whose code holds each (function, file, line), the one of most cost
+    // where several calls' code shares the line.
+    for (size_t row = 0; row < p.inlined_lines().size(); ++row) {
+        const InlinedLine& l = p.inlined_lines()[row];
+        const uint64_t cost = p.num_events() ? p.inlined_line_cost(row)[0] : 0;
+        const auto [it, added] = inlined_at_.emplace(std::make_tuple(l.fn, l.file, l.line),
+                                                     std::make_pair(cost, l.inl));
+        if (!added && cost > it->second.first)
+            it->second = {cost, l.inl};
+    }
+    sites_.resize(calls.size());
+    self_.assign(p.functions().size() * p.num_events(), 0);
+    for (size_t row = 0; row < p.lines().size(); ++row)
+        for (size_t e = 0; e < p.num_events(); ++e)
+            self_[p.lines()[row].fn.index() * p.num_events() + e] += p.line_cost(row)[e];
+}
 
+const std::optional<OwnCallSite>& OwnCallers::site_of(size_t row) const
+{
+    auto& [known, site] = sites_[row];
+    if (!known) {
+        const CallEdge& c = p_.calls()[row];
+        const auto it = inlined_at_.find(std::make_tuple(c.caller, c.file, c.line));
+        site = own_line_of(p_, own_, c, it == inlined_at_.end() ? nullptr : &it->second.second);
+        known = true;
+    }
+    return site;
+}
+
+std::vector<OwnCallSite> OwnCallers::sites(const std::vector<FnId>& fns, size_t event) const
+{
+    if (sites_.empty() || event >= p_.num_events())
+        return {};
     // The cost still to place, by the function whose callers it came
     // through; each function's share of it split between its calls by
     // their inclusive costs.
     std::map<FnId, double> pending;
-    const std::vector<FunctionCost> self = function_self_costs(p);
     for (const FnId fn : fns)
-        if (fn.index() < self.size() && self[fn.index()].self[event] != 0)
-            pending[fn] += double(self[fn.index()].self[event]);
+        if (const uint64_t self = self_[fn.index() * p_.num_events() + event])
+            pending[fn] += double(self);
     std::map<std::tuple<FnId, FileId, uint32_t>, double> placed;
     for (int depth = 0; depth < kMaxDepth && !pending.empty(); ++depth) {
         std::map<FnId, double> next;
         for (const auto& [fn, amount] : pending) {
-            const auto into = calls_into.find(fn);
-            if (into == calls_into.end())
+            const auto into = calls_into_.find(fn);
+            if (into == calls_into_.end())
                 continue;  // a root: no caller to charge
             double through_all = 0;
             for (const size_t row : into->second)
-                through_all += double(p.call_cost(row)[event]);
+                through_all += double(p_.call_cost(row)[event]);
             if (through_all == 0)
                 continue;
             for (const size_t row : into->second) {
-                const double share = amount * double(p.call_cost(row)[event]) / through_all;
+                const double share = amount * double(p_.call_cost(row)[event]) / through_all;
                 if (share == 0)
                     continue;
-                if (const auto site = own_line_of(p, own, inlined, calls[row]))
+                if (const auto& site = site_of(row))
                     placed[{site->fn, site->file, site->line}] += share;
                 else
-                    next[calls[row].caller] += share;
+                    next[p_.calls()[row].caller] += share;
             }
         }
         pending = std::move(next);
@@ -130,6 +127,12 @@ std::vector<OwnCallSite> own_call_sites(const Profile& p, const OwnCode& own,
     std::stable_sort(out.begin(), out.end(),
                      [](const OwnCallSite& a, const OwnCallSite& b) { return a.cost > b.cost; });
     return out;
+}
+
+std::vector<OwnCallSite> own_call_sites(const Profile& p, const OwnCode& own,
+                                        const std::vector<FnId>& fns, size_t event)
+{
+    return OwnCallers(p, own).sites(fns, event);
 }
 
 std::vector<std::optional<FnId>> own_functions_of_paths(const Profile& p, const OwnCode& own)

@@ -13,6 +13,7 @@
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -142,6 +143,21 @@ struct CallerDelta {
 std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
                                      const DiffResult& diff, const FunctionDelta& f,
                                      size_t metric, size_t limit);
+
+// own_callers for many functions of one diff: each profile's call graph
+// indexed once. `diff` (its functions) must outlive it, unchanged.
+class OwnCallerSearch {
+public:
+    OwnCallerSearch(const Profile& base, const Profile& now, const DiffResult& diff);
+    ~OwnCallerSearch();
+
+    std::vector<CallerDelta> callers(const FunctionDelta& f, size_t metric, size_t limit) const;
+
+private:
+    struct Side;
+    const DiffResult& diff_;
+    std::unique_ptr<Side> base_, now_;
+};
 
 // --- thresholds ----------------------------------------------------------------
 
