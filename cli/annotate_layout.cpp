@@ -22,6 +22,7 @@ ReportOptions view_of(const AnnotateOptions& options)
     view.profile = options.profile;
     view.events = options.events;
     view.strip_prefixes = options.strip_prefixes;
+    view.format = options.format;
     return view;
 }
 

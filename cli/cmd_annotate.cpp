@@ -21,6 +21,7 @@
 #include "vgprof/source.hpp"
 
 #include <CLI/CLI.hpp>
+#include <boost/json.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -237,6 +238,50 @@ void write_sources(std::ostream& out, const Profile& profile, const AnnotateOpti
     ledger.write(out, layout);
 }
 
+// --format json: each chosen file's lines that have a cost or, with heap
+// data, an allocation, with the costs of the shown events and what the
+// calls made on the line allocated (as the text's column: inclusively).
+void write_sources_json(std::ostream& out, const Profile& profile,
+                        const AnnotateOptions& options, const Layout& layout)
+{
+    std::vector<FileLineCosts> files = file_line_costs(profile);
+    sort_by_cost(files, profile, layout.rank_event);
+    const AllocatedByLine allocated = allocated_by_line(profile);
+    const std::vector<uint64_t> none(layout.num_events, 0);
+    boost::json::array listed;
+    for (const ChosenFile& file : chosen_files(profile, options, layout, files)) {
+        const FileLineCosts& f = *file.costs;
+        std::map<uint32_t, std::vector<uint64_t>> costs;
+        for (size_t row = 0; row < f.lines.positions.size(); ++row)
+            costs[uint32_t(f.lines.positions[row])].assign(
+                f.lines.cost(row), f.lines.cost(row) + layout.num_events);
+        for (auto it = allocated.lower_bound({f.file, 0});
+             it != allocated.end() && it->first.first == f.file; ++it)
+            costs.emplace(it->first.second, none);
+        boost::json::array lines;
+        for (const auto& [line, cost] : costs) {
+            boost::json::object o{{"line", line},
+                                  {"costs", costs_by_event(profile, layout.shown, cost)}};
+            if (profile.heap() != nullptr) {
+                const auto it = allocated.find({f.file, line});
+                const Allocated a = it == allocated.end() ? Allocated{} : it->second;
+                o["allocated"] = {{"bytes", a.bytes}, {"blocks", a.blocks}};
+            }
+            lines.push_back(std::move(o));
+        }
+        listed.push_back(
+            {{"file", PathDisplay{options.strip_prefixes}.stripped(profile.file_path(f.file))},
+             {"totals", costs_by_event(profile, layout.shown, std::vector<uint64_t>(
+                                                                  f.lines.total.begin(),
+                                                                  f.lines.total.end()))},
+             {"lines", std::move(lines)}});
+    }
+    boost::json::object report =
+        json_header(profile, layout.view, layout.shown, layout.rank_event, "self");
+    report["files"] = std::move(listed);
+    out << boost::json::serialize(report) << '\n';
+}
+
 int run_annotate(const AnnotateOptions& options)
 {
     // Malformed options are reported before the profile is read.
@@ -252,9 +297,14 @@ int run_annotate(const AnnotateOptions& options)
 
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options)
 {
+    if (options.format == "json" && (options.disassembly || !options.data.empty()))
+        throw Error(fmt::format("--format json lists source lines: not with {}",
+                                options.disassembly ? "--asm" : "--data"));
     if (!options.data.empty())
         return write_data_annotation(out, profile, options);
     const Layout layout(profile, options);
+    if (options.format == "json")
+        return write_sources_json(out, profile, options, layout);
     if (options.disassembly && profile.instrs().empty())
         throw Error(fmt::format("{}: --asm needs per-instruction costs, which this profile does "
                                 "not have (recorded without --dump-instr=yes)",
@@ -275,6 +325,11 @@ Command add_annotate_command(CLI::App& app)
         "costliest files first, or with --asm the costliest functions' instructions.");
     cmd->add_option("PROFILE", options->profile, "profile written by valgrind --tool=vgprof")
         ->required();
+    cmd->add_option("--format", options->format,
+                    "output format: text, or json (each line's costs and allocations, without "
+                    "the sources' text)")
+        ->check(CLI::IsMember({"text", "json"}))
+        ->capture_default_str();
     cmd->add_option("SOURCE", options->sources,
                     "source files to annotate: a profile's path, or its last components "
                     "(default: the files above the threshold)");

@@ -212,6 +212,9 @@ struct AnnotateOptions {
     // offset, instead of source lines.
     std::string data;
     std::vector<std::string> strip_prefixes;  // --strip-prefix: paths shown without them
+    // "text", or "json": the chosen files' lines with their costs and what
+    // the calls made on them allocated, without the sources' text.
+    std::string format = "text";
 };
 
 // Writes the chosen source files line by line with their costs, or with
@@ -220,8 +223,8 @@ struct AnnotateOptions {
 // read or trusted get a note in the output, not an error. Throws
 // vgprof::Error for an event the profile did not record or one listed
 // twice, a SOURCE that names none of the profile's files, a malformed
-// substitution, and options.disassembly on a profile without per-instruction
-// costs.
+// substitution, options.disassembly on a profile without per-instruction
+// costs, and options.format json with options.disassembly or options.data.
 void write_annotation(std::ostream& out, const Profile& profile, const AnnotateOptions& options);
 
 // options.data's listing: the data object by offset, the functions that

@@ -84,6 +84,16 @@ const LineDelta* first(const std::vector<LineDelta>& lines)
     return lines.empty() ? nullptr : &lines.front();
 }
 
+// An annotation on the own line through which most of a change came.
+void annotate_caller(std::ostream& out, const char* level, const std::vector<CallerDelta>& callers,
+                     const std::string& title, const std::string& message,
+                     const DiffOptions& options)
+{
+    const CallerDelta& top = callers.front();
+    const LineDelta at{top.file, top.line, top.cost};
+    annotate(out, level, &at, top.object, title, message, options);
+}
+
 void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& breach,
                      const char* level, const DiffOptions& options)
 {
@@ -92,6 +102,11 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
     const size_t metric = *b.diff.metric_index(breach.threshold->event);
     if (breach.function != nullptr) {
         const auto& lines = b.lines_of(breach.function, metric);
+        if (const auto& callers = b.callers_of(breach.function, metric); !callers.empty()) {
+            annotate_caller(out, level, callers, title,
+                            text + "; called " + callers_text(callers, options), options);
+            return;
+        }
         annotate(out, level, first(lines), breach.function->object, title,
                  lines.empty() ? text : text + "; changed most at " + lines_text(lines, options),
                  options);
@@ -103,14 +118,21 @@ void annotate_breach(std::ostream& out, const BenchmarkDiff& b, const Breach& br
         return;
     for (const FunctionDelta* f : it->second) {
         const auto& lines = b.lines_of(f, metric);
-        if (lines.empty())
+        const auto& callers = b.callers_of(f, metric);
+        if (lines.empty() && callers.empty())
             continue;
-        annotate(out, level, first(lines), f->object, title,
-                 fmt::format("{} self of {} {} ({}), part of: {}; changed most at {}",
-                             breach.threshold->event, escaped_controls(f->name),
-                             signed_count(f->self[metric].delta()),
-                             relative_text(f->self[metric]), text, lines_text(lines, options)),
-                 options);
+        const std::string message =
+            fmt::format("{} self of {} {} ({}), part of: {}; ", breach.threshold->event,
+                        escaped_controls(f->name), signed_count(f->self[metric].delta()),
+                        relative_text(f->self[metric]), text);
+        // Code not the program's own is placed on the own line that called
+        // it: a pull request cannot show its own lines.
+        if (!callers.empty())
+            annotate_caller(out, level, callers, title,
+                            message + "called " + callers_text(callers, options), options);
+        else
+            annotate(out, level, first(lines), f->object, title,
+                     message + "changed most at " + lines_text(lines, options), options);
     }
 }
 

@@ -60,6 +60,20 @@ json::array lines_json(const std::vector<LineDelta>& lines, const DiffOptions& o
     return a;
 }
 
+json::array callers_json(const std::vector<CallerDelta>& callers, const DiffOptions& options)
+{
+    json::array a;
+    for (const CallerDelta& c : callers) {
+        json::object o = delta_json(c.cost);
+        o["function"] = c.function;
+        o["object"] = c.object;
+        o["file"] = path_display(options).stripped(c.file);
+        o["line"] = c.line;
+        a.push_back(std::move(o));
+    }
+    return a;
+}
+
 json::object function_json(const FunctionDelta& f, const DiffOptions& options)
 {
     json::object o = {{"name", f.name},
@@ -84,6 +98,7 @@ json::object function_costs_json(const BenchmarkDiff& b, const FunctionDelta& f,
     if (b.diff.inclusive)
         o["inclusive"] = deltas_json(b.diff, f.inclusive);
     o["lines"] = lines_json(b.lines_of(&f, b.sort), options);
+    o["callers"] = callers_json(b.callers_of(&f, b.sort), options);
     return o;
 }
 
@@ -99,6 +114,7 @@ json::array breaches_json(const BenchmarkDiff& b, const std::vector<Breach>& bre
         if (breach.function) {
             o["function"] = function_json(*breach.function, options);
             o["lines"] = lines_json(b.lines_of(breach.function, metric), options);
+            o["callers"] = callers_json(b.callers_of(breach.function, metric), options);
         } else {
             o["function"] = nullptr;
             json::array risers;
@@ -108,6 +124,7 @@ json::array breaches_json(const BenchmarkDiff& b, const std::vector<Breach>& bre
                     json::object r = function_json(*f, options);
                     r["self"] = delta_json(f->self[metric]);
                     r["lines"] = lines_json(b.lines_of(f, metric), options);
+                    r["callers"] = callers_json(b.callers_of(f, metric), options);
                     risers.push_back(std::move(r));
                 }
             o["risers"] = std::move(risers);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace vgprof::cli {
@@ -122,26 +123,40 @@ bool is_projects(const FunctionDelta& f, const DiffOptions& options)
     return is_own_code(options.own_code, f.file, f.object);
 }
 
-// The functions whose self cost of `metric` rose most: the project's own
-// when it has any among them, since those are what a change can fix.
-std::vector<const FunctionDelta*> risers_of(const DiffResult& diff, size_t metric,
-                                            const DiffOptions& options)
+// How many functions not of the program's own code, rising most, are
+// looked for own callers when naming where a total rose: each search walks
+// the call graph.
+constexpr size_t kRisersSearched = 16;
+
+// The functions whose self cost of `metric` rose most among those a change
+// can fix: the project's own, and the others reached through the
+// program's own code (`called_by_own`), named with the lines they were
+// called through. When there are none, those whose cost rose most.
+std::vector<const FunctionDelta*>
+risers_of(const DiffResult& diff, size_t metric, const DiffOptions& options,
+          const std::function<bool(const FunctionDelta&)>& called_by_own)
 {
     std::vector<const FunctionDelta*> rising;
     for (const FunctionDelta& f : diff.functions)
-        if (f.self[metric].delta() > 0 && is_projects(f, options))
+        if (f.self[metric].delta() > 0)
             rising.push_back(&f);
-    if (rising.empty())
-        for (const FunctionDelta& f : diff.functions)
-            if (f.self[metric].delta() > 0)
-                rising.push_back(&f);
     std::stable_sort(rising.begin(), rising.end(),
                      [metric](const FunctionDelta* a, const FunctionDelta* b) {
                          return a->self[metric].delta() > b->self[metric].delta();
                      });
-    if (rising.size() > kRisersShown)
-        rising.resize(kRisersShown);
-    return rising;
+    std::vector<const FunctionDelta*> fixable;
+    size_t searched = 0;
+    for (const FunctionDelta* f : rising) {
+        if (fixable.size() == kRisersShown)
+            break;
+        if (is_projects(*f, options))
+            fixable.push_back(f);
+        else if (searched++ < kRisersSearched && called_by_own(*f))
+            fixable.push_back(f);
+    }
+    if (fixable.empty())
+        fixable.assign(rising.begin(), rising.begin() + std::min(rising.size(), kRisersShown));
+    return fixable;
 }
 
 // The rows, lines and verdict the outputs show.
@@ -164,10 +179,22 @@ void settle(BenchmarkDiff& b, const Profile& base, const Profile& now,
         if (options.top == 0 || b.shown.size() < options.top)
             b.shown.push_back(&f);
     }
+    // Indexed the first time a function needs its own callers.
+    std::optional<OwnCallerSearch> search;
+    const auto find_callers = [&](const FunctionDelta& f, size_t metric) {
+        const auto key = std::make_pair(&f, metric);
+        if (b.callers.count(key) == 0) {
+            if (!search)
+                search.emplace(base, now, diff);
+            b.callers[key] = search->callers(f, metric, options.lines);
+        }
+        return !b.callers[key].empty();
+    };
     const auto add_lines = [&](const FunctionDelta* f, size_t metric) {
         auto& lines = b.lines[{f, metric}];
         if (lines.empty())
             lines = changed_lines(base, now, diff, *f, metric, options.lines);
+        find_callers(*f, metric);
     };
     for (const FunctionDelta* f : b.shown)
         add_lines(f, b.sort);
@@ -178,7 +205,9 @@ void settle(BenchmarkDiff& b, const Profile& base, const Profile& now,
                 add_lines(breach.function, metric);
                 continue;
             }
-            b.risers[metric] = risers_of(diff, metric, options);
+            b.risers[metric] = risers_of(diff, metric, options, [&](const FunctionDelta& f) {
+                return find_callers(f, metric);
+            });
             for (const FunctionDelta* f : b.risers[metric])
                 add_lines(f, metric);
         }
@@ -218,6 +247,14 @@ const std::vector<LineDelta>& BenchmarkDiff::lines_of(const FunctionDelta* f, si
     static const std::vector<LineDelta> none;
     const auto it = lines.find({f, metric});
     return it == lines.end() ? none : it->second;
+}
+
+const std::vector<CallerDelta>& BenchmarkDiff::callers_of(const FunctionDelta* f,
+                                                          size_t metric) const
+{
+    static const std::vector<CallerDelta> none;
+    const auto it = callers.find({f, metric});
+    return it == callers.end() ? none : it->second;
 }
 
 size_t SuiteDiff::count(Verdict v) const
@@ -334,6 +371,18 @@ std::string lines_text(const std::vector<LineDelta>& lines, const DiffOptions& o
         text += (i == 0 ? "" : ", ") +
                 (same_file ? fmt::format(":{}", l.line) : place_text(l.file, l.line, options)) +
                 " " + signed_count(l.cost.delta());
+    }
+    return text;
+}
+
+std::string callers_text(const std::vector<CallerDelta>& callers, const DiffOptions& options)
+{
+    std::string text;
+    for (const CallerDelta& c : callers) {
+        text += (text.empty() ? "through " : ", ") + escaped_controls(c.function) + " at " +
+                place_text(c.file, c.line, options);
+        if (callers.size() > 1)
+            text += " " + signed_count(c.cost.delta());
     }
     return text;
 }

@@ -55,6 +55,9 @@ struct BenchmarkDiff {
     size_t shifted = 0;
     // The lines whose cost of a metric changed most in a function.
     std::map<std::pair<const FunctionDelta*, size_t>, std::vector<LineDelta>> lines;
+    // For a function not of the program's own code, the own lines it was
+    // called through whose part of its change of a metric was largest.
+    std::map<std::pair<const FunctionDelta*, size_t>, std::vector<CallerDelta>> callers;
     // Per exceeded total (metric): the functions whose self cost of it rose
     // most, most first; those of the project's files (under a
     // --strip-prefix) when there are any.
@@ -64,6 +67,8 @@ struct BenchmarkDiff {
 
     // The lines computed for f and metric (empty when none were).
     const std::vector<LineDelta>& lines_of(const FunctionDelta* f, size_t metric) const;
+    // The own callers found for f and metric (empty when none were).
+    const std::vector<CallerDelta>& callers_of(const FunctionDelta* f, size_t metric) const;
 };
 
 // A whole run of `vgprof diff`: one benchmark, or a suite.
@@ -114,6 +119,9 @@ std::string function_text(const FunctionDelta& f, const DiffOptions& options);
 std::string move_text(const FunctionDelta& f, const DiffOptions& options);
 // "src/hash.c:42 +5,000, :43 +1,200, src/util.c:7 -20".
 std::string lines_text(const std::vector<LineDelta>& lines, const DiffOptions& options);
+// "through build_payload at src/main.rs:17" (one caller), "through main at
+// app.c:12 +6,000, work at app.c:30 +3,000" (several: each one's part).
+std::string callers_text(const std::vector<CallerDelta>& callers, const DiffOptions& options);
 // "Ir total +200 (+2.00%, 10,000 -> 10,200) exceeds Ir=+1%".
 std::string breach_text(const Breach& b, const DiffOptions& options);
 // "2 without regressions; 1 regressed" (and the warned, not compared and

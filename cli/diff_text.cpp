@@ -116,6 +116,17 @@ Table totals_table(const DiffResult& diff, bool changed_only)
     return t;
 }
 
+// The Markdown table's last column: the lines that changed most, and the
+// own lines code not the program's own was called through.
+std::string changed_at_text(const BenchmarkDiff& b, const FunctionDelta& f,
+                            const DiffOptions& options)
+{
+    std::string text = lines_text(b.lines_of(&f, b.sort), options);
+    if (const auto& callers = b.callers_of(&f, b.sort); !callers.empty())
+        text += (text.empty() ? "called " : "; called ") + callers_text(callers, options);
+    return text;
+}
+
 // The sort metric's self (and inclusive) cost of the functions shown.
 Table functions_table(const BenchmarkDiff& b, const DiffOptions& options, bool markdown)
 {
@@ -152,7 +163,7 @@ Table functions_table(const BenchmarkDiff& b, const DiffOptions& options, bool m
             row.push_back(relative_text(f->inclusive[b.sort]));
         }
         if (markdown)
-            row.push_back(md(lines_text(b.lines_of(f, b.sort), options)));
+            row.push_back(md(changed_at_text(b, *f, options)));
         else
             row.push_back(function_text(*f, options));
         t.rows.push_back(std::move(row));
@@ -169,7 +180,9 @@ std::vector<std::string> breach_details(const BenchmarkDiff& b, const Breach& br
     std::vector<std::string> out;
     if (breach.function != nullptr) {
         const auto& lines = b.lines_of(breach.function, metric);
-        if (!lines.empty())
+        if (const auto& callers = b.callers_of(breach.function, metric); !callers.empty())
+            out.push_back("called " + callers_text(callers, options));
+        else if (!lines.empty())
             out.push_back("changed most at " + lines_text(lines, options));
         return out;
     }
@@ -180,7 +193,11 @@ std::vector<std::string> breach_details(const BenchmarkDiff& b, const Breach& br
         std::string text =
             "rose in " + escaped_controls(f->name) + " " + signed_count(f->self[metric].delta());
         const auto& lines = b.lines_of(f, metric);
-        if (!lines.empty())
+        // Code not the program's own is named by the own lines that called
+        // it, which a change can fix, not by its own lines.
+        if (const auto& callers = b.callers_of(f, metric); !callers.empty())
+            text += ", called " + callers_text(callers, options);
+        else if (!lines.empty())
             text += ", at " + lines_text(lines, options);
         out.push_back(text);
     }
@@ -265,6 +282,8 @@ void write_benchmark_text(std::ostream& out, const BenchmarkDiff& b, const DiffO
                 notes.push_back(moved);
             if (const auto& lines = b.lines_of(f, b.sort); !lines.empty())
                 notes.push_back("changed most at " + lines_text(lines, options));
+            if (const auto& callers = b.callers_of(f, b.sort); !callers.empty())
+                notes.push_back("called " + callers_text(callers, options));
             t.notes.push_back(std::move(notes));
         }
         t.write_text(out);

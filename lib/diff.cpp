@@ -325,6 +325,107 @@ std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
     return out;
 }
 
+namespace {
+
+// Where the own lines of one profile are paired with the other's: the
+// function holding the line, as the diff matched it (its name otherwise:
+// an inlined function has no cost of its own to be matched by), and the
+// line as changed_lines names it.
+using CallerKey = std::tuple<std::string, std::string, uint32_t>;
+
+struct CallerCosts {
+    std::map<CallerKey, double> cost;
+    std::map<CallerKey, CallerDelta> named;  // how each is shown
+};
+
+uint64_t rounded(double cost) { return static_cast<uint64_t>(std::llround(cost)); }
+
+} // namespace
+
+struct OwnCallerSearch::Side {
+    Side(const Profile& profile, const DiffResult& diff, bool base)
+        : p(profile), own(profile, diff.own_code), callers(profile, own), is_base(base)
+    {
+        for (const FunctionDelta& d : diff.functions)
+            for (const FnId fn : is_base ? d.base_fns : d.now_fns)
+                delta_of[fn] = &d;
+    }
+
+    // The own lines `fns` were called through, with their parts of the
+    // fns' cost of `event`; none when every one of fns is own code.
+    CallerCosts costs(const std::vector<FnId>& fns, size_t event) const
+    {
+        CallerCosts out;
+        if (std::all_of(fns.begin(), fns.end(),
+                        [&](FnId fn) { return own.is_own(fn, p.function(fn).file); }))
+            return out;
+        for (const OwnCallSite& site : callers.sites(fns, event)) {
+            const auto d = delta_of.find(site.fn);
+            std::pair<std::string, uint32_t> at{p.file_path(site.file), site.line};
+            std::string name = p.fn_name(site.fn), object = p.obj_path(p.function(site.fn).obj);
+            if (d != delta_of.end()) {
+                at = as_new_line(*d->second, is_base, at.first, at.second);
+                name = d->second->name;
+                object = d->second->object;
+            }
+            const CallerKey key{name, at.first, at.second};
+            out.cost[key] += site.cost;
+            out.named[key] = CallerDelta{name, object, at.first, at.second, {}};
+        }
+        return out;
+    }
+
+    const Profile& p;
+    const OwnCode own;
+    const OwnCallers callers;
+    const bool is_base;
+    std::map<FnId, const FunctionDelta*> delta_of;
+};
+
+OwnCallerSearch::OwnCallerSearch(const Profile& base, const Profile& now, const DiffResult& diff)
+    : diff_(diff), base_(std::make_unique<Side>(base, diff, true)),
+      now_(std::make_unique<Side>(now, diff, false))
+{
+}
+
+OwnCallerSearch::~OwnCallerSearch() = default;
+
+std::vector<CallerDelta> OwnCallerSearch::callers(const FunctionDelta& f, size_t metric,
+                                                  size_t limit) const
+{
+    if (metric >= diff_.num_events || !diff_.inclusive)
+        return {};
+    const std::string& event = diff_.metrics[metric];
+    const CallerCosts before = base_->costs(f.base_fns, *base_->p.event_index(event));
+    CallerCosts after = now_->costs(f.now_fns, *now_->p.event_index(event));
+    for (const auto& [key, named] : before.named)
+        after.named.emplace(key, named);
+    const bool rose = f.self[metric].delta() >= 0;
+    std::vector<CallerDelta> out;
+    for (auto& [key, caller] : after.named) {
+        const auto cost = [&key = key](const CallerCosts& c) {
+            const auto it = c.cost.find(key);
+            return it == c.cost.end() ? uint64_t(0) : rounded(it->second);
+        };
+        caller.cost = {cost(before), cost(after)};
+        if (rose ? caller.cost.delta() > 0 : caller.cost.delta() < 0)
+            out.push_back(std::move(caller));
+    }
+    std::stable_sort(out.begin(), out.end(), [](const CallerDelta& a, const CallerDelta& b) {
+        return magnitude(a.cost.delta()) > magnitude(b.cost.delta());
+    });
+    if (out.size() > limit)
+        out.resize(limit);
+    return out;
+}
+
+std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
+                                     const DiffResult& diff, const FunctionDelta& f,
+                                     size_t metric, size_t limit)
+{
+    return OwnCallerSearch(base, now, diff).callers(f, metric, limit);
+}
+
 // --- thresholds ----------------------------------------------------------------
 
 bool Condition::broken_by(const CostDelta& cost) const

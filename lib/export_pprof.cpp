@@ -11,6 +11,12 @@
 // own: the object of `main` is mapping 1, the others follow in order.
 // Data objects come last: object i is both the function and the location
 // after the heap frames' (a function of its own, named by its label).
+//
+// Each CPU sample carries the label "own_function", the innermost function
+// of the program's own code on its stack (own_code.hpp), and each heap
+// sample "own_frame", its site's own frame with the line: `pprof -tags`
+// and `-tagfocus` find a cost spent in library code by the program's code
+// that caused it.
 #include "vgprof/export_pprof.hpp"
 
 #include "protobuf.hpp"
@@ -20,6 +26,7 @@
 #include "vgprof/export_dhat.hpp"
 #include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
 
 #include <zlib.h>
 
@@ -69,6 +76,10 @@ const HeapType kHeapTypes[] = {
     {"leaked_objects", "count", &HeapSite::end_blocks},
     {"leaked_space", "bytes", &HeapSite::end_bytes},
 };
+
+// The samples' labels naming the program's own code on their stack.
+const char* const kOwnFunctionLabel = "own_function";
+const char* const kOwnFrameLabel = "own_frame";
 
 class PprofWriter {
 public:
@@ -183,6 +194,7 @@ private:
     void write_cpu_samples()
     {
         const size_t events = p_.num_events();
+        const std::vector<std::optional<FnId>> own = own_functions_of_paths(p_, OwnCode(p_));
         std::vector<uint64_t> values(num_values(), 0);
         for (size_t node = 0; node < p_.paths().size(); ++node) {
             const uint64_t* self = p_.path_self(node);
@@ -195,13 +207,17 @@ private:
                 locations.push_back(fn ? fn->index() + 1 : truncated_id_);
             }
             std::reverse(locations.begin(), locations.end());  // leaf first
-            write_sample(locations, values);
+            if (own[node])
+                write_sample(locations, values, {{kOwnFunctionLabel, p_.fn_name(*own[node])}});
+            else
+                write_sample(locations, values);
         }
     }
 
     void write_heap_samples()
     {
         const size_t first = cpu_ ? p_.num_events() : 0;
+        const OwnCode own(p_);
         for (const HeapSite& site : heap_->sites) {
             std::vector<uint64_t> values(num_values(), 0);
             for (size_t t = 0; t < std::size(kHeapTypes); ++t)
@@ -209,7 +225,10 @@ private:
             std::vector<uint64_t> locations;
             for (FrameId f : caller_frames(p_, site))
                 locations.push_back(truncated_id_ + 1 + f.index());
-            write_sample(locations, values);
+            if (const std::optional<FrameId> at = own.own_frame(site))
+                write_sample(locations, values, {{kOwnFrameLabel, frame_label(p_, heap_->frame(*at))}});
+            else
+                write_sample(locations, values);
         }
     }
 

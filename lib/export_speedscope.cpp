@@ -2,6 +2,14 @@
 // The speedscope writer (see export_speedscope.hpp). The file is written as
 // it goes rather than built as a JSON tree: a large program's tree has
 // hundreds of thousands of stacks, each repeated for every event.
+//
+// Frame i is function i, at its entry line, for the events' stacks (the
+// call-path tree knows functions, not lines); the [truncated] node's frame
+// follows. The heap's stacks know each call's line: their frames come
+// after, one per (function, file, line) of the heap's frames, so that the
+// line of the program's own code that allocated (build_payload's
+// `vec![0u8; n]`, inlined standard-library code below it) is on the stack
+// speedscope shows. speedscope's file format has no labels.
 #include "vgprof/export_speedscope.hpp"
 
 #include "vgprof/export_collapsed.hpp"
@@ -12,9 +20,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace vgprof {
@@ -23,23 +33,55 @@ namespace {
 
 std::string quoted(const std::string& text) { return boost::json::serialize(boost::json::value(text)); }
 
-// Frame i is function i; the [truncated] node's frame comes after them.
 size_t frame_of(const Profile& p, std::optional<FnId> fn)
 {
     return fn ? fn->index() : p.functions().size();
 }
 
-void write_frames(std::ostream& out, const Profile& p)
+// The frames of the heap's stacks: the index of each heap frame's, and the
+// (function, file, line) of each, in order.
+struct HeapFrames {
+    std::vector<size_t> of_frame;
+    std::vector<std::tuple<FnId, FileId, uint32_t>> places;
+
+    explicit HeapFrames(const Profile& p)
+    {
+        if (p.heap() == nullptr)
+            return;
+        std::map<std::tuple<FnId, FileId, uint32_t>, size_t> index;
+        for (const HeapFrame& f : p.heap()->frames) {
+            const auto place = std::make_tuple(f.fn, f.file, f.line);
+            const auto [it, added] =
+                index.emplace(place, p.functions().size() + 1 + places.size());
+            if (added)
+                places.push_back(place);
+            of_frame.push_back(it->second);
+        }
+    }
+};
+
+void write_frame(std::ostream& out, const Profile& p, FnId fn, FileId file_id, uint32_t line)
 {
-    for (const Function& f : p.functions()) {
-        const std::string& file = p.file_path(f.file);
-        out << "{\"name\":" << quoted(p.str(f.name)) << ",\"file\":"
-            << quoted(!is_unknown(file) ? file : p.obj_path(f.obj));
-        if (!is_unknown(file) && f.line != 0)
-            out << ",\"line\":" << f.line;
-        out << "},";
+    const std::string& file = p.file_path(file_id);
+    out << "{\"name\":" << quoted(p.fn_name(fn)) << ",\"file\":"
+        << quoted(!is_unknown(file) ? file : p.obj_path(p.function(fn).obj));
+    if (!is_unknown(file) && line != 0)
+        out << ",\"line\":" << line;
+    out << '}';
+}
+
+void write_frames(std::ostream& out, const Profile& p, const HeapFrames& heap)
+{
+    for (size_t fn = 0; fn < p.functions().size(); ++fn) {
+        const Function& f = p.functions()[fn];
+        write_frame(out, p, FnId(uint32_t(fn)), f.file, f.line);
+        out << ',';
     }
     out << "{\"name\":" << quoted(kTruncatedFrame) << '}';
+    for (const auto& [fn, file, line] : heap.places) {
+        out << ',';
+        write_frame(out, p, fn, file, line);
+    }
 }
 
 // One sampled profile: a sample per element of `keys`, its stack (frame
@@ -94,17 +136,18 @@ Sampled event_profile(const Profile& p, size_t event)
 }
 
 // A heap profile: the sites with some of `figure`.
-Sampled heap_profile(const Profile& p, const std::string& name, uint64_t HeapSite::*figure)
+Sampled heap_profile(const Profile& p, const std::shared_ptr<const HeapFrames>& frames,
+                     const std::string& name, uint64_t HeapSite::*figure)
 {
     const Heap& heap = *p.heap();
     Sampled s{name, "bytes", {}, {}, {}, {}};
     for (size_t site = 0; site < heap.sites.size(); ++site)
         if (heap.sites[site].*figure != 0)
             s.keys.push_back(site);
-    s.stack_of = [&p, &heap](size_t site) {
+    s.stack_of = [&p, &heap, frames](size_t site) {
         std::vector<size_t> stack;
         for (FrameId f : caller_frames(p, heap.sites[site]))
-            stack.push_back(frame_of(p, heap.frame(f).fn));
+            stack.push_back(frames->of_frame[f.index()]);
         std::reverse(stack.begin(), stack.end());
         return stack;
     };
@@ -129,18 +172,21 @@ void write_speedscope(std::ostream& out, const Profile& profile)
 {
     require_tree_or_heap(profile, "speedscope");
     std::vector<Sampled> profiles;
+    const auto heap_frames = std::make_shared<const HeapFrames>(profile);
     if (has_call_path_tree(profile))
         for (size_t e = 0; e < profile.num_events(); ++e)
             profiles.push_back(event_profile(profile, e));
     if (profile.heap()) {
-        profiles.push_back(heap_profile(profile, "heap: bytes allocated", &HeapSite::bytes));
-        profiles.push_back(heap_profile(profile, "heap: bytes at t-gmax", &HeapSite::peak_bytes));
+        profiles.push_back(
+            heap_profile(profile, heap_frames, "heap: bytes allocated", &HeapSite::bytes));
+        profiles.push_back(
+            heap_profile(profile, heap_frames, "heap: bytes at t-gmax", &HeapSite::peak_bytes));
     }
     check_stack_frames("speedscope", stack_frames(profiles));
     out << "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
         << "\"exporter\":\"vgprof\",\"name\":" << quoted(command_text(profile))
         << ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[";
-    write_frames(out, profile);
+    write_frames(out, profile, *heap_frames);
     out << "]},\"profiles\":[";
     for (size_t i = 0; i < profiles.size(); ++i) {
         out << (i ? ",\n" : "\n");

@@ -39,12 +39,13 @@ std::string time_text(uint64_t t) { return short_count(t); }
 void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
 {
     if (!window_)
-        window_.emplace(std::max<uint64_t>(heap.totals.end_time, 1));
+        window_ = heap_period(heap);
     TimeWindow& w = *window_;
     const float font = ImGui::GetFontSize();
     const Profile& p = ctx.doc.profile();
 
-    if (ImGui::SmallButton("Whole run"))
+    // A dump after a zero describes the period since; its chart starts there.
+    if (ImGui::SmallButton(heap.start_time > 0 ? "Whole period" : "Whole run"))
         w.reset();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(font * 6);

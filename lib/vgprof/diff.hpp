@@ -13,6 +13,7 @@
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -119,6 +120,44 @@ struct LineDelta {
 std::vector<LineDelta> changed_lines(const Profile& base, const Profile& now,
                                      const DiffResult& diff, const FunctionDelta& f,
                                      size_t metric, size_t limit);
+
+// A line of the program's own code through which a function that is not
+// its own was called (own_call_sites in own_code.hpp), and the part of the
+// function's change that came through it.
+struct CallerDelta {
+    // The own function holding the line (a function inlined into the
+    // caller, or the caller), its object, and the line: as the new profile
+    // names them, the base's for a line only the base has.
+    std::string function, object, file;
+    uint32_t line = 0;
+    CostDelta cost;
+};
+
+// The own lines through which `f`, a function not of the program's own
+// code, was called, by the part of the change of its self cost of
+// diff.metrics[metric] that came through each: those whose part changed
+// the way f's cost did, the largest first, at most `limit`. A moved
+// function's base lines are paired as changed_lines() pairs them. Empty
+// for an own function, for a heap metric (its figures are at the own
+// frame already) and without both call graphs.
+std::vector<CallerDelta> own_callers(const Profile& base, const Profile& now,
+                                     const DiffResult& diff, const FunctionDelta& f,
+                                     size_t metric, size_t limit);
+
+// own_callers for many functions of one diff: each profile's call graph
+// indexed once. `diff` (its functions) must outlive it, unchanged.
+class OwnCallerSearch {
+public:
+    OwnCallerSearch(const Profile& base, const Profile& now, const DiffResult& diff);
+    ~OwnCallerSearch();
+
+    std::vector<CallerDelta> callers(const FunctionDelta& f, size_t metric, size_t limit) const;
+
+private:
+    struct Side;
+    const DiffResult& diff_;
+    std::unique_ptr<Side> base_, now_;
+};
 
 // --- thresholds ----------------------------------------------------------------
 

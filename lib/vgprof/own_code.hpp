@@ -16,8 +16,11 @@
 
 #include "vgprof/profile.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace vgprof {
@@ -53,6 +56,58 @@ private:
     const Profile& profile_;
     OwnCodeRules rules_;
 };
+
+// A line of the program's own code through which code that is not its own
+// was called, directly or through more such code, and the part of that
+// code's cost that came through it.
+struct OwnCallSite {
+    // The own function whose code holds the line: the calling function, or
+    // a function inlined into it.
+    FnId fn;
+    FileId file;
+    uint32_t line = 0;
+    double cost = 0;
+};
+
+// The own lines through which `fns` (code that is not the program's own)
+// were called, with the part of their self cost of `event` that came
+// through each, the most first. The call graph is walked from callee to
+// callers until a call site lies in own code, followed out through the
+// calls inlined at it (a call made from the standard library's code
+// inlined into the program is the program's line that inlined it). A
+// function's cost is split between its calls by their inclusive costs, as
+// the call graph gives no finer account. Empty without a call graph.
+std::vector<OwnCallSite> own_call_sites(const Profile& profile, const OwnCode& own,
+                                        const std::vector<FnId>& fns, size_t event);
+
+// own_call_sites for many functions of one profile: the call graph's and
+// the inline tables' indexes built once.
+class OwnCallers {
+public:
+    OwnCallers(const Profile& profile, OwnCode own);
+
+    std::vector<OwnCallSite> sites(const std::vector<FnId>& fns, size_t event) const;
+
+private:
+    // The own line of the site of calls()[row], found the first time asked.
+    const std::optional<OwnCallSite>& site_of(size_t row) const;
+
+    const Profile& p_;
+    OwnCode own_;
+    std::unordered_map<FnId, std::vector<size_t>> calls_into_;  // rows of calls(), by callee
+    // The innermost inlined call whose code holds each (function, file,
+    // line), the one of most cost where several share it: (cost, call).
+    std::map<std::tuple<FnId, FileId, uint32_t>, std::pair<uint64_t, uint32_t>> inlined_at_;
+    // Per row of calls(): whether its own line was looked for, and it.
+    mutable std::vector<std::pair<bool, std::optional<OwnCallSite>>> sites_;
+    std::vector<uint64_t> self_;  // each function's self costs, row-major
+};
+
+// For each node of the call-path tree, the innermost function on its path
+// from the root, the node's own included, whose code is the program's own
+// (an inlined function's code is in the file the inline tables put it
+// in); nullopt when none is.
+std::vector<std::optional<FnId>> own_functions_of_paths(const Profile& profile, const OwnCode& own);
 
 // Whether code in source file `file` of object `object` is the program's
 // own by `rules` and the defaults: a rule naming the source file decides

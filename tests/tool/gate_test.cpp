@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 
 #include <filesystem>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -265,6 +266,24 @@ std::string sample_thresholds(const std::string& top)
    throw std::runtime_error("no THRESHOLDS in docs/ci.md");
 }
 
+// Records benchmark `name` in its base build into dir/base and in build
+// `changed` into dir/new; returns the source file of function `fn` as the
+// new profile names it (empty, the failure reported, when a run failed).
+std::string record_both(const TempDir& dir, const std::string& name, const std::string& changed,
+                        const std::string& fn)
+{
+   for (const auto& [program, side] : {std::pair{name, "base"}, std::pair{changed, "new"}}) {
+      install(dir, name, program);
+      auto r = record(dir, name, side);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      if (r.exit_code != 0) return "";
+   }
+   const vgprof::Profile p = vgprof::load_profile(dir / ("new/" + name + ".json"));
+   for (const vgprof::Function& f : p.functions())
+      if (p.str(f.name) == fn) return p.file_path(f.file);
+   return "";
+}
+
 // A server whose every request allocates a payload twice as large (as
 // gate_requests.c builds it with -DDOUBLED) fails the sample workflow's
 // gate, on the bytes allocated alone: as many blocks, about the same
@@ -273,18 +292,9 @@ std::string sample_thresholds(const std::string& top)
 TEST(SampleThresholds, CatchADoubledPerRequestAllocation)
 {
    TempDir dir;
-   install(dir, "gate_requests", "gate_requests");
-   auto base = record(dir, "gate_requests", "base");
-   ASSERT_EQ(base.exit_code, 0) << base.err;
-   install(dir, "gate_requests", "gate_requests_doubled");
-   auto now = record(dir, "gate_requests", "new");
-   ASSERT_EQ(now.exit_code, 0) << now.err;
-   const vgprof::Profile p = vgprof::load_profile(dir / "new/gate_requests.json");
-   std::string top;
-   for (const vgprof::Function& f : p.functions())
-      if (p.str(f.name) == "handle_request")
-         top = fs::path(p.file_path(f.file)).parent_path().parent_path().parent_path().string();
-   ASSERT_FALSE(top.empty());
+   const std::string source = record_both(dir, "gate_requests", "gate_requests_doubled", "handle_request");
+   ASSERT_FALSE(source.empty());
+   const std::string top = fs::path(source).parent_path().parent_path().parent_path().string();
    const std::string thresholds = sample_thresholds(top);
 
    auto r = run({cli_path(), "diff", "base", "new", "--fail-above", thresholds, "--format", "json"},
@@ -298,6 +308,40 @@ TEST(SampleThresholds, CatchADoubledPerRequestAllocation)
    const json::array& failed = requests.at("failed").as_array();
    ASSERT_EQ(failed.size(), 1u) << r.out;
    EXPECT_EQ(failed[0].at("metric").as_string(), "HeapBytes");
+}
+
+// A change that calls memset and strlen twice as often from one loop: the
+// C library's functions rise, the program's own instructions barely move.
+// The gate names the rise in each library function at the program's line
+// that made the extra calls (marked "the extra calls" in gate_calls.c), in
+// its text and its GitHub annotations, with paths relative to the
+// repository.
+TEST(LibraryCalls, TheGateNamesTheProgramsLineThatCalledTheCLibraryMore)
+{
+   TempDir dir;
+   const std::string source = record_both(dir, "gate_calls", "gate_calls_more", "fill_all");
+   ASSERT_FALSE(source.empty());
+   const std::string line = std::to_string(line_holding(source, "/* the extra calls */"));
+   const std::string through = ", called through fill_all at " + source + ":" + line + "\n";
+
+   auto text = run({cli_path(), "diff", "base", "new", "--fail-above", "Ir=+1%"}, dir.path());
+   EXPECT_EQ(text.exit_code, 1) << text.err;
+   for (const char* libc : {"memset", "strlen"}) {
+      const std::regex rose(std::string("\n      rose in [^ ]*") + libc + "[^ ]* \\+[0-9,]+" +
+                            std::regex_replace(through, std::regex("[.+*?()]"), "\\$&"));
+      EXPECT_TRUE(std::regex_search(text.out, rose)) << libc << "\n" << text.out;
+   }
+
+   const std::string top = fs::path(source).parent_path().parent_path().parent_path().string();
+   auto github = run({"/usr/bin/env", "GITHUB_WORKSPACE=" + top, cli_path(), "diff", "base", "new",
+                      "--fail-above", "Ir=+1%", "--format", "github"},
+                     dir.path());
+   EXPECT_EQ(github.exit_code, 1) << github.err;
+   for (const char* libc : {"memset", "strlen"}) {
+      const std::regex annotation("::error file=tests/progs/gate_calls\\.c,line=" + line +
+                                  ",title=[^:]*::Ir self of [^ ]*" + libc + "[^ ]* \\+");
+      EXPECT_TRUE(std::regex_search(github.out, annotation)) << libc << "\n" << github.out;
+   }
 }
 
 // --- comparable runs -------------------------------------------------------------

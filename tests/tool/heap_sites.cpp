@@ -282,4 +282,23 @@ void expect_annotated_allocations(const std::string& listing, const std::string&
    }
 }
 
+void expect_json_allocations(const std::string& report, const std::string& file,
+                             const LineAllocations& expected)
+{
+   const boost::json::value doc = boost::json::parse(report);
+   LineAllocations listed;
+   bool found = false;
+   for (const boost::json::value& f : doc.at("files").as_array()) {
+      if (!ends_with(std::string(f.at("file").as_string()), "/" + file)) continue;
+      found = true;
+      for (const boost::json::value& l : f.at("lines").as_array()) {
+         const boost::json::value& a = l.at("allocated");
+         if (u64(a.at("bytes")) != 0 || u64(a.at("blocks")) != 0)
+            listed[unsigned(u64(l.at("line")))] = {u64(a.at("bytes")), u64(a.at("blocks"))};
+      }
+   }
+   EXPECT_TRUE(found) << file << " is not listed\n" << report;
+   EXPECT_EQ(listed, expected) << report;
+}
+
 }  // namespace vgtest

@@ -90,4 +90,10 @@ LineAllocations dhat_allocations_by_line(const std::string& dh_json, const std::
 void expect_annotated_allocations(const std::string& listing, const std::string& source_path,
                                   const LineAllocations& expected);
 
+// `annotate --format json`'s `report` lists, for the file whose path ends
+// in "/" + `file`, each line of `expected` with its bytes and blocks as
+// "allocated", and no other line with an allocation.
+void expect_json_allocations(const std::string& report, const std::string& file,
+                             const LineAllocations& expected);
+
 }  // namespace vgtest

@@ -431,4 +431,16 @@ TEST_F(HeapBasicRecorded, AnnotateShowsDhatsBytesOnTheLinesOfEveryAllocatingCall
    expect_annotated_allocations(r.out, source_path, expected);
 }
 
+// The same figures in annotate's JSON, each line's "allocated" bytes and
+// blocks, and no allocation on a line DHAT has none through.
+TEST_F(HeapBasicRecorded, AnnotateJsonGivesDhatsBytesAndBlocksOfEveryAllocatingLine)
+{
+   TempDir& dir = *dir_;
+   const LineAllocations expected = dhat_allocations_by_line(dir / "dh.json", "heap_basic.c");
+   ASSERT_GE(expected.size(), 8u);
+   auto r = run({cli_path(), "annotate", "--format", "json", "vp.json", "heap_basic.c"}, dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   expect_json_allocations(r.out, "heap_basic.c", expected);
+}
+
 }  // namespace

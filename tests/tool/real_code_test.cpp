@@ -355,6 +355,9 @@ TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
                 dir.path());
    ASSERT_EQ(r.exit_code, 0) << r.err;
    expect_annotated_allocations(r.out, source, expected);
+   auto json = run({cli_path(), "annotate", "--format", "json", "vp.json", "rust_async.rs"}, dir.path());
+   ASSERT_EQ(json.exit_code, 0) << json.err;
+   expect_json_allocations(json.out, "rust_async.rs", expected);
 
    // handle_request's body: from its signature to the next function's.
    const uint32_t first = line_of(source, "async fn handle_request"),
@@ -377,6 +380,42 @@ TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
       }
    EXPECT_EQ(body, below);
    EXPECT_GT(body, expected.at(payload).first);
+}
+
+// pprof's samples name the program's own code they came through: the heap
+// samples of build_payload's buffers carry its line (15 connections x 20
+// requests x 4,096 bytes, by the program's constants), and the CPU samples
+// of the C library's memset that clears them carry build_payload; the
+// totals stay the profile's.
+TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
+{
+   const std::string program = rust_program("rust_async");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   if (run({"/bin/sh", "-c", "command -v go"}, "/").exit_code != 0) GTEST_SKIP() << "skipped: go not installed";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto out = run({cli_path(), "export", "--format", "pprof", "-o", "vp.pprof", "vp.json"}, dir.path());
+   ASSERT_EQ(out.exit_code, 0) << out.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const std::string source = source_named(p, "rust_async.rs");
+   const std::string line = std::to_string(line_of(source, "    vec![0u8; n]"));
+
+   auto tags = run({"go", "tool", "pprof", "-tags", "-unit=B", "-sample_index=alloc_space", "vp.pprof"},
+                   dir.path());
+   ASSERT_EQ(tags.exit_code, 0) << tags.err;
+   EXPECT_TRUE(std::regex_search(tags.out, std::regex(std::to_string(15 * 20 * 4096) +
+                                                      "\\.0B \\([ 0-9.]+%\\): build_payload \\(" +
+                                                      source + ":" + line + "\\)\n")))
+      << tags.out;
+
+   auto top = run({"go", "tool", "pprof", "-top", "-tagfocus=own_function=build_payload", "vp.pprof"},
+                  dir.path());
+   ASSERT_EQ(top.exit_code, 0) << top.err;
+   EXPECT_TRUE(std::regex_search(top.out, std::regex("\n +[1-9][0-9]* +[0-9.]+% .* [^ ]*memset[^ ]*\n")))
+      << top.out;
+   EXPECT_NE(top.out.find(" of " + std::to_string(p.meta().totals[0]) + " total"), std::string::npos)
+      << top.out;
 }
 
 // The CI gate on the async server with its per-request allocation doubled:
@@ -417,6 +456,24 @@ TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
    EXPECT_NE(github.out.find("::error file=rust_async.rs,line=" + line + ","), std::string::npos)
       << github.out;
    EXPECT_EQ(github.out.find("file=/rustc"), std::string::npos) << github.out;
+
+   // The instructions: the larger buffer is cleared by the C library's
+   // memset (calloc's), called through the standard library's allocation
+   // code inlined into build_payload: the rise is named at its line.
+   auto cpu = run({cli_path(), "diff", "base.json", "new.json", "--fail-above", "Ir=+1%"}, dir.path());
+   EXPECT_EQ(cpu.exit_code, 1) << cpu.err;
+   EXPECT_TRUE(std::regex_search(
+       cpu.out, std::regex("\n      rose in [^ ]*memset[^ ]* \\+[0-9,]+, called through "
+                           "build_payload at [^ ]*/rust_async\\.rs:" + line + "\n")))
+      << cpu.out;
+   auto cpu_github = run({"/usr/bin/env", "GITHUB_WORKSPACE=" + repository, cli_path(), "diff",
+                          "base.json", "new.json", "--fail-above", "Ir=+1%", "--format", "github"},
+                         dir.path());
+   EXPECT_EQ(cpu_github.exit_code, 1) << cpu_github.err;
+   EXPECT_TRUE(std::regex_search(
+       cpu_github.out, std::regex("::error file=rust_async\\.rs,line=" + line +
+                                  ",title=[^:]*::Ir self of [^ ]*memset[^ ]* \\+")))
+      << cpu_github.out;
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "vgprof/load.hpp"
 #include "vgprof/source.hpp"
 
+#include <boost/json.hpp>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -556,6 +557,36 @@ TEST(AnnotateSources, ListsCostlyLinesWithTheirContext)
     EXPECT_TRUE(has_line(out, std::string(kDots) + "code 24")) << out;
     EXPECT_EQ(out.find("code 8\n"), std::string::npos) << out;
     EXPECT_EQ(out.find("code 25\n"), std::string::npos) << out;
+}
+
+// The JSON form lists each chosen file's lines with their costs, without
+// reading the source; a profile without heap data has no allocations.
+TEST(AnnotateSources, JsonListsEachLinesCostsByEvent)
+{
+    Annotated a;
+    a.options.format = "json";
+    const boost::json::value report = boost::json::parse(a.run());
+    const boost::json::array& files = report.at("files").as_array();
+    ASSERT_EQ(files.size(), 1u);  // ??? has no path to list
+    EXPECT_EQ(files[0].at("file").as_string(), "/src/app.c");
+    EXPECT_EQ(files[0].at("totals").at("Ir").as_int64(), 8500);
+    const boost::json::array& lines = files[0].at("lines").as_array();
+    ASSERT_EQ(lines.size(), 6u);
+    EXPECT_EQ(lines[0].at("line").as_int64(), 4);
+    EXPECT_EQ(lines[0].at("costs").at("Ir").as_int64(), 5000);
+    EXPECT_EQ(lines[0].at("costs").at("Dr").as_int64(), 600);
+    EXPECT_FALSE(lines[0].as_object().contains("allocated"));
+}
+
+TEST(AnnotateSources, JsonIsRefusedWithAsmAndData)
+{
+    Annotated a;
+    a.options.format = "json";
+    a.options.disassembly = true;
+    EXPECT_EQ(a.error(), "--format json lists source lines: not with --asm");
+    a.options.disassembly = false;
+    a.options.data = "stack";
+    EXPECT_EQ(a.error(), "--format json lists source lines: not with --data");
 }
 
 TEST(AnnotateSources, SummarisesTheFileAndItsFunctionsAboveTheThreshold)

@@ -118,6 +118,44 @@ inline ProfileText more_blocks_profile()
     return with_heap(heap_json(totals, kFrames, "[" + site0 + "," + kSite1 + "]"));
 }
 
+// A Rust program whose costs are in the C library's memset: app::main
+// (main.rs:40) calls app::handle, whose code inlines app::build_payload
+// (at main.rs:70), which inlines the standard library's alloc_zeroed (at
+// main.rs:17), whose code (alloc.rs:95) calls libc's calloc 300 times;
+// calloc calls memset, which costs `zeroed` there. main also calls memset
+// itself, once, at main.rs:41, where it costs `direct`.
+inline ProfileText calls_into_libc_profile(uint64_t zeroed, uint64_t direct)
+{
+    const auto n = [](uint64_t v) { return std::to_string(v); };
+    ProfileText p;
+    p.set("vgprof", "7");
+    p.set("strs", R"(["???","/home/u/app/target/release/app","/usr/lib/x86_64-linux-gnu/libc.so.6",)"
+                  R"("/home/u/app/src/main.rs",)"
+                  R"("/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/alloc.rs",)"
+                  R"("app::handle","app::build_payload","alloc::alloc::alloc_zeroed",)"
+                  R"("__memset_avx2_unaligned_erms","calloc","app::main"])");
+    p.set("objs", "[1,2]");
+    p.set("files", "[0,3,4]");
+    // main, handle; build_payload and alloc_zeroed (inlined); calloc, memset.
+    p.set("fns", "[[10,1,0,38],[5,1,0,60],[6,0,0,0,1],[7,0,0,0,1],[9,0,1,0],[8,0,1,0]]");
+    p.set("inlines", "[[2,null,1,70],[3,0,1,17]]");
+    p.set("inline_lines", "[[1,1,2,95,10]]");
+    p.set("lines", "[[0,1,40,100],[1,1,70,50],[1,2,95,10],[4,0,0,200],[5,0,0," +
+                       n(zeroed + direct) + "]]");
+    p.drop("instrs");
+    p.set("calls", "[[0,1,1,40,1," + n(260 + zeroed) + "],[0,5,1,41,1," + n(direct) +
+                       "],[1,4,2,95,300," + n(200 + zeroed) + "],[4,5,0,0,300," + n(zeroed) +
+                       "]]");
+    p.set("inclusive", "[[0," + n(360 + zeroed + direct) + "],[1," + n(260 + zeroed) + "],[4," +
+                           n(200 + zeroed) + "],[5," + n(zeroed + direct) + "]]");
+    p.set("paths", "[[null,0,0,100," + n(360 + zeroed + direct) + "],[0,1,1,60," +
+                       n(260 + zeroed) + "],[1,4,300,200," + n(200 + zeroed) + "],[2,5,300," +
+                       n(zeroed) + "," + n(zeroed) + "],[0,5,1," + n(direct) + "," + n(direct) +
+                       "]]");
+    p.set_meta("totals", "[" + n(360 + zeroed + direct) + "]");
+    return p;
+}
+
 // `p` as a version 7 profile with meta.fingerprint: working directory
 // `cwd`, `env` ([[name, hash], ...]) and Valgrind's options `valgrind`.
 inline ProfileText fingerprinted(ProfileText p, const std::string& cwd, const std::string& env,

@@ -203,6 +203,45 @@ TEST(DiffOutput, RustToolchainPathsAreShortInTextAndNotWhereGithubPlacesAnnotati
     EXPECT_EQ(json.output.find(shown), std::string::npos) << json.output;
 }
 
+// A rise in the C library's memset, which no change to it made: the gate
+// names the program's own lines it came through, each with its part
+// (build_payload's through the standard library's inlined code and calloc,
+// main's own call), and GitHub places the annotation on the first.
+TEST(DiffOutput, ARiseInALibraryIsNamedAtTheOwnLinesItCameThrough)
+{
+    const ProfileText base = test::calls_into_libc_profile(3000, 500);
+    const ProfileText now = test::calls_into_libc_profile(6000, 800);
+    const std::string through = "called through app::build_payload at /home/u/app/src/main.rs:17 "
+                                "+3,000, app::main at /home/u/app/src/main.rs:41 +300";
+
+    const Outcome text = run(base, now, options("Ir=+1%"));
+    EXPECT_EQ(text.status, cli::kExitThresholdExceeded);
+    EXPECT_NE(text.output.find("\n      rose in __memset_avx2_unaligned_erms +3,300, " + through +
+                               "\n"),
+              std::string::npos)
+        << text.output;
+
+    const Outcome github = run(base, now, options("Ir=+1%", "github"));
+    EXPECT_NE(github.output.find("::error file=/home/u/app/src/main.rs,line=17,title=vgprof%3A "
+                                 "new::Ir self of __memset_avx2_unaligned_erms +3,300"),
+              std::string::npos)
+        << github.output;
+    EXPECT_NE(github.output.find(through + "\n"), std::string::npos) << github.output;
+
+    const Outcome markdown = run(base, now, options("Ir=+1%", "markdown"));
+    EXPECT_NE(markdown.output.find("rose in \\_\\_memset_avx2_unaligned_erms +3,300, " + through),
+              std::string::npos)
+        << markdown.output;
+
+    const Outcome json = run(base, now, options("Ir=+1%", "json"));
+    const boost::json::value caller = boost::json::parse(json.output)
+                                          .at("benchmarks").at(0).at("failed").at(0)
+                                          .at("risers").at(0).at("callers").at(0);
+    EXPECT_EQ(caller.at("function").as_string(), "app::build_payload");
+    EXPECT_EQ(caller.at("line").as_int64(), 17);
+    EXPECT_EQ(caller.at("delta").as_int64(), 3000);
+}
+
 TEST(DiffOutput, MarkdownListsAMovedFunctionAsOneSentenceAndNoEmptyTable)
 {
     cli::DiffOptions o = options("", "markdown");

@@ -50,14 +50,22 @@ TEST(ExportSpeedscope, AnEventsProfileHasASamplePerPathNodeWithItsSelfCost)
               R"("weights":[1200,2484747],"startValue":0,"endValue":2485947})");
 }
 
-TEST(ExportSpeedscope, HeapProfilesWeighSitesByBytesAllocatedAndAtThePeak)
+TEST(ExportSpeedscope, HeapProfilesWeighSitesByBytesAllocatedAndAtThePeakWithEachCallsLine)
 {
     const boost::json::array profiles = speedscope(test::with_heap()).at("profiles").as_array();
     ASSERT_EQ(profiles.size(), 3u);
-    // Stacks outermost first: site 0 is main -> work, site 1 main alone.
+    // Stacks outermost first, each frame at the line of its call: site 0
+    // is main (app.c:20) -> work (app.c:5), site 1 main (app.c:22) alone;
+    // those frames follow the functions' and [truncated].
     EXPECT_EQ(json(profiles[1]),
               R"({"type":"sampled","name":"heap: bytes allocated","unit":"bytes",)"
-              R"("samples":[[0,1],[0]],"weights":[1000,2000],"startValue":0,"endValue":3000})");
+              R"("samples":[[4,3],[5]],"weights":[1000,2000],"startValue":0,"endValue":3000})");
+    const boost::json::object file = speedscope(test::with_heap());
+    const boost::json::array& frames = file.at("shared").at("frames").as_array();
+    ASSERT_EQ(frames.size(), 6u);
+    EXPECT_EQ(json(frames[3]), R"({"name":"work","file":"/src/app.c","line":5})");
+    EXPECT_EQ(json(frames[4]), R"({"name":"main","file":"/src/app.c","line":20})");
+    EXPECT_EQ(json(frames[5]), R"({"name":"main","file":"/src/app.c","line":22})");
     EXPECT_EQ(json(profiles[2].at("weights")), "[300,2000]");
     EXPECT_EQ(profiles[2].at("endValue").as_int64(), 2300);
 }

@@ -2,6 +2,7 @@
 // Specification of what counts as the program's own code (own_code.hpp),
 // and of the places named for a heap cost: the innermost own frame of a
 // site, in diff's figures and changed lines.
+#include "diff_fixture.hpp"
 #include "heap_fixture.hpp"
 #include "profile_text.hpp"
 
@@ -139,6 +140,69 @@ TEST(OwnCode, ADoubledAllocationRisesInTheProgramsFunctionAtItsLine)
     for (const FunctionDelta& f : diff.functions)
         if (f.name == "alloc::alloc::alloc_zeroed")
             EXPECT_EQ(f.self[bytes].delta(), 0);
+}
+
+// memset is not the program's own: its cost is placed on the own lines it
+// was reached through, through calloc and the inlined standard-library
+// code of alloc.rs:95 out to build_payload's line, and main's own call.
+TEST(OwnCallSites, ALibraryFunctionsCostIsPlacedOnTheOwnLinesItWasCalledThrough)
+{
+    const Profile p = test::load(test::calls_into_libc_profile(3000, 500));
+    const OwnCode own(p);
+    const std::vector<OwnCallSite> sites = own_call_sites(p, own, {FnId(5)}, 0);
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_EQ(p.fn_name(sites[0].fn), "app::build_payload");
+    EXPECT_EQ(p.file_path(sites[0].file), "/home/u/app/src/main.rs");
+    EXPECT_EQ(sites[0].line, 17u);
+    EXPECT_DOUBLE_EQ(sites[0].cost, 3000);
+    EXPECT_EQ(p.fn_name(sites[1].fn), "app::main");
+    EXPECT_EQ(sites[1].line, 41u);
+    EXPECT_DOUBLE_EQ(sites[1].cost, 500);
+}
+
+TEST(OwnCallSites, WithoutACallGraphThereIsNoCaller)
+{
+    test::ProfileText text = test::calls_into_libc_profile(3000, 500);
+    const Profile p = test::load(text.drop_call_graph());
+    EXPECT_TRUE(own_call_sites(p, OwnCode(p), {FnId(5)}, 0).empty());
+}
+
+// The diff names a rise in memset by the own lines whose part of it rose,
+// the largest part first; a line whose part stayed is not named.
+TEST(OwnCallSites, ADiffNamesTheOwnLinesARiseInALibraryCameThrough)
+{
+    const Profile base = test::load(test::calls_into_libc_profile(3000, 500), "base.json");
+    const Profile now = test::load(test::calls_into_libc_profile(6000, 800), "new.json");
+    const DiffResult diff = diff_profiles(base, now);
+    const auto memset = std::find_if(diff.functions.begin(), diff.functions.end(),
+                                     [](const FunctionDelta& f) {
+                                         return f.name == "__memset_avx2_unaligned_erms";
+                                     });
+    ASSERT_NE(memset, diff.functions.end());
+    EXPECT_EQ(memset->self[0].delta(), 3300);
+    const std::vector<CallerDelta> callers = own_callers(base, now, diff, *memset, 0, 5);
+    ASSERT_EQ(callers.size(), 2u);
+    EXPECT_EQ(callers[0].function, "app::build_payload");
+    EXPECT_EQ(callers[0].file, "/home/u/app/src/main.rs");
+    EXPECT_EQ(callers[0].line, 17u);
+    EXPECT_EQ(callers[0].cost.base, 3000u);
+    EXPECT_EQ(callers[0].cost.now, 6000u);
+    EXPECT_EQ(callers[1].function, "app::main");
+    EXPECT_EQ(callers[1].line, 41u);
+    EXPECT_EQ(callers[1].cost.delta(), 300);
+
+    const Profile same_direct = test::load(test::calls_into_libc_profile(6000, 500), "new.json");
+    const DiffResult only_zeroed = diff_profiles(base, same_direct);
+    for (const FunctionDelta& f : only_zeroed.functions)
+        if (f.name == "__memset_avx2_unaligned_erms") {
+            const std::vector<CallerDelta> one = own_callers(base, same_direct, only_zeroed, f, 0, 5);
+            ASSERT_EQ(one.size(), 1u);
+            EXPECT_EQ(one[0].line, 17u);
+        }
+    // The program's own function is named by its own lines, not callers.
+    for (const FunctionDelta& f : diff.functions)
+        if (f.name == "app::main")
+            EXPECT_TRUE(own_callers(base, now, diff, f, 0, 5).empty());
 }
 
 } // namespace

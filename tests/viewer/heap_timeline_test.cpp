@@ -114,5 +114,40 @@ TEST(TimeWindow, NeverNarrowerThanSixteenInstructions)
     EXPECT_GE(w.end(), 500u);
 }
 
+// A dump after a zero at instruction 5,000 describes [5,000, 9,000]: the
+// chart spans that period, and neither zooming out nor panning goes
+// before its start.
+TEST(TimeWindow, ADumpsChartStartsAtItsPeriodsStart)
+{
+    Heap heap;
+    heap.start_time = 5000;
+    heap.totals.end_time = 9000;
+    TimeWindow w = heap_period(heap);
+    EXPECT_EQ(w.begin(), 5000u);
+    EXPECT_EQ(w.end(), 9000u);
+    w.zoom(6000, 0.5);
+    EXPECT_EQ(w.begin(), 5500u);
+    EXPECT_EQ(w.end(), 7500u);
+    w.pan(-10000);
+    EXPECT_EQ(w.begin(), 5000u);
+    EXPECT_EQ(w.end(), 7000u);
+    w.zoom(5000, 10);
+    EXPECT_EQ(w.begin(), 5000u);
+    EXPECT_EQ(w.end(), 9000u);
+    w.show(0, 100);
+    EXPECT_EQ(w.begin(), 5000u);
+    EXPECT_EQ(w.end(), 5016u);
+}
+
+// A whole run's period starts at 0.
+TEST(TimeWindow, AWholeRunsChartStartsAtZero)
+{
+    Heap heap;
+    heap.totals.end_time = 700;
+    const TimeWindow w = heap_period(heap);
+    EXPECT_EQ(w.begin(), 0u);
+    EXPECT_EQ(w.end(), 700u);
+}
+
 } // namespace
 } // namespace vgprof::viewer

@@ -71,15 +71,23 @@ const HeapSnapshot* snapshot_at(const Heap& heap, uint64_t time)
     return after == snaps.begin() ? nullptr : &*(after - 1);
 }
 
-TimeWindow::TimeWindow(uint64_t end) : limit_(std::max<uint64_t>(end, 1)), t0_(0), t1_(limit_) {}
+TimeWindow::TimeWindow(uint64_t start, uint64_t end)
+    : start_(start), limit_(std::max<uint64_t>(end, start + 1)), t0_(start_), t1_(limit_)
+{
+}
+
+TimeWindow heap_period(const Heap& heap)
+{
+    return TimeWindow(heap.start_time, heap.totals.end_time);
+}
 
 void TimeWindow::show(uint64_t t0, uint64_t t1)
 {
     constexpr uint64_t kNarrowest = 16;
-    t1 = std::min(t1, limit_);
-    t0 = std::min(t0, t1);
+    t1 = std::clamp(t1, start_, limit_);
+    t0 = std::clamp(t0, start_, t1);
     if (t1 - t0 < kNarrowest) {
-        const uint64_t want = std::min(kNarrowest, limit_);
+        const uint64_t want = std::min(kNarrowest, limit_ - start_);
         t1 = std::min(limit_, t0 + want);
         t0 = t1 - want;
     }
@@ -92,20 +100,20 @@ void TimeWindow::zoom(uint64_t center, double factor)
     center = std::clamp(center, t0_, t1_);
     const double left = double(center - t0_) * factor;
     const double right = double(t1_ - center) * factor;
-    const double whole = double(limit_);
+    const double first = double(start_), last = double(limit_);
     double a = double(center) - left, b = double(center) + right;
-    if (b - a >= whole) {
+    if (b - a >= last - first) {
         reset();
         return;
     }
     // Keep the span when it hits an end: slide it back inside.
-    if (a < 0) {
-        b -= a;
-        a = 0;
+    if (a < first) {
+        b += first - a;
+        a = first;
     }
-    if (b > whole) {
-        a -= b - whole;
-        b = whole;
+    if (b > last) {
+        a -= b - last;
+        b = last;
     }
     show(uint64_t(a), uint64_t(b));
 }
@@ -114,7 +122,7 @@ void TimeWindow::pan(int64_t delta)
 {
     const uint64_t span = t1_ - t0_;
     int64_t t0 = int64_t(t0_) + delta;
-    t0 = std::clamp<int64_t>(t0, 0, int64_t(limit_ - span));
+    t0 = std::clamp<int64_t>(t0, int64_t(start_), int64_t(limit_ - span));
     t0_ = uint64_t(t0);
     t1_ = t0_ + span;
 }

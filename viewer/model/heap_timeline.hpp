@@ -36,10 +36,11 @@ HeapSample live_at(const std::vector<HeapSample>& samples, uint64_t time);
 // The snapshot in force at `time` (the last at or before it), or nullptr.
 const HeapSnapshot* snapshot_at(const Heap& heap, uint64_t time);
 
-// The visible part of [0, end] on the timeline.
+// The visible part of [start, end] on the timeline.
 class TimeWindow {
 public:
-    explicit TimeWindow(uint64_t end = 1);
+    explicit TimeWindow(uint64_t end = 1) : TimeWindow(0, end) {}
+    TimeWindow(uint64_t start, uint64_t end);
 
     uint64_t begin() const { return t0_; }
     uint64_t end() const { return t1_; }
@@ -47,16 +48,22 @@ public:
 
     // Scales the span by `factor` (below 1 zooms in) keeping `center` where
     // it is on screen; never narrower than 16 instructions nor wider than
-    // the whole run.
+    // [start, end].
     void zoom(uint64_t center, double factor);
     // Moves by `delta` instructions, stopping at either end.
     void pan(int64_t delta);
     void show(uint64_t t0, uint64_t t1);
-    void reset() { show(0, limit_); }
+    void reset() { show(start_, limit_); }
 
 private:
-    uint64_t limit_, t0_, t1_;
+    uint64_t start_, limit_, t0_, t1_;
 };
+
+// The whole of what `heap` describes: the period from its start (the last
+// zero or dump before it; 0, the start of the run, without one) to its
+// end. A dump's figures are those of its period, so its chart starts
+// there, not at the run's start.
+TimeWindow heap_period(const Heap& heap);
 
 } // namespace vgprof::viewer
 
