@@ -77,7 +77,7 @@ std::optional<FnId> starting_function(const Document& doc)
 FnId function_to_select(const Document& doc, const std::string& name)
 {
     for (size_t i = 0; i < doc.num_functions(); ++i)
-        if (doc.names().shared(FnId(uint32_t(i))) && doc.names().function(FnId(uint32_t(i))) == name)
+        if (doc.names().shared(FnId(uint32_t(i))) && doc.names().whole_function(FnId(uint32_t(i))) == name)
             return FnId(uint32_t(i));
     return find_function(doc.profile(), name);
 }

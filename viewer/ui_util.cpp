@@ -234,12 +234,12 @@ void function_tooltip(const ViewContext& ctx, FnId fn)
     const Profile& p = ctx.doc.profile();
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
-    ImGui::TextUnformatted(p.fn_name(fn).c_str());
+    ImGui::TextUnformatted(drawable(escaped_controls(p.fn_name(fn))).c_str());
     ImGui::PopTextWrapPos();
     const Function& f = p.function(fn);
     if (!is_unknown(p.file_path(f.file)))
-        ImGui::TextDisabled("%s:%u", p.file_path(f.file).c_str(), f.line);
-    ImGui::TextDisabled("%s", p.obj_path(f.obj).c_str());
+        ImGui::TextDisabled("%s:%u", drawable(escaped_controls(p.file_path(f.file))).c_str(), f.line);
+    ImGui::TextDisabled("%s", drawable(escaped_controls(p.obj_path(f.obj))).c_str());
     ImGui::Separator();
     if (ImGui::BeginTable("costs", ctx.diff ? 5 : 3, ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("event");

@@ -193,14 +193,14 @@ void App::draw_status()
                   format_thousands(d->functions_only_in_base()) + " functions only there";
     // One line whatever the command line holds (python3 -c "..." spans
     // several): the command gets what the totals leave, at least a fifth.
-    const std::string command = one_line(doc.command().empty() ? doc.path() : doc.command());
+    const std::string command = drawable(one_line(doc.command().empty() ? doc.path() : doc.command()));
     const float width = ImGui::GetContentRegionAvail().x;
     const float room = std::max(width * 0.2f, width - ImGui::CalcTextSize(totals.c_str()).x);
     ImGui::TextUnformatted(fit_text(command, room).c_str());
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 50);
-        ImGui::TextUnformatted(doc.command().c_str());
+        ImGui::TextUnformatted(drawable(doc.command()).c_str());
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }

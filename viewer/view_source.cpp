@@ -392,7 +392,7 @@ void SourceView::draw_source(ViewContext& ctx, const std::vector<size_t>& events
             }
             ImGui::TableNextColumn();
             ImGui::PushFont(ImGui::GetIO().Fonts->Fonts.Size > 1 ? ImGui::GetIO().Fonts->Fonts[1] : nullptr);
-            ImGui::TextUnformatted(line.text.c_str());
+            ImGui::TextUnformatted(drawable(line.text).c_str());
             ImGui::PopFont();
         }
     }

@@ -205,7 +205,7 @@ void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<
             if (row.kind == AsmRow::Kind::label) {
                 ImGui::TableSetColumnIndex(columns - 1);
                 ImGui::PushFont(mono);
-                ImGui::TextUnformatted(row.text.c_str());
+                ImGui::TextUnformatted(drawable(row.text).c_str());
                 ImGui::PopFont();
                 continue;
             }
@@ -264,10 +264,10 @@ void SourceView::draw_machine_code(ViewContext& ctx, FnId fn, const std::vector<
                     scroll_to_asm_line_ = *line.jump_to;
                 ImGui::PopID();
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s\nClick to go to %s", line.text.c_str(),
+                    ImGui::SetTooltip("%s\nClick to go to %s", drawable(line.text).c_str(),
                                       label_name(*l.lines[*line.jump_to].label).c_str());
             } else {
-                ImGui::TextUnformatted(text.c_str());
+                ImGui::TextUnformatted(drawable(text).c_str());
             }
             ImGui::PopFont();
         }

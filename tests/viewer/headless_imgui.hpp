@@ -19,6 +19,9 @@ inline void create_headless_context()
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1280, 800);
     io.DeltaTime = 1.0f / 60;
+    // As the viewer's SDL renderer backend says: a window's vertices may
+    // pass 64K, split into draw commands of 16-bit indices each.
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
     io.Fonts->AddFontDefault();
     unsigned char* pixels;
     int w, h;

@@ -139,6 +139,26 @@ TEST(HeapSites, TheProgramsOwnAllocationWrapperIsPassedOverInLabels)
     EXPECT_TRUE(allocation_wrappers(small->profile()).empty());
 }
 
+TEST(Names, TextTooLongToDrawIsCutInTheMiddleBetweenCharacters)
+{
+    EXPECT_EQ(drawable("short"), "short");
+    const std::string exact(kMostDrawn, 'x');
+    EXPECT_EQ(drawable(exact), exact);
+    // 3,000 two-byte characters: cut after whole ones, and says how much went.
+    std::string wide;
+    for (int i = 0; i < 3000; ++i)
+        wide += "\xc3\xa9";
+    const std::string cut = drawable(wide);
+    EXPECT_LT(cut.size(), kMostDrawn + 64);
+    const size_t mark = cut.find(" ... (");
+    ASSERT_NE(mark, std::string::npos);
+    EXPECT_EQ(mark % 2, 0u);   // whole characters before the mark
+    const size_t left_out = std::stoul(cut.substr(mark + 6));
+    const size_t tail = cut.size() - (cut.find(" bytes left out) ... ") + 21);
+    EXPECT_EQ(mark + left_out + tail, wide.size());
+    EXPECT_EQ(tail % 2, 0u);
+}
+
 TEST(Names, SharedFunctionNamesCarryTheirObject)
 {
     const auto doc = document_of(naming_profile());

@@ -88,6 +88,31 @@ TEST_F(Headless, EveryViewDrawsTheProfile)
             EXPECT_GT(frame(draw), least.at(name)) << name;
 }
 
+TEST_F(Headless, EveryViewDrawsANameLongerThanOneDrawCallHolds)
+{
+    // A C++ template instance's name can run to tens of thousands of
+    // characters: 30,000 glyphs are 120,000 vertices, more than one draw
+    // call of Dear ImGui's 16-bit indices holds. Every view, and the
+    // tooltips of its rows, draws it (cut to what fits) rather than abort.
+    std::string name = "compute<";
+    while (name.size() < 30000)
+        name += "std::vector<std::pair<int, long>>, ";
+    name += ">";
+    ProfileText text = app_profile();
+    text.set("strs", R"(["???","/src/app.c","/usr/bin/app",")" + name + R"(","helper","main","parse"])");
+    const auto doc = document_of(text);
+    SelectionHistory selection;
+    selection.select(Selection::function(FnId(kCompute)));
+    ViewContext ctx{*doc, nullptr, selection, 0};
+    ViewSet views(*doc, nullptr);
+    ImGuiIO& io = ImGui::GetIO();
+    for (const auto& [view, draw] : views.draws(ctx))
+        for (float y = 10; y < io.DisplaySize.y; y += 15) {
+            io.MousePos = ImVec2(io.DisplaySize.x / 3, y);
+            EXPECT_GT(frame(draw), 0) << view;
+        }
+}
+
 TEST_F(Headless, EveryViewDrawsAnEmptyProfile)
 {
     // Nothing to select: every view says what is missing instead of
