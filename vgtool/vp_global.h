@@ -125,6 +125,19 @@ UInt         VP_(frames_at)(Addr a, VP_Loc* levels, UInt max);
    address in the process and within its object. */
 Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_obj);
 
+/* What a table read from an object file is kept by: the file, and where
+   its text is mapped (telling two mappings of one file apart). */
+typedef struct {
+   HChar* path;
+   Addr   text_avma;
+} VP_ObjKey;
+
+/* The record of di's object in *table (an XArray, made on first use, of
+   records of size bytes that start with a VP_ObjKey): added, zeroed past
+   its key, with *fresh set, when not there yet.  NULL when di has no file
+   name.  The record moves when another is added. */
+void* VP_(object_record)(XArray** table, SizeT size, const DebugInfo* di, Bool* fresh);
+
 /*------------------------------------------------------------*/
 /*--- from vp_instr.c                                      ---*/
 /*------------------------------------------------------------*/

@@ -12,6 +12,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_wordfm.h"
 #include "vp_global.h"
+#include "vp_dwarf.h"
 
 /* Not in pub_tool_debuginfo.h, but exported by libcoregrind on every
    platform: the offset of an address from the start of its symbol. */
@@ -169,6 +170,9 @@ VP_Loc VP_(loc_of_instr)(Addr a)
    fn.obj = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : VP_(unknown));
    if (VG_(get_fnname)(ep, a, &s)) {
       fn.name = VP_(intern_str)(s);
+      UInt better;
+      if (VP_(vague_rust_name)(s) && VP_(dwarf_fn_name)(ep, a, &better))
+         fn.name = better;
       /* A function is told apart by where it starts, so that two static
          functions of one name in one object stay two functions. */
       PtrdiffT offset;
@@ -261,6 +265,45 @@ typedef struct { UInt name, file, line; } Level;
 
 #define VP_MAX_LEVELS 32
 
+/* The name of an inlined function no debug information names: said to be
+   one, with the file of its code, so that it is not taken for one real
+   function all such code shares. */
+static UInt unnamed_inlined(UInt file)
+{
+   const HChar* path = VP_(str)(file);
+   const HChar* base = VG_(strrchr)(path, '/');
+   HChar*       name = VG_(malloc)("vp.loc.unnamed", VG_(strlen)(path) + 48);
+   VG_(sprintf)(name, "{unnamed inlined function in %s}", base ? base + 1 : path);
+   UInt id = VP_(intern_str)(name);
+   VG_(free)(name);
+   return id;
+}
+
+/* Valgrind's reader gives an inlined function the bare name of its
+   declaration, or none when it is declared in another compile unit.  The
+   names vp_dwarf.c reads replace them, level by level from the outermost
+   in, as long as each inlined call was made on the line Valgrind's level
+   outside it shows: where the two readers part, the rest keep Valgrind's
+   names. */
+static void name_levels(DiEpoch ep, Addr a, Level* levels, UInt n)
+{
+   VP_DwCall calls[VP_MAX_LEVELS];
+   Int       m = VP_(dwarf_inlined_at)(ep, a, calls, VP_MAX_LEVELS);
+   Bool      agree = True;
+   UInt      j;
+   for (j = 0; j + 1 < n; j++) {
+      Level* inl = &levels[n - 2 - j];
+      agree = agree && (Int)j < m && calls[j].call_line == inl[1].line;
+      if (agree && calls[j].name != VP_DW_NO_NAME) {
+         inl->name = calls[j].name;
+         continue;
+      }
+      const HChar* name = VP_(str)(inl->name);
+      if (VG_(strcmp)(name, "UnknownInlinedFun") == 0 || VG_(strcmp)(name, VP_(unknown)) == 0)
+         inl->name = unnamed_inlined(inl->file);
+   }
+}
+
 static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
 {
    InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
@@ -274,13 +317,15 @@ static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
       n++;
    } while (VG_(next_IIPC)(iipc) && n < max);
    VG_(delete_IIPC)(iipc);
+   if (n > 1)
+      name_levels(ep, a, out, n);
    return n;
 }
 
-/* An inlined function is known by its name in its object: the debug
-   information Valgrind reads names it but does not say where it is
-   declared, and the file of its code at one address can be that of code
-   inlined into it without a record of its own (Rust's intrinsics). */
+/* An inlined function is known by its name in its object, qualified by
+   the scopes it is declared in (see vp_dwarf.c): the file of its code at
+   one address can be that of code inlined into it without a record of
+   its own (Rust's intrinsics). */
 static UInt inlined_fn(UInt name, UInt obj)
 {
    VP_Fn fn;
