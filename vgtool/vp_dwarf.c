@@ -12,8 +12,9 @@
    Valgrind demangles symbols, or else by the path of the scopes the
    debug information declares it in (namespaces, types, and Rust's
    namespaces named after functions).  A Rust name whose linkage name says
-   no more than "{{closure}}" is named by that path, which tells closures,
-   async functions and async blocks apart ("{async_fn#0}").
+   no more than "{{closure}}", or calls an async body a closure, is named
+   by that path, which tells closures, async functions and async blocks
+   apart ("{async_fn#0}").
 
    The tool may run no other process and links no libc, so the object
    file is mapped whole into Valgrind's address space (the kernel pages in
@@ -999,6 +1000,16 @@ Bool VP_(vague_rust_name)(const HChar* s)
    return VG_(strstr)(s, "{{closure}}") != NULL || VG_(strstr)(s, "{closure#") != NULL;
 }
 
+/* Whether Rust's demangled name dem says less than the debug information's
+   name of the same function: Rust's legacy mangling calls every closure
+   and async body "{{closure}}", its v0 mangling an async body a closure
+   ("{closure#0}" for "{async_fn#0}"). */
+static Bool vaguer_than(const HChar* dem, const HChar* name)
+{
+   return VG_(strstr)(dem, "{{closure}}") != NULL
+          || (name != NULL && VG_(strncmp)(name, "{async", 6) == 0);
+}
+
 #define MAX_HOPS 8
 
 /* The interned name of the function the DIE at off describes, following
@@ -1035,7 +1046,7 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
    if (linkage != NULL) {
       const HChar* dem = linkage;
       VG_(demangle)(True, False, linkage, &dem);
-      if (dem != NULL && VG_(strcmp)(dem, linkage) != 0 && !(rust && VP_(vague_rust_name)(dem)))
+      if (dem != NULL && VG_(strcmp)(dem, linkage) != 0 && !(rust && vaguer_than(dem, name)))
          result = VP_(intern_str)(dem);
       else if (!VG_(clo_demangle))
          result = VP_(intern_str)(linkage);

@@ -40,11 +40,22 @@ void add(Sites& sites, const Stack& stack, const Site& s)
 // information), DHAT with the bare name Valgrind's reader gives them.
 const char kInlined[] = "(inlined)";
 
+// So is a Rust closure's or async body's: DHAT names it by its symbol
+// ("{{closure}}" in the legacy mangling), vgprof by the debug information
+// ("{closure#0}", "{async_fn#0}").
+const char kClosure[] = "(closure)";
+
+bool names_a_closure(const std::string& name)
+{
+   return name.find("{{closure}}") != std::string::npos ||
+          name.find("{closure") != std::string::npos || name.find("{async") != std::string::npos;
+}
+
 std::string frame_text(const vgprof::Profile& p, const vgprof::HeapFrame& f)
 {
    const std::string& file = p.file_path(f.file);
-   const std::string name =
-       p.function(f.fn).inlined ? kInlined : valgrind_name(p.fn_name(f.fn));
+   std::string name = p.function(f.fn).inlined ? kInlined : valgrind_name(p.fn_name(f.fn));
+   if (names_a_closure(name)) name = kClosure;
    if (file == "???")
       return name + " (in " + p.obj_path(p.function(f.fn).obj) + ")";
    return name + " (" + base_name(file) + ":" + std::to_string(f.line) + ")";
@@ -118,6 +129,7 @@ Sites read_dhat(const std::string& path)
          const bool inlined = i + 1 < fs.size() &&
              std::string(ftbl.at(u64(fs[i + 1])).as_string()).rfind(addr + ": ", 0) == 0;
          if (inlined) desc = kInlined + desc.substr(desc.rfind(" ("));
+         else if (names_a_closure(desc.substr(0, desc.rfind(" (")))) desc = kClosure + desc.substr(desc.rfind(" ("));
          stack.push_back(desc);
       }
       Site s;
