@@ -60,7 +60,10 @@ extern Bool VG_(clo_demangle);
 #define TAG_subprogram   0x2e
 #define TAG_interface    0x38
 #define TAG_namespace    0x39
+#define TAG_call_site    0x48
+#define TAG_GNU_call_site 0x4109
 
+#define AT_sibling       0x01
 #define AT_name          0x03
 #define AT_low_pc        0x11
 #define AT_high_pc       0x12
@@ -199,7 +202,9 @@ typedef struct {
 
 /* A function's out-of-line code (a root) or an inlined call in it. */
 typedef struct {
+   ULong die;               /* its own DIE */
    ULong origin;            /* the DIE that names it */
+   Bool  expanded;          /* its inlined calls read (roots only) */
    UInt  call_line;
    Int   first_child, next_sibling;
    UInt  first_range, n_ranges;
@@ -594,7 +599,7 @@ static Unit* unit_at(Obj* o, ULong off)
 typedef struct {
    UInt         tag;
    Bool         children;
-   Val          name, linkage, low, high, ranges, origin, spec, call_line;
+   Val          name, linkage, low, high, ranges, origin, spec, call_line, sibling;
    Val          language, str_offsets_base, addr_base, rnglists_base;
 } Die;
 
@@ -606,7 +611,11 @@ static Bool read_die(const Unit* u, Cur* c, Die* d)
    if (code == 0 || c->bad) return False;
    const Abbrev* ab = abbrev_of(u->abbrevs, code);
    if (ab == NULL) { c->bad = True; return False; }
-   VG_(memset)(d, 0, sizeof *d);
+   /* Cleared field by field: this runs for every DIE a unit has. */
+   d->name.kind = d->linkage.kind = d->low.kind = d->high.kind = d->ranges.kind = V_NONE;
+   d->origin.kind = d->spec.kind = d->call_line.kind = d->sibling.kind = V_NONE;
+   d->language.kind = d->str_offsets_base.kind = d->addr_base.kind = V_NONE;
+   d->rnglists_base.kind = V_NONE;
    d->tag = ab->tag;
    d->children = ab->children;
    UInt i;
@@ -614,6 +623,7 @@ static Bool read_die(const Unit* u, Cur* c, Die* d)
       const AttrSpec* s = &u->abbrevs->specs[ab->first + i];
       Val* v;
       switch (s->name) {
+      case AT_sibling:            v = &d->sibling; break;
       case AT_name:               v = &d->name; break;
       case AT_linkage_name: case AT_MIPS_linkage_name: v = &d->linkage; break;
       case AT_low_pc:             v = &d->low; break;
@@ -645,9 +655,9 @@ static Bool read_root(Obj* o, Unit* u, Die* root)
    if (!u->root_read) {
       u->root_read        = True;
       u->rust             = root->language.kind == V_CONST && root->language.u == LANG_Rust;
-      u->str_offsets_base = root->str_offsets_base.u;
-      u->addr_base        = root->addr_base.u;
-      u->rnglists_base    = root->rnglists_base.u;
+      u->str_offsets_base = root->str_offsets_base.kind != V_NONE ? root->str_offsets_base.u : 0;
+      u->addr_base        = root->addr_base.kind != V_NONE ? root->addr_base.u : 0;
+      u->rnglists_base    = root->rnglists_base.kind != V_NONE ? root->rnglists_base.u : 0;
       Addr lo = 0;
       if (addr_of(o, u, &root->low, &lo)) u->base_pc = lo;
    }
@@ -816,11 +826,23 @@ static Unit* unit_of_code(Obj* o, Addr svma)
 /*--- Reading a unit's DIEs                                ---*/
 /*------------------------------------------------------------*/
 
+static Bool is_type(UInt tag)
+{
+   return tag == TAG_class || tag == TAG_structure || tag == TAG_union
+          || tag == TAG_enumeration || tag == TAG_interface;
+}
+
+/* Whether the children of d can hold no function's code nor inlined
+   call: a type's, a declaration's, a call site's. */
+static Bool holds_no_code(const Die* d, Bool has_code)
+{
+   return is_type(d->tag) || (d->tag == TAG_subprogram && !has_code)
+          || d->tag == TAG_call_site || d->tag == TAG_GNU_call_site;
+}
+
 static Bool is_scope(UInt tag)
 {
-   return tag == TAG_namespace || tag == TAG_class || tag == TAG_structure
-          || tag == TAG_union || tag == TAG_enumeration || tag == TAG_interface
-          || tag == TAG_subprogram;
+   return tag == TAG_namespace || tag == TAG_subprogram || is_type(tag);
 }
 
 typedef struct { Unit* u; UInt node; } NodeCtx;
@@ -843,12 +865,55 @@ static Int cmp_root(const void* a, const void* b)
 
 #define MAX_DEPTH 256
 
-/* Reads every DIE of the unit once: its scopes, and the code of its
-   functions with the inlined calls nested in them.  A unit found
-   malformed part way keeps what was read before. */
+/* A node for d (at off) with the ranges of its code, an inlined call
+   below node parent or, for parent -1, a function's out-of-line code;
+   -1 if d gives no code. */
+static Int add_node(Obj* o, Unit* u, const Die* d, ULong off, Int parent)
+{
+   Node n;
+   n.die       = off;
+   n.origin    = d->origin.kind == V_REF ? d->origin.u : d->spec.kind == V_REF ? d->spec.u : off;
+   n.call_line = d->call_line.kind == V_CONST ? (UInt)d->call_line.u : 0;
+   n.expanded  = False;
+   n.first_child = n.next_sibling = -1;
+   n.first_range = (UInt)VG_(sizeXA)(u->ranges);
+   n.n_ranges  = 0;
+   VG_(addToXA)(u->nodes, &n);
+   NodeCtx ctx = { u, (UInt)VG_(sizeXA)(u->nodes) - 1 };
+   if (!die_ranges(o, u, d, add_node_range, &ctx))
+      return -1;   /* left unlinked */
+   Node* me = VG_(indexXA)(u->nodes, ctx.node);
+   if (parent >= 0) {
+      Node* up = VG_(indexXA)(u->nodes, parent);
+      me->next_sibling = up->first_child;
+      up->first_child  = (Int)ctx.node;
+   } else {
+      UInt k;
+      for (k = 0; k < me->n_ranges; k++) {
+         Range*    r  = VG_(indexXA)(u->ranges, me->first_range + k);
+         RootRange rr = { r->lo, r->hi, ctx.node };
+         VG_(addToXA)(u->roots, &rr);
+      }
+   }
+   return (Int)ctx.node;
+}
+
+/* Whether d's children can be passed over: they hold no code, and d says
+   where they end. */
+static Bool skippable(const Unit* u, const Cur* c, const Die* d, Bool has_code)
+{
+   return d->children && holds_no_code(d, has_code) && d->sibling.kind == V_REF
+          && d->sibling.u > c->pos && d->sibling.u <= u->end;
+}
+
+/* Reads the DIEs of the unit once: its scopes, and where the out-of-line
+   code of each of its functions lies.  The inlined calls in a function
+   are read when code of it is first asked about (expand_root): few of a
+   unit's functions run.  A unit found malformed part way keeps what was
+   read before. */
 static void parse_unit(Obj* o, Unit* u)
 {
-   struct { Int scope, node; } stack[MAX_DEPTH];
+   Int  stack[MAX_DEPTH];
    UInt depth = 0;
    Die  d;
    u->parsed = True;
@@ -856,26 +921,25 @@ static void parse_unit(Obj* o, Unit* u)
    u->nodes  = VG_(newXA)(VG_(malloc), "vp.dw.nodes", VG_(free), sizeof(Node));
    u->ranges = VG_(newXA)(VG_(malloc), "vp.dw.ranges", VG_(free), sizeof(Range));
    u->roots  = VG_(newXA)(VG_(malloc), "vp.dw.roots", VG_(free), sizeof(RootRange));
+   VG_(setCmpFnXA)(u->roots, cmp_root);
    if (!read_root(o, u, &d)) return;
    Cur c = cur_at(o->info, u->die_off);
    c.size = u->end;
-   Int scope = -1, node = -1;
+   Int scope = -1;
    while (c.pos < c.size) {
       ULong off = c.pos;
       if (!read_die(u, &c, &d)) {
-         if (c.bad) break;
-         /* The end of a list of children. */
-         if (depth == 0) break;
+         if (c.bad || depth == 0) break;
+         /* The end of a list of children: of the scope, if it made one. */
          depth--;
-         if (scope >= 0 && stack[depth].scope != scope) {
+         if (scope >= 0 && stack[depth] != scope) {
             Scope* s = VG_(indexXA)(u->scopes, scope);
             s->end = c.pos;
          }
-         scope = stack[depth].scope;
-         node  = stack[depth].node;
+         scope = stack[depth];
          continue;
       }
-      Int my_scope = scope, my_node = node;
+      Int my_scope = scope;
       if (is_scope(d.tag)) {
          Scope s;
          s.off = off; s.end = c.pos; s.parent = scope; s.tag = d.tag;
@@ -885,49 +949,70 @@ static void parse_unit(Obj* o, Unit* u)
          my_scope = (Int)VG_(sizeXA)(u->scopes) - 1;
       }
       Bool has_code = d.low.kind != V_NONE || d.ranges.kind != V_NONE;
-      if (d.tag == TAG_subprogram && !has_code)
-         my_node = -1;   /* a declaration or an abstract instance */
-      if (has_code && (d.tag == TAG_subprogram || (d.tag == TAG_inlined && node >= 0))) {
-         Node n;
-         n.origin = d.origin.kind == V_REF ? d.origin.u : d.spec.kind == V_REF ? d.spec.u : off;
-         n.call_line = d.call_line.kind == V_CONST ? (UInt)d.call_line.u : 0;
-         n.first_child = n.next_sibling = -1;
-         n.first_range = (UInt)VG_(sizeXA)(u->ranges);
-         n.n_ranges = 0;
-         VG_(addToXA)(u->nodes, &n);
-         NodeCtx ctx = { u, (UInt)VG_(sizeXA)(u->nodes) - 1 };
-         if (die_ranges(o, u, &d, add_node_range, &ctx)) {
-            Node* me = VG_(indexXA)(u->nodes, ctx.node);
-            if (d.tag == TAG_inlined) {
-               Node* parent = VG_(indexXA)(u->nodes, node);
-               me->next_sibling = parent->first_child;
-               parent->first_child = (Int)ctx.node;
-            } else {
-               UInt k;
-               for (k = 0; k < me->n_ranges; k++) {
-                  Range* r = VG_(indexXA)(u->ranges, me->first_range + k);
-                  RootRange rr = { r->lo, r->hi, ctx.node };
-                  VG_(addToXA)(u->roots, &rr);
-               }
-            }
-            my_node = (Int)ctx.node;
+      if (has_code && d.tag == TAG_subprogram)
+         add_node(o, u, &d, off, -1);
+      if (!d.children)
+         continue;
+      if (skippable(u, &c, &d, has_code && d.tag != TAG_subprogram)) {
+         /* Most of a C++ unit's DIEs are the members of the library's
+            classes, the parameters of declarations and what functions'
+            bodies hold (read when asked for).  The scope reaches to the
+            next sibling (C++'s member functions are named by their
+            linkage names, not by their scopes). */
+         if (my_scope != scope) {
+            Scope* sc = VG_(indexXA)(u->scopes, my_scope);
+            sc->end = d.sibling.u;
          }
+         c.pos = d.sibling.u;
+         continue;
       }
-      if (d.children) {
-         if (depth == MAX_DEPTH) break;
-         stack[depth].scope = scope;
-         stack[depth].node  = node;
-         depth++;
-         scope = my_scope;
-         node  = my_node;
-         if (my_scope >= 0 && my_scope != stack[depth - 1].scope) {
-            Scope* s = VG_(indexXA)(u->scopes, my_scope);
-            s->end = u->end;   /* until its null entry is read */
-         }
+      if (depth == MAX_DEPTH) break;
+      stack[depth++] = scope;
+      if (my_scope != scope) {
+         Scope* sc = VG_(indexXA)(u->scopes, my_scope);
+         sc->end = u->end;   /* until its null entry is read */
       }
+      scope = my_scope;
    }
-   VG_(setCmpFnXA)(u->roots, cmp_root);
    VG_(sortXA)(u->roots);
+}
+
+/* Reads the inlined calls in the function of node root, nested as their
+   DIEs are (lexical blocks passed through). */
+static void expand_root(Obj* o, Unit* u, Int root)
+{
+   Node* r = VG_(indexXA)(u->nodes, root);
+   Int   stack[MAX_DEPTH];
+   UInt  depth = 0;
+   Int   node = root;
+   Die   d;
+   r->expanded = True;
+   Cur c = cur_at(o->info, r->die);
+   c.size = u->end;
+   if (!read_die(u, &c, &d) || !d.children) return;
+   for (;;) {
+      ULong off = c.pos;
+      if (!read_die(u, &c, &d)) {
+         if (c.bad || depth == 0) return;
+         node = stack[--depth];
+         continue;
+      }
+      Bool has_code = d.low.kind != V_NONE || d.ranges.kind != V_NONE;
+      Int  my_node = node;
+      if (d.tag == TAG_subprogram)
+         my_node = -1;   /* a function of its own, with code of its own */
+      else if (d.tag == TAG_inlined && node >= 0 && has_code)
+         my_node = add_node(o, u, &d, off, node);
+      if (!d.children)
+         continue;
+      if (skippable(u, &c, &d, has_code)) {
+         c.pos = d.sibling.u;
+         continue;
+      }
+      if (depth == MAX_DEPTH) return;
+      stack[depth++] = node;
+      node = my_node;
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -1113,6 +1198,8 @@ Int VP_(dwarf_inlined_at)(DiEpoch ep, Addr a, VP_DwCall* out, UInt max)
    Int  at = root_at(ep, a, &o, &u, &svma);
    UInt n = 0;
    if (at < 0) return -1;
+   if (!((const Node*)VG_(indexXA)(u->nodes, at))->expanded)
+      expand_root(o, u, at);
    for (;;) {
       const Node* node = VG_(indexXA)(u->nodes, at);
       Int child;
