@@ -323,6 +323,39 @@ TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
       EXPECT_TRUE(found.count(line)) << "no inlined frame at rust_inline.rs:" << line;
 }
 
+// With its debug sections compressed, rust_inline's inlined calls are read
+// by Valgrind alone, which names those whose function lies in another
+// compile unit "UnknownInlinedFun", as DHAT shows them: in the profile such
+// a frame is an unnamed inlined function of the file of its code, so that
+// the unnamed calls of one file are not taken for one real function.
+TEST(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
+{
+   const std::string program = rust_program("rust_inline_zdebug");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   // DHAT's unnamed frames: "0x1234: UnknownInlinedFun (mod.rs:433)".
+   std::set<std::string> expected;
+   const boost::json::object doc = boost::json::parse(read_file(dir / "dh.json")).as_object();
+   for (const boost::json::value& f : doc.at("ftbl").as_array()) {
+      const std::string text(f.as_string());
+      const size_t at = text.find(": UnknownInlinedFun (");
+      if (at == std::string::npos) continue;
+      const std::string file = text.substr(at + 21, text.rfind(':') - at - 21);
+      expected.insert("{unnamed inlined function in " + base_name(file) + "}");
+   }
+   ASSERT_FALSE(expected.empty()) << "DHAT names no inlined call UnknownInlinedFun";
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::set<std::string> frames;
+   for (const vgprof::HeapSite& site : p.heap()->sites)
+      for (const auto frame : site.frames) frames.insert(p.fn_name(p.heap()->frame(frame).fn));
+   for (const std::string& name : expected) EXPECT_TRUE(frames.count(name)) << name;
+   EXPECT_FALSE(frames.count("UnknownInlinedFun"));
+}
+
 // The call-path tree: the calls made from inlined code hang below the
 // inlined functions' nodes, and report --function finds an inlined
 // function, where it was inlined and what its code cost.
