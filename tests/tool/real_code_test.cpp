@@ -356,6 +356,68 @@ TEST(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
    EXPECT_FALSE(frames.count("UnknownInlinedFun"));
 }
 
+// A little-endian field of the ELF image `elf`.
+uint64_t field(const std::string& elf, size_t at, size_t bytes)
+{
+   uint64_t v = 0;
+   for (size_t i = bytes; i-- > 0;) v = (v << 8) | uint8_t(elf.at(at + i));
+   return v;
+}
+
+// Where section `name` of the 64-bit ELF image lies: its header's offset,
+// its data's offset and size.
+struct Section { size_t header, offset, size; };
+Section section_named(const std::string& elf, const std::string& name)
+{
+   const size_t shoff = field(elf, 0x28, 8), entsize = field(elf, 0x3a, 2),
+                count = field(elf, 0x3c, 2), strndx = field(elf, 0x3e, 2);
+   const size_t names = field(elf, shoff + strndx * entsize + 0x18, 8);
+   for (size_t i = 0; i < count; ++i) {
+      const size_t h = shoff + i * entsize;
+      if (elf.c_str() + names + field(elf, h, 4) == name)
+         return {h, field(elf, h + 0x18, 8), field(elf, h + 0x20, 8)};
+   }
+   return {0, 0, 0};
+}
+
+// rust_inline with bytes of its debug information changed, or its main
+// section cut short: the names vgprof reads from it may be lost, the run
+// and the profile are not.
+TEST(RustRelease, DamagedDebugInformationLeavesTheRunWhole)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string original = read_file(program);
+   size_t inlined = 0;
+   for (int variant = 0; variant < 5; ++variant) {
+      std::string elf = original;
+      uint64_t state = 12345 + uint64_t(variant);
+      auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+      for (const char* name : {".debug_info", ".debug_abbrev", ".debug_str", ".debug_aranges"}) {
+         const Section sec = section_named(elf, name);
+         ASSERT_GT(sec.size, 0u) << name;
+         for (int k = 0; k < 3; ++k) elf[sec.offset + (next() >> 20) % sec.size] = char(next() >> 40);
+      }
+      if (variant == 4) {
+         // The section's header says it holds a third of its data.
+         const Section info = section_named(elf, ".debug_info");
+         for (size_t i = 0; i < 8; ++i) elf[info.header + 0x20 + i] = char(((info.size / 3) >> (8 * i)) & 0xff);
+      }
+      TempDir dir;
+      write_file(dir / "damaged", elf);
+      ASSERT_EQ(::chmod((dir / "damaged").c_str(), 0755), 0);
+      auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {"./damaged"}, dir.path());
+      ASSERT_EQ(vp.exit_code, 0) << "variant " << variant << ": " << vp.err;
+      const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+      EXPECT_FALSE(p.functions().empty()) << "variant " << variant;
+      for (size_t i = 0; i < p.functions().size(); ++i)
+         inlined += p.function(vgprof::FnId(static_cast<uint32_t>(i))).inlined;
+   }
+   // Valgrind kept the inlined calls it read: names were looked for in
+   // the damaged data.
+   EXPECT_GT(inlined, 0u);
+}
+
 // The call-path tree: the calls made from inlined code hang below the
 // inlined functions' nodes, and report --function finds an inlined
 // function, where it was inlined and what its code cost.
