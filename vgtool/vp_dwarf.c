@@ -20,9 +20,12 @@
    file is mapped whole into Valgrind's address space (the kernel pages in
    what is read) and read in place.  Nothing is read before it is asked
    for: the list of units once per object, a unit's DIEs when an address
-   in its code or a DIE it holds is first asked about; what that read
-   yields (the ranges of its functions and inlined calls, its scopes) is
-   kept for the run.  Every read is bounded by its section: malformed,
+   in its code or a DIE it holds is first asked about (where its DIEs say
+   where their siblings start, passing over what holds no code), a
+   function's inlined calls when its code is; what that yields (the
+   ranges of functions and inlined calls, the scopes, the names) is kept
+   for the run.  Separate debug files are looked for by build ID in
+   /usr/lib/debug.  Every read is bounded by its section: malformed,
    truncated or compressed debug information, or none, makes the caller
    keep Valgrind's name. */
 
@@ -233,7 +236,7 @@ typedef struct { Addr lo, hi; UInt unit; } Span;
 typedef struct {
    VP_ObjKey key;
    Bool     ok;
-   Sect     info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists, aranges;
+   struct { Sect info, abbrev, str, line_str, str_offsets, addr, ranges, rnglists, aranges; } s;
    Unit*    units;       /* sorted by offset */
    UInt     n_units;
    Span*    spans;       /* sorted by lo */
@@ -283,17 +286,17 @@ static Bool find_sections(Obj* o, const UChar* map, ULong len)
          continue;
       Sect s = { map + off, size };
       if (flags & SHF_COMPRESSED) s.data = NULL, s.size = 0;
-      if      (VG_(strcmp)(n, ".debug_info") == 0)        o->info = s;
-      else if (VG_(strcmp)(n, ".debug_abbrev") == 0)      o->abbrev = s;
-      else if (VG_(strcmp)(n, ".debug_str") == 0)         o->str = s;
-      else if (VG_(strcmp)(n, ".debug_line_str") == 0)    o->line_str = s;
-      else if (VG_(strcmp)(n, ".debug_str_offsets") == 0) o->str_offsets = s;
-      else if (VG_(strcmp)(n, ".debug_addr") == 0)        o->addr = s;
-      else if (VG_(strcmp)(n, ".debug_ranges") == 0)      o->ranges = s;
-      else if (VG_(strcmp)(n, ".debug_rnglists") == 0)    o->rnglists = s;
-      else if (VG_(strcmp)(n, ".debug_aranges") == 0)     o->aranges = s;
+      if      (VG_(strcmp)(n, ".debug_info") == 0)        o->s.info = s;
+      else if (VG_(strcmp)(n, ".debug_abbrev") == 0)      o->s.abbrev = s;
+      else if (VG_(strcmp)(n, ".debug_str") == 0)         o->s.str = s;
+      else if (VG_(strcmp)(n, ".debug_line_str") == 0)    o->s.line_str = s;
+      else if (VG_(strcmp)(n, ".debug_str_offsets") == 0) o->s.str_offsets = s;
+      else if (VG_(strcmp)(n, ".debug_addr") == 0)        o->s.addr = s;
+      else if (VG_(strcmp)(n, ".debug_ranges") == 0)      o->s.ranges = s;
+      else if (VG_(strcmp)(n, ".debug_rnglists") == 0)    o->s.rnglists = s;
+      else if (VG_(strcmp)(n, ".debug_aranges") == 0)     o->s.aranges = s;
    }
-   return o->info.data != NULL && o->abbrev.data != NULL;
+   return o->s.info.data != NULL && o->s.abbrev.data != NULL;
 }
 
 /* Maps the file at path and finds its sections; False, with nothing left
@@ -318,7 +321,7 @@ static Bool map_object(Obj* o, const HChar* path)
    if (find_sections(o, map, len))
       return True;
    VG_(am_munmap_valgrind)((Addr)map, len);
-   VG_(memset)(&o->info, 0, 9 * sizeof(Sect));
+   VG_(memset)(&o->s, 0, sizeof o->s);
    return False;
 }
 
@@ -380,7 +383,7 @@ static AbbrevTable* abbrev_table(Obj* o, ULong off)
       return (AbbrevTable*)val;
    XArray* abbrevs = VG_(newXA)(VG_(malloc), "vp.dw.ab", VG_(free), sizeof(Abbrev));
    XArray* specs   = VG_(newXA)(VG_(malloc), "vp.dw.sp", VG_(free), sizeof(AttrSpec));
-   Cur     c = cur_at(o->abbrev, off);
+   Cur     c = cur_at(o->s.abbrev, off);
    for (;;) {
       Abbrev ab;
       ab.code = uleb(&c);
@@ -506,13 +509,13 @@ static const HChar* str_of(const Obj* o, const Unit* u, const Val* v)
 {
    switch (v->kind) {
    case V_STR:       return v->s;
-   case V_STRP:      return str_in(o->str, v->u);
-   case V_LINE_STRP: return str_in(o->line_str, v->u);
+   case V_STRP:      return str_in(o->s.str, v->u);
+   case V_LINE_STRP: return str_in(o->s.line_str, v->u);
    case V_STRX: {
       ULong base = u->str_offsets_base ? u->str_offsets_base : (u->off_size == 8 ? 16 : 8);
-      Cur   c = cur_at(o->str_offsets, base + v->u * u->off_size);
+      Cur   c = cur_at(o->s.str_offsets, base + v->u * u->off_size);
       ULong off = rd(&c, u->off_size);
-      return c.bad ? NULL : str_in(o->str, off);
+      return c.bad ? NULL : str_in(o->s.str, off);
    }
    default: return NULL;
    }
@@ -522,7 +525,7 @@ static Bool addr_of(const Obj* o, const Unit* u, const Val* v, Addr* out)
 {
    if (v->kind == V_ADDR) { *out = (Addr)v->u; return True; }
    if (v->kind != V_ADDRX) return False;
-   Cur c = cur_at(o->addr, u->addr_base + v->u * u->addr_size);
+   Cur c = cur_at(o->s.addr, u->addr_base + v->u * u->addr_size);
    *out = (Addr)rd(&c, u->addr_size);
    return !c.bad;
 }
@@ -535,7 +538,7 @@ static Bool addr_of(const Obj* o, const Unit* u, const Val* v, Addr* out)
 static void read_units(Obj* o)
 {
    XArray* units = VG_(newXA)(VG_(malloc), "vp.dw.units", VG_(free), sizeof(Unit));
-   Cur     c = cur_at(o->info, 0);
+   Cur     c = cur_at(o->s.info, 0);
    while (c.pos < c.size && !c.bad) {
       Unit u;
       VG_(memset)(&u, 0, sizeof u);
@@ -649,7 +652,7 @@ static Bool read_root(Obj* o, Unit* u, Die* root)
 {
    if (u->broken) return False;
    if (u->abbrevs == NULL) u->abbrevs = abbrev_table(o, u->abbrev_off);
-   Cur c = cur_at(o->info, u->die_off);
+   Cur c = cur_at(o->s.info, u->die_off);
    c.size = u->end;
    if (!read_die(u, &c, root)) { u->broken = True; return False; }
    if (!u->root_read) {
@@ -669,7 +672,7 @@ typedef void (*AddRange)(void* ctx, Addr lo, Addr hi);
 
 static void ranges_list(const Obj* o, const Unit* u, ULong off, AddRange add, void* ctx)
 {
-   Cur  c = cur_at(o->ranges, off);
+   Cur  c = cur_at(o->s.ranges, off);
    Addr base = u->base_pc;
    UInt n;
    for (n = 0; n < 100000 && !c.bad; n++) {
@@ -683,7 +686,7 @@ static void ranges_list(const Obj* o, const Unit* u, ULong off, AddRange add, vo
 
 static void rnglist(const Obj* o, const Unit* u, ULong off, AddRange add, void* ctx)
 {
-   Cur  c = cur_at(o->rnglists, off);
+   Cur  c = cur_at(o->s.rnglists, off);
    Addr base = u->base_pc;
    UInt n;
    for (n = 0; n < 100000 && !c.bad; n++) {
@@ -719,7 +722,7 @@ static Bool die_ranges(const Obj* o, const Unit* u, const Die* d, AddRange add, 
       return True;
    }
    if (d->ranges.kind == V_RNGLISTX) {
-      Cur c = cur_at(o->rnglists, u->rnglists_base + d->ranges.u * u->off_size);
+      Cur c = cur_at(o->s.rnglists, u->rnglists_base + d->ranges.u * u->off_size);
       ULong rel = rd(&c, u->off_size);
       if (!c.bad) rnglist(o, u, u->rnglists_base + rel, add, ctx);
       return True;
@@ -762,8 +765,8 @@ static void read_spans(Obj* o)
    Bool*   listed = VG_(calloc)("vp.dw.listed", o->n_units + 1, sizeof(Bool));
    UInt    i;
    ctx.spans = VG_(newXA)(VG_(malloc), "vp.dw.spans", VG_(free), sizeof(Span));
-   Cur c = cur_at(o->aranges, 0);
-   while (o->aranges.data != NULL && c.pos < c.size && !c.bad) {
+   Cur c = cur_at(o->s.aranges, 0);
+   while (o->s.aranges.data != NULL && c.pos < c.size && !c.bad) {
       ULong start = c.pos, len = rd(&c, 4);
       UInt  off_size = 4;
       if (len == 0xffffffffULL) { len = rd(&c, 8); off_size = 8; }
@@ -923,7 +926,7 @@ static void parse_unit(Obj* o, Unit* u)
    u->roots  = VG_(newXA)(VG_(malloc), "vp.dw.roots", VG_(free), sizeof(RootRange));
    VG_(setCmpFnXA)(u->roots, cmp_root);
    if (!read_root(o, u, &d)) return;
-   Cur c = cur_at(o->info, u->die_off);
+   Cur c = cur_at(o->s.info, u->die_off);
    c.size = u->end;
    Int scope = -1;
    while (c.pos < c.size) {
@@ -987,7 +990,7 @@ static void expand_root(Obj* o, Unit* u, Int root)
    Int   node = root;
    Die   d;
    r->expanded = True;
-   Cur c = cur_at(o->info, r->die);
+   Cur c = cur_at(o->s.info, r->die);
    c.size = u->end;
    if (!read_die(u, &c, &d) || !d.children) return;
    for (;;) {
@@ -1114,7 +1117,7 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
       Unit* u = unit_at(o, at);
       Die   root, d;
       if (u == NULL || !read_root(o, u, &root)) break;
-      Cur c = cur_at(o->info, at);
+      Cur c = cur_at(o->s.info, at);
       c.size = u->end;
       if (!read_die(u, &c, &d)) break;
       if (linkage == NULL) linkage = str_of(o, u, &d.linkage);
