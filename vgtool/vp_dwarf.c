@@ -1098,6 +1098,24 @@ static Bool vaguer_than(const HChar* dem, const HChar* name)
           || (name != NULL && VG_(strncmp)(name, "{async", 6) == 0);
 }
 
+/* The interned name of a Rust function demangled as dem from linkage:
+   Rust's legacy mangling leaves out the generic arguments of an instance
+   (two instances of Vec<T>::push are one name), which the debug
+   information's name of it gives ("push<u8, alloc::alloc::Global>"):
+   added, so that the instances inlined are told apart. */
+static UInt with_instance(const HChar* dem, const HChar* linkage, const HChar* name)
+{
+   const HChar* args = name != NULL && name[0] != '<' ? VG_(strchr)(name, '<') : NULL;
+   if (args == NULL || VG_(strncmp)(linkage, "_ZN", 3) != 0)
+      return VP_(intern_str)(dem);
+   HChar* full = VG_(malloc)("vp.dw.instance", VG_(strlen)(dem) + VG_(strlen)(args) + 1);
+   VG_(strcpy)(full, dem);
+   VG_(strcat)(full, args);
+   UInt id = VP_(intern_str)(full);
+   VG_(free)(full);
+   return id;
+}
+
 #define MAX_HOPS 8
 
 /* The interned name of the function the DIE at off describes, following
@@ -1135,7 +1153,7 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
       const HChar* dem = linkage;
       VG_(demangle)(True, False, linkage, &dem);
       if (dem != NULL && VG_(strcmp)(dem, linkage) != 0 && !(rust && vaguer_than(dem, name)))
-         result = VP_(intern_str)(dem);
+         result = rust ? with_instance(dem, linkage, name) : VP_(intern_str)(dem);
       else if (!VG_(clo_demangle))
          result = VP_(intern_str)(linkage);
    }
