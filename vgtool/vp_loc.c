@@ -281,26 +281,31 @@ static UInt unnamed_inlined(UInt file)
 
 /* Valgrind's reader gives an inlined function the bare name of its
    declaration, or none when it is declared in another compile unit.  The
-   names vp_dwarf.c reads replace them, level by level from the outermost
-   in, as long as each inlined call was made on the line Valgrind's level
-   outside it shows: where the two readers part, the rest keep Valgrind's
-   names. */
-static void name_levels(DiEpoch ep, Addr a, Level* levels, UInt n)
+   names vp_dwarf.c reads replace them, level by level from the end both
+   readers see whole (the outermost call when Valgrind's levels reach the
+   function itself, else the innermost), as long as each inlined call was
+   made on the line Valgrind's level outside it shows: where the two
+   readers part, the rest keep Valgrind's names. */
+#define VP_MAX_DW_CALLS 64
+
+static void name_levels(DiEpoch ep, Addr a, Level* levels, UInt n, Bool complete)
 {
-   VP_DwCall calls[VP_MAX_LEVELS];
-   Int       m = VP_(dwarf_inlined_at)(ep, a, calls, VP_MAX_LEVELS);
-   Bool      agree = True;
-   UInt      j;
-   for (j = 0; j + 1 < n; j++) {
-      Level* inl = &levels[n - 2 - j];
-      agree = agree && (Int)j < m && calls[j].call_line == inl[1].line;
-      if (agree && calls[j].name != VP_DW_NO_NAME) {
-         inl->name = calls[j].name;
+   VP_DwCall calls[VP_MAX_DW_CALLS];
+   Int       m = VP_(dwarf_inlined_at)(ep, a, calls, VP_MAX_DW_CALLS);
+   UInt      inlined = complete ? n - 1 : n;   /* the levels that are inlined calls */
+   Bool      agree = complete || m < VP_MAX_DW_CALLS;
+   UInt      i;
+   for (i = 0; i < inlined; i++) {
+      UInt k = complete ? inlined - 1 - i : i;           /* Valgrind's level */
+      Int  d = complete ? (Int)i : m - 1 - (Int)i;       /* this reader's call */
+      agree = agree && d >= 0 && d < m && k + 1 < n && calls[d].call_line == levels[k + 1].line;
+      if (agree && calls[d].name != VP_DW_NO_NAME) {
+         levels[k].name = calls[d].name;
          continue;
       }
-      const HChar* name = VP_(str)(inl->name);
+      const HChar* name = VP_(str)(levels[k].name);
       if (VG_(strcmp)(name, "UnknownInlinedFun") == 0 || VG_(strcmp)(name, VP_(unknown)) == 0)
-         inl->name = unnamed_inlined(inl->file);
+         levels[k].name = unnamed_inlined(levels[k].file);
    }
 }
 
@@ -308,6 +313,7 @@ static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
 {
    InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
    UInt         n    = 0;
+   Bool         more;
    if (iipc == NULL)
       return 0;
    do {
@@ -315,10 +321,11 @@ static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
       out[n].name = VP_(intern_str)(name ? name : VP_(unknown));
       VG_(free)(name);
       n++;
-   } while (VG_(next_IIPC)(iipc) && n < max);
+      more = VG_(next_IIPC)(iipc);
+   } while (more && n < max);
    VG_(delete_IIPC)(iipc);
-   if (n > 1)
-      name_levels(ep, a, out, n);
+   if (n > 1 || more)
+      name_levels(ep, a, out, n, !more);
    return n;
 }
 
