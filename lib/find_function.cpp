@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Finding the function a person names (see find_function in
 // vgprof/query.hpp): by its name, by the qualified forms the commands and
-// the viewer print, by the last part of its path, or as the only name
-// containing the text.
+// the viewer print, by the last part of its path (an async function's by
+// its body), or as the only name containing the text.
 #include "vgprof/query.hpp"
 
 #include "text.hpp"
@@ -141,6 +141,17 @@ bool ends_path(const std::string& name, std::string_view spec)
            name.compare(name.size() - spec.size() - 2, 2, "::") == 0;
 }
 
+// Whether `name` is the body of async fn `spec` ("tsrv::serve_conn::{async_fn#0}"
+// for "serve_conn" or "tsrv::serve_conn"), where that function's code runs.
+bool async_body_of(const std::string& name, std::string_view spec)
+{
+    const size_t at = name.rfind("::{async_fn#");
+    if (at == std::string::npos || name.back() != '}')
+        return false;
+    const std::string parent = name.substr(0, at);
+    return parent == spec || ends_path(parent, spec);
+}
+
 using FunctionOrder = std::tuple<const std::string&, const std::string&, uint32_t, const std::string&, FnId>;
 
 FunctionOrder order_of(const Profile& p, FnId fn)
@@ -211,6 +222,15 @@ FunctionChoice choose_function(const Profile& profile, std::string_view spec)
 
     const std::vector<FnId> below_path =
         functions_where(profile, [&](FnId fn) { return ends_path(profile.fn_name(fn), spec); });
+    // An async function is meant by its body rather than by the function
+    // that only makes its future (selected by its whole name).
+    const std::vector<FnId> bodies =
+        functions_where(profile, [&](FnId fn) { return async_body_of(profile.fn_name(fn), spec); });
+    if (bodies.size() == 1 &&
+        std::all_of(below_path.begin(), below_path.end(), [&](FnId fn) {
+            return async_body_of(profile.fn_name(bodies[0]), profile.fn_name(fn));
+        }))
+        return {bodies[0], ""};
     if (below_path.size() == 1)
         return {below_path[0], ""};
     if (below_path.size() > 1)

@@ -37,8 +37,7 @@
 #define PE_DATAREL_SDATA4 0x3b   /* the table's encoding in GNU ld's output */
 
 typedef struct {
-   HChar* path;        /* the object file */
-   Addr   text_avma;   /* where its text is mapped: tells mappings apart */
+   VP_ObjKey key;
    UInt   n;           /* starts[0..n): function starts, object addresses, sorted */
    Addr*  starts;
    Addr*  ends;        /* [n]: where each function ends; 0 when unknown */
@@ -180,26 +179,37 @@ static Addr* read_starts(const HChar* path, UInt* count, Addr** ends)
    return starts;
 }
 
-static EntryTable* table_for(const DebugInfo* di)
+void* VP_(object_record)(XArray** table, SizeT size, const DebugInfo* di, Bool* fresh)
 {
    const HChar* path = VG_(DebugInfo_get_filename)(di);
    Addr         text = VG_(DebugInfo_get_text_avma)(di);
    Word         i;
+   *fresh = False;
    if (path == NULL)
       return NULL;
-   if (tables == NULL)
-      tables = VG_(newXA)(VG_(malloc), "vp.entries.tables", VG_(free), sizeof(EntryTable));
-   for (i = 0; i < VG_(sizeXA)(tables); i++) {
-      EntryTable* t = VG_(indexXA)(tables, i);
-      if (t->text_avma == text && VG_(strcmp)(t->path, path) == 0)
-         return t;
+   if (*table == NULL)
+      *table = VG_(newXA)(VG_(malloc), "vp.objrecords", VG_(free), size);
+   for (i = 0; i < VG_(sizeXA)(*table); i++) {
+      VP_ObjKey* k = VG_(indexXA)(*table, i);
+      if (k->text_avma == text && VG_(strcmp)(k->path, path) == 0)
+         return k;
    }
-   EntryTable t;
-   t.path      = VG_(strdup)("vp.entries.path", path);
-   t.text_avma = text;
-   t.starts    = read_starts(path, &t.n, &t.ends);
-   VG_(addToXA)(tables, &t);
-   return VG_(indexXA)(tables, VG_(sizeXA)(tables) - 1);
+   VP_ObjKey* rec = VG_(calloc)("vp.objrecord", 1, size);
+   rec->path      = VG_(strdup)("vp.objrecord.path", path);
+   rec->text_avma = text;
+   VG_(addToXA)(*table, rec);
+   VG_(free)(rec);
+   *fresh = True;
+   return VG_(indexXA)(*table, VG_(sizeXA)(*table) - 1);
+}
+
+static EntryTable* table_for(const DebugInfo* di)
+{
+   Bool        fresh;
+   EntryTable* t = VP_(object_record)(&tables, sizeof(EntryTable), di, &fresh);
+   if (fresh)
+      t->starts = read_starts(t->key.path, &t->n, &t->ends);
+   return t;
 }
 
 /* The object holding code outside its .text, by which alone Valgrind

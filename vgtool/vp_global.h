@@ -128,6 +128,19 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
    runtime's perf map gives the code at a, and where that code starts. */
 Bool VP_(perfmap_fn)(Addr a, UInt* name, Addr* start);
 
+/* What a table read from an object file is kept by: the file, and where
+   its text is mapped (telling two mappings of one file apart). */
+typedef struct {
+   HChar* path;
+   Addr   text_avma;
+} VP_ObjKey;
+
+/* The record of di's object in *table (an XArray, made on first use, of
+   records of size bytes that start with a VP_ObjKey): added, zeroed past
+   its key, with *fresh set, when not there yet.  NULL when di has no file
+   name.  The record moves when another is added. */
+void* VP_(object_record)(XArray** table, SizeT size, const DebugInfo* di, Bool* fresh);
+
 /*------------------------------------------------------------*/
 /*--- from vp_instr.c                                      ---*/
 /*------------------------------------------------------------*/

@@ -12,6 +12,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_wordfm.h"
 #include "vp_global.h"
+#include "vp_dwarf.h"
 
 /* Not in pub_tool_debuginfo.h, but exported by libcoregrind on every
    platform: the offset of an address from the start of its symbol. */
@@ -175,6 +176,9 @@ VP_Loc VP_(loc_of_instr)(Addr a)
    fn.obj = VP_(intern_str)(VG_(get_objname)(ep, a, &s) ? s : VP_(unknown));
    if (VG_(get_fnname)(ep, a, &s)) {
       fn.name = VP_(intern_str)(s);
+      UInt better;
+      if (VP_(vague_rust_name)(s) && VP_(dwarf_fn_name)(ep, a, &better))
+         fn.name = better;
       /* A function is told apart by where it starts, so that two static
          functions of one name in one object stay two functions. */
       PtrdiffT offset;
@@ -271,10 +275,55 @@ typedef struct { UInt name, file, line; } Level;
 
 #define VP_MAX_LEVELS 32
 
+/* The name of an inlined function no debug information names: said to be
+   one, with the file of its code, so that it is not taken for one real
+   function all such code shares. */
+static UInt unnamed_inlined(UInt file)
+{
+   const HChar* path = VP_(str)(file);
+   const HChar* base = VG_(strrchr)(path, '/');
+   HChar*       name = VG_(malloc)("vp.loc.unnamed", VG_(strlen)(path) + 48);
+   VG_(sprintf)(name, "{unnamed inlined function in %s}", base ? base + 1 : path);
+   UInt id = VP_(intern_str)(name);
+   VG_(free)(name);
+   return id;
+}
+
+/* Valgrind's reader gives an inlined function the bare name of its
+   declaration, or none when it is declared in another compile unit.  The
+   names vp_dwarf.c reads replace them, level by level from the end both
+   readers see whole (the outermost call when Valgrind's levels reach the
+   function itself, else the innermost), as long as each inlined call was
+   made on the line Valgrind's level outside it shows: where the two
+   readers part, the rest keep Valgrind's names. */
+#define VP_MAX_DW_CALLS 64
+
+static void name_levels(DiEpoch ep, Addr a, Level* levels, UInt n, Bool complete)
+{
+   VP_DwCall calls[VP_MAX_DW_CALLS];
+   Int       m = VP_(dwarf_inlined_at)(ep, a, calls, VP_MAX_DW_CALLS);
+   UInt      inlined = complete ? n - 1 : n;   /* the levels that are inlined calls */
+   Bool      agree = complete || m < VP_MAX_DW_CALLS;
+   UInt      i;
+   for (i = 0; i < inlined; i++) {
+      UInt k = complete ? inlined - 1 - i : i;           /* Valgrind's level */
+      Int  d = complete ? (Int)i : m - 1 - (Int)i;       /* this reader's call */
+      agree = agree && d >= 0 && d < m && k + 1 < n && calls[d].call_line == levels[k + 1].line;
+      if (agree && calls[d].name != VP_DW_NO_NAME) {
+         levels[k].name = calls[d].name;
+         continue;
+      }
+      const HChar* name = VP_(str)(levels[k].name);
+      if (VG_(strcmp)(name, "UnknownInlinedFun") == 0 || VG_(strcmp)(name, VP_(unknown)) == 0)
+         levels[k].name = unnamed_inlined(levels[k].file);
+   }
+}
+
 static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
 {
    InlIPCursor* iipc = VG_(new_IIPC)(ep, a);
    UInt         n    = 0;
+   Bool         more;
    if (iipc == NULL)
       return 0;
    do {
@@ -282,15 +331,18 @@ static UInt levels_at(DiEpoch ep, Addr a, Level* out, UInt max)
       out[n].name = VP_(intern_str)(name ? name : VP_(unknown));
       VG_(free)(name);
       n++;
-   } while (VG_(next_IIPC)(iipc) && n < max);
+      more = VG_(next_IIPC)(iipc);
+   } while (more && n < max);
    VG_(delete_IIPC)(iipc);
+   if (n > 1 || more)
+      name_levels(ep, a, out, n, !more);
    return n;
 }
 
-/* An inlined function is known by its name in its object: the debug
-   information Valgrind reads names it but does not say where it is
-   declared, and the file of its code at one address can be that of code
-   inlined into it without a record of its own (Rust's intrinsics). */
+/* An inlined function is known by its name in its object, qualified by
+   the scopes it is declared in (see vp_dwarf.c): the file of its code at
+   one address can be that of code inlined into it without a record of
+   its own (Rust's intrinsics). */
 static UInt inlined_fn(UInt name, UInt obj)
 {
    VP_Fn fn;

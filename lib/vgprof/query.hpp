@@ -159,6 +159,9 @@ bool same_simulation(const std::optional<CacheConfig>& a, const std::optional<Ca
 //   (src/app.c:3)", the file as printed or any ending of it at a '/'),
 //   both, and " (inlined)" for an inlined function; "0x1f30 [libfoo.so]"
 //   for the code without a symbol at that address of the object;
+// - the body of async fn `spec` ("serve_conn" names
+//   "tsrv::serve_conn::{async_fn#0}", also when "tsrv::serve_conn", which
+//   only makes its future, is there too);
 // - the one whose name is `spec` below a path ("serve_conn" names
 //   "tsrv::serve_conn");
 // - the only one whose name contains `spec`, which the choice's note then

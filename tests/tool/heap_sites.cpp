@@ -35,10 +35,27 @@ void add(Sites& sites, const Stack& stack, const Site& s)
    t.accesses.clear();
 }
 
+// An inlined function's frame is compared by its file and line alone:
+// vgprof names inlined functions with their paths (read from the debug
+// information), DHAT with the bare name Valgrind's reader gives them.
+const char kInlined[] = "(inlined)";
+
+// So is a Rust closure's or async body's: DHAT names it by its symbol
+// ("{{closure}}" in the legacy mangling), vgprof by the debug information
+// ("{closure#0}", "{async_fn#0}").
+const char kClosure[] = "(closure)";
+
+bool names_a_closure(const std::string& name)
+{
+   return name.find("{{closure}}") != std::string::npos ||
+          name.find("{closure") != std::string::npos || name.find("{async") != std::string::npos;
+}
+
 std::string frame_text(const vgprof::Profile& p, const vgprof::HeapFrame& f)
 {
    const std::string& file = p.file_path(f.file);
-   const std::string name = valgrind_name(p.fn_name(f.fn));
+   std::string name = p.function(f.fn).inlined ? kInlined : valgrind_name(p.fn_name(f.fn));
+   if (names_a_closure(name)) name = kClosure;
    if (file == "???")
       return name + " (in " + p.obj_path(p.function(f.fn).obj) + ")";
    return name + " (" + base_name(file) + ":" + std::to_string(f.line) + ")";
@@ -102,10 +119,18 @@ Sites read_dhat(const std::string& path)
    for (const boost::json::value& v : doc.at("pps").as_array()) {
       const boost::json::object& pp = v.as_object();
       Stack stack;
-      for (const boost::json::value& f : pp.at("fs").as_array()) {
-         const std::string text(ftbl.at(u64(f)).as_string());
-         const std::string desc = text.substr(text.find(": ") + 2);
-         if (!in_allocator(desc)) stack.push_back(without_dirs(desc));
+      const boost::json::array& fs = pp.at("fs").as_array();
+      for (size_t i = 0; i < fs.size(); ++i) {
+         const std::string text(ftbl.at(u64(fs[i])).as_string());
+         std::string desc = without_dirs(text.substr(text.find(": ") + 2));
+         if (in_allocator(desc)) continue;
+         // Frames of one address but the last are its inlined calls.
+         const std::string addr = text.substr(0, text.find(": "));
+         const bool inlined = i + 1 < fs.size() &&
+             std::string(ftbl.at(u64(fs[i + 1])).as_string()).rfind(addr + ": ", 0) == 0;
+         if (inlined) desc = kInlined + desc.substr(desc.rfind(" ("));
+         else if (names_a_closure(desc.substr(0, desc.rfind(" (")))) desc = kClosure + desc.substr(desc.rfind(" ("));
+         stack.push_back(desc);
       }
       Site s;
       s.bytes = u64(pp.at("tb")); s.blocks = u64(pp.at("tbk"));

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -182,8 +183,8 @@ std::set<std::string> own_functions(const vgprof::Profile& p, const std::string&
 
 // Demangled names read as callgrind shows them (Valgrind's demangler, for
 // C++ and for Rust's legacy and v0 schemes, the hash suffix left out, so
-// that functions that differ only by it are one), and --demangle=no keeps
-// them mangled.
+// that functions that differ only by it are one), but for the closures
+// legacy names leave unnumbered, and --demangle=no keeps them mangled.
 void expect_names_as_callgrinds(const std::string& program, const std::string& mangled_prefix)
 {
    TempDir dir;
@@ -201,9 +202,19 @@ void expect_names_as_callgrinds(const std::string& program, const std::string& m
    // (Code without a symbol, which callgrind names by the address of each
    // block a call entered, is StrippedLibrary's concern.)
    for (const std::string& name : theirs) {
-      if (name.rfind("0x", 0) != 0) {
-         EXPECT_TRUE(mine.count(name)) << "callgrind's " << name << " is not in the profile";
+      if (name.rfind("0x", 0) == 0) continue;
+      // Rust's legacy mangling names every closure and async body of a
+      // function "{{closure}}": the profile names it as the debug
+      // information does, below the same path ("{closure#0}", "{async_fn#0}").
+      const size_t vague = name.find("{{closure}}");
+      if (vague != std::string::npos) {
+         const std::string path = name.substr(0, vague);
+         EXPECT_TRUE(std::any_of(mine.begin(), mine.end(), [&](const std::string& m) {
+            return m.rfind(path + "{closure#", 0) == 0 || m.rfind(path + "{async", 0) == 0;
+         })) << "callgrind's " << name << " is in the profile under no name below " << path;
+         continue;
       }
+      EXPECT_TRUE(mine.count(name)) << "callgrind's " << name << " is not in the profile";
    }
    const std::regex hash(".*::h[0-9a-f]{16}$");
    for (const std::string& name : mine) {
@@ -238,6 +249,36 @@ TEST(RustRelease, V0NamesAreDemangledAsCallgrindShowsThem)
 TEST(CxxTemplates, NamesAreDemangledAsCallgrindShowsThem)
 {
    expect_names_as_callgrinds(progs_dir() + "/cxx_templates", "_Z");
+}
+
+// The inlined functions of the profile named `name`.
+std::vector<vgprof::FnId> inlined_named(const vgprof::Profile& p, const std::string& name)
+{
+   std::vector<vgprof::FnId> out;
+   for (size_t i = 0; i < p.functions().size(); ++i) {
+      const vgprof::FnId fn(static_cast<uint32_t>(i));
+      if (p.function(fn).inlined && p.fn_name(fn) == name) out.push_back(fn);
+   }
+   return out;
+}
+
+// cxx_templates fills a vector<long> and a vector<double> with rvalues:
+// their push_back methods, inlined into main, are two functions named with
+// their classes, as the C++ demangler names their symbols, not one
+// "push_back".
+TEST(CxxTemplates, InlinedMethodsAreNamedWithTheirClasses)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {progs_dir() + "/cxx_templates"},
+                      dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   for (const char* type : {"long", "double"}) {
+      const std::string method = std::string("std::vector<") + type + ", std::allocator<" + type +
+                                 "> >::push_back(" + type + "&&)";
+      EXPECT_EQ(inlined_named(p, method).size(), 1u) << method;
+   }
+   EXPECT_TRUE(inlined_named(p, "push_back").empty());
 }
 
 // The line of the source at `path` holding `text`, from the source itself.
@@ -282,6 +323,101 @@ TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
       EXPECT_TRUE(found.count(line)) << "no inlined frame at rust_inline.rs:" << line;
 }
 
+// With its debug sections compressed, rust_inline's inlined calls are read
+// by Valgrind alone, which names those whose function lies in another
+// compile unit "UnknownInlinedFun", as DHAT shows them: in the profile such
+// a frame is an unnamed inlined function of the file of its code, so that
+// the unnamed calls of one file are not taken for one real function.
+TEST(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
+{
+   const std::string program = rust_program("rust_inline_zdebug");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   // DHAT's unnamed frames: "0x1234: UnknownInlinedFun (mod.rs:433)".
+   std::set<std::string> expected;
+   const boost::json::object doc = boost::json::parse(read_file(dir / "dh.json")).as_object();
+   for (const boost::json::value& f : doc.at("ftbl").as_array()) {
+      const std::string text(f.as_string());
+      const size_t at = text.find(": UnknownInlinedFun (");
+      if (at == std::string::npos) continue;
+      const std::string file = text.substr(at + 21, text.rfind(':') - at - 21);
+      expected.insert("{unnamed inlined function in " + base_name(file) + "}");
+   }
+   ASSERT_FALSE(expected.empty()) << "DHAT names no inlined call UnknownInlinedFun";
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::set<std::string> frames;
+   for (const vgprof::HeapSite& site : p.heap()->sites)
+      for (const auto frame : site.frames) frames.insert(p.fn_name(p.heap()->frame(frame).fn));
+   for (const std::string& name : expected) EXPECT_TRUE(frames.count(name)) << name;
+   EXPECT_FALSE(frames.count("UnknownInlinedFun"));
+}
+
+// A little-endian field of the ELF image `elf`.
+uint64_t field(const std::string& elf, size_t at, size_t bytes)
+{
+   uint64_t v = 0;
+   for (size_t i = bytes; i-- > 0;) v = (v << 8) | uint8_t(elf.at(at + i));
+   return v;
+}
+
+// Where section `name` of the 64-bit ELF image lies: its header's offset,
+// its data's offset and size.
+struct Section { size_t header, offset, size; };
+Section section_named(const std::string& elf, const std::string& name)
+{
+   const size_t shoff = field(elf, 0x28, 8), entsize = field(elf, 0x3a, 2),
+                count = field(elf, 0x3c, 2), strndx = field(elf, 0x3e, 2);
+   const size_t names = field(elf, shoff + strndx * entsize + 0x18, 8);
+   for (size_t i = 0; i < count; ++i) {
+      const size_t h = shoff + i * entsize;
+      if (elf.c_str() + names + field(elf, h, 4) == name)
+         return {h, field(elf, h + 0x18, 8), field(elf, h + 0x20, 8)};
+   }
+   return {0, 0, 0};
+}
+
+// rust_inline with bytes of its debug information changed, or its main
+// section cut short: the names vgprof reads from it may be lost, the run
+// and the profile are not.
+TEST(RustRelease, DamagedDebugInformationLeavesTheRunWhole)
+{
+   const std::string program = rust_program("rust_inline");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string original = read_file(program);
+   size_t inlined = 0;
+   for (int variant = 0; variant < 5; ++variant) {
+      std::string elf = original;
+      uint64_t state = 12345 + uint64_t(variant);
+      auto next = [&state] { return state = state * 6364136223846793005ULL + 1442695040888963407ULL; };
+      for (const char* name : {".debug_info", ".debug_abbrev", ".debug_str", ".debug_aranges"}) {
+         const Section sec = section_named(elf, name);
+         ASSERT_GT(sec.size, 0u) << name;
+         for (int k = 0; k < 3; ++k) elf[sec.offset + (next() >> 20) % sec.size] = char(next() >> 40);
+      }
+      if (variant == 4) {
+         // The section's header says it holds a third of its data.
+         const Section info = section_named(elf, ".debug_info");
+         for (size_t i = 0; i < 8; ++i) elf[info.header + 0x20 + i] = char(((info.size / 3) >> (8 * i)) & 0xff);
+      }
+      TempDir dir;
+      write_file(dir / "damaged", elf);
+      ASSERT_EQ(::chmod((dir / "damaged").c_str(), 0755), 0);
+      auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {"./damaged"}, dir.path());
+      ASSERT_EQ(vp.exit_code, 0) << "variant " << variant << ": " << vp.err;
+      const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+      EXPECT_FALSE(p.functions().empty()) << "variant " << variant;
+      for (size_t i = 0; i < p.functions().size(); ++i)
+         inlined += p.function(vgprof::FnId(static_cast<uint32_t>(i))).inlined;
+   }
+   // Valgrind kept the inlined calls it read: names were looked for in
+   // the damaged data.
+   EXPECT_GT(inlined, 0u);
+}
+
 // The call-path tree: the calls made from inlined code hang below the
 // inlined functions' nodes, and report --function finds an inlined
 // function, where it was inlined and what its code cost.
@@ -302,7 +438,7 @@ TEST(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
    bool found = false;
    for (size_t i = 0; i < p.paths().size(); ++i) {
       const vgprof::PathNode& n = p.paths()[i];
-      if (!n.fn || !n.parent || p.fn_name(*n.fn) != "build_table") continue;
+      if (!n.fn || !n.parent || p.fn_name(*n.fn) != "rust_inline::build_table") continue;
       const vgprof::PathNode& up = p.path(*n.parent);
       EXPECT_TRUE(p.function(*n.fn).inlined);
       EXPECT_EQ(n.count, 0u);
@@ -418,6 +554,44 @@ TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
       << top.out;
 }
 
+// The async server's three async functions, their bodies inlined into the
+// executor's poll loop: each body is a function of its own, named with its
+// crate and function (rustc calls the body of `async fn f` "f::{async_fn#0}"),
+// not one "{async_fn#0}" for all; no code is put on an "UnknownInlinedFun";
+// and `report --function serve_conn` shows serve_conn's body.
+TEST(RustAsync, AsyncBodiesAreFunctionsNamedWithTheirPaths)
+{
+   const std::string program = rust_program("rust_async");
+   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::set<vgprof::FnId> bodies;
+   for (const char* fn : {"parse_request", "handle_request", "serve_conn"}) {
+      const std::string body = std::string("rust_async::") + fn + "::{async_fn#0}";
+      const std::vector<vgprof::FnId> found = inlined_named(p, body);
+      EXPECT_EQ(found.size(), 1u) << body;
+      bodies.insert(found.begin(), found.end());
+   }
+   EXPECT_EQ(bodies.size(), 3u);
+   for (size_t i = 0; i < p.functions().size(); ++i) {
+      const std::string& name = p.fn_name(vgprof::FnId(static_cast<uint32_t>(i)));
+      EXPECT_NE(name, "UnknownInlinedFun");
+      EXPECT_NE(name.rfind("{async_fn#", 0), 0u) << name << " has no path";
+   }
+   for (const vgprof::HeapSite& site : p.heap()->sites)
+      for (const auto frame : site.frames)
+         EXPECT_NE(p.fn_name(p.heap()->frame(frame).fn), "UnknownInlinedFun");
+
+   auto r = run({cli_path(), "report", "--function", "serve_conn", "--events", "Ir", "vp.json"},
+                dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   EXPECT_NE(r.out.find("Function:         rust_async::serve_conn::{async_fn#0}  ["),
+             std::string::npos)
+       << r.out;
+}
+
 // The CI gate on the async server with its per-request allocation doubled:
 // the rise, 15 connections x 20 requests x 4,096 more bytes, is named at
 // build_payload's line of the program's own source, not in the standard
@@ -444,7 +618,8 @@ TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
    auto text = run({cli_path(), "diff", "base.json", "new.json", "--fail-above", "HeapBytes=+1%"},
                    dir.path());
    EXPECT_EQ(text.exit_code, 1) << text.err;
-   EXPECT_NE(text.out.find("rose in build_payload +" + rise + ", at "), std::string::npos) << text.out;
+   EXPECT_NE(text.out.find("rose in rust_async::build_payload +" + rise + ", at "), std::string::npos)
+       << text.out;
    EXPECT_NE(text.out.find("rust_async.rs:" + line + " +" + rise), std::string::npos) << text.out;
    EXPECT_EQ(text.out.find("rose in alloc"), std::string::npos) << text.out;
 

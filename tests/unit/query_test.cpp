@@ -465,6 +465,30 @@ TEST(FindFunction, ALastPathComponentSelectsThatFunctionNotAnotherNamingIt)
     EXPECT_EQ(choose_function(p, "serve_conn").note, "");
 }
 
+// An async fn's body beside the function that makes its future and a
+// generic instance naming both.
+TEST(FindFunction, AnAsyncFunctionsNameSelectsItsBody)
+{
+    const Profile p = parse_profile(
+        test::ProfileText()
+            .set("vgprof", "7")
+            .set("strs", R"(["/src/app","/src/main.rs","tsrv::serve_conn","tsrv::serve_conn::{async_fn#0}",)"
+                         R"("core::ptr::drop_in_place<tsrv::serve_conn::{async_fn_env#0}>"])")
+            .set("objs", "[0]")
+            .set("files", "[1]")
+            .set("fns", "[[2,0,0,40],[3,0,0,40,1],[4,0,0,1]]")
+            .set("lines", "[[1,0,41,1]]")
+            .set_meta("totals", "[1]")
+            .drop("instrs")
+            .drop_call_graph()
+            .str(),
+        "p.json");
+    EXPECT_EQ(choose_function(p, "serve_conn").fn, FnId(1));
+    EXPECT_EQ(choose_function(p, "serve_conn").note, "");
+    EXPECT_EQ(find_function(p, "tsrv::serve_conn"), FnId(0));
+    EXPECT_EQ(find_function(p, "tsrv::serve_conn::{async_fn#0}"), FnId(1));
+}
+
 TEST(FindFunction, TheOnlyNameContainingTheTextIsChosenWithANoteSayingSo)
 {
     const FunctionChoice choice = choose_function(shared_names(), "drop_in");
