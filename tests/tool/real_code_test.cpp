@@ -541,7 +541,7 @@ TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
                    dir.path());
    ASSERT_EQ(tags.exit_code, 0) << tags.err;
    EXPECT_TRUE(std::regex_search(tags.out, std::regex(std::to_string(15 * 20 * 4096) +
-                                                      "\\.0B \\([ 0-9.]+%\\): build_payload \\(" +
+                                                      "\\.0B \\([ 0-9.]+%\\): rust_async::build_payload \\(" +
                                                       source + ":" + line + "\\)\n")))
       << tags.out;
 
@@ -639,7 +639,7 @@ TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
    EXPECT_EQ(cpu.exit_code, 1) << cpu.err;
    EXPECT_TRUE(std::regex_search(
        cpu.out, std::regex("\n      rose in [^ ]*memset[^ ]* \\+[0-9,]+, called through "
-                           "build_payload at [^ ]*/rust_async\\.rs:" + line + "\n")))
+                           "rust_async::build_payload at [^ ]*/rust_async\\.rs:" + line + "\n")))
       << cpu.out;
    auto cpu_github = run({"/usr/bin/env", "GITHUB_WORKSPACE=" + repository, cli_path(), "diff",
                           "base.json", "new.json", "--fail-above", "Ir=+1%", "--format", "github"},
