@@ -80,6 +80,30 @@ TEST(FunctionCode, AFunctionsInstructionsCarryTheirCosts)
     EXPECT_TRUE(l.notes.empty());
 }
 
+TEST(FunctionCode, CodeWithoutASymbolIsListedFromTheAddressItIsNamedBy)
+{
+    // The tool names code without a symbol by where it starts in its
+    // object: helper renamed so, in a profile without instruction costs.
+    // It runs to the next symbol (compute at 0x2000) or, sooner, to the
+    // next such function of the object (0x1008 here).
+    ProfileText text = app_profile();
+    text.set("strs", R"(["???","/src/app.c","/usr/bin/app","compute","0x0000000000001000",)"
+                     R"("main","parse","0x0000000000001008"])")
+        .set("fns", "[[5,1,0,10],[6,1,0,20],[3,1,0,30],[4,1,0,40],[7,1,0,0]]");
+    const auto doc = document_of(text);
+    const AsmListing l = function_listing(doc->profile(), FnId(kHelper), disassembly(), 0, "app.json");
+    EXPECT_TRUE(l.problem.empty()) << l.problem;
+    ASSERT_EQ(l.lines.size(), 2u);
+    EXPECT_EQ(l.lines[0].addr, 0x1000u);
+    EXPECT_EQ(l.lines[1].addr, 0x1004u);
+    // The last function of the object: up to the next symbol.
+    const AsmListing last = function_listing(doc->profile(), FnId(4), disassembly(), 0, "app.json");
+    EXPECT_TRUE(last.problem.empty()) << last.problem;
+    ASSERT_EQ(last.lines.size(), 2u);
+    EXPECT_EQ(last.lines[0].addr, 0x1008u);
+    EXPECT_EQ(last.lines[1].addr, 0x100cu);
+}
+
 TEST(FunctionCode, JumpsWithinTheFunctionGoToNumberedLabels)
 {
     const auto doc = document_of(with_instructions());

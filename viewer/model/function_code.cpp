@@ -71,6 +71,33 @@ std::vector<uint64_t> executed_in(const Profile& p, ObjId obj)
     return out;
 }
 
+// Where the code of a function without a symbol starts in its object: the
+// tool names it by that address ("0x0000000000627ca0", " [PLT]" after the
+// stubs' start), as callgrind does.
+std::optional<uint64_t> unnamed_start(const std::string& name)
+{
+    std::string digits = name;
+    if (digits.size() > 6 && digits.compare(digits.size() - 6, 6, " [PLT]") == 0)
+        digits.resize(digits.size() - 6);
+    if (digits.size() != 18 || digits.compare(0, 2, "0x") != 0 ||
+        digits.find_first_not_of("0123456789abcdef", 2) != std::string::npos)
+        return std::nullopt;
+    return std::stoull(digits.substr(2), nullptr, 16);
+}
+
+// Where that code ends at the latest: the next symbol of the object, or the
+// start of the next unnamed function of the object the profile has,
+// whichever comes first.
+uint64_t unnamed_end(const Profile& p, ObjId obj, const Disassembly& code, uint64_t start)
+{
+    uint64_t end = code.next_symbol_after(start).value_or(~uint64_t(0));
+    for (const Function& f : p.functions())
+        if (f.obj == obj)
+            if (const std::optional<uint64_t> other = unnamed_start(p.str(f.name)); other && *other > start)
+                end = std::min(end, *other);
+    return end;
+}
+
 // The addresses to list: [start, end) of the object file.
 struct Span {
     uint64_t start = 0, end = 0;
@@ -349,6 +376,16 @@ AsmListing function_listing(const Profile& p, FnId fn, const ObjectCode& object,
         span = {*low, *high + 1};
         out.notes.push_back("No symbol of " + path + " names this code: listed from its first to its "
                             "last executed instruction.");
+    } else if (const std::optional<uint64_t> start = unnamed_start(name)) {
+        const uint64_t end = unnamed_end(p, f.obj, code, *start);
+        if (end == ~uint64_t(0)) {
+            out.problem = "No symbol or other function of " + path + " follows " + name +
+                          ": where its code ends is not known.";
+            return out;
+        }
+        span = {*start, end};
+        out.notes.push_back("No symbol of " + path + " names this code: listed from where it starts "
+                            "to the next function the object or the profile knows.");
     } else {
         out.problem = "No symbol of " + path + " is named " + name + ".";
         return out;
