@@ -2,6 +2,7 @@
 // Matching the functions and call paths of two profiles.
 #include "diff_link.hpp"
 
+#include "vgprof/diff.hpp"
 #include "vgprof/function_match.hpp"
 #include "vgprof/identity.hpp"
 
@@ -61,7 +62,9 @@ std::string stack_key(const Profile& p, const HeapSite& site,
 } // namespace
 
 DiffLink::DiffLink(const Document& base, const Document& now)
-    : base_(&base), now_(&now)
+    : base_(&base), now_(&now),
+      differences_(comparison_differences(base.profile(), now.profile())),
+      warnings_(comparison_warnings(base.profile(), now.profile()))
 {
     const Profile& b = base.profile();
     const Profile& n = now.profile();

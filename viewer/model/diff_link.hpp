@@ -57,6 +57,13 @@ public:
     // or no such file.
     std::vector<uint64_t> base_allocated_in_file(FileId file) const;
 
+    // What keeps the two profiles from comparing (another program,
+    // arguments, environment, working directory, caches or options), one
+    // clause each, and what only deserves a word: as `vgprof diff` judges
+    // them, which refuses such a pair unless --force.
+    const std::vector<std::string>& differences() const { return differences_; }
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
     // Functions of the base that no function of the new profile matches.
     size_t functions_only_in_base() const { return only_in_base_; }
 
@@ -68,6 +75,7 @@ private:
     std::vector<std::optional<SiteId>> base_site_;
     std::vector<std::optional<size_t>> base_event_;
     size_t only_in_base_ = 0;
+    std::vector<std::string> differences_, warnings_;
 };
 
 } // namespace vgprof::viewer
