@@ -61,10 +61,18 @@ std::string stack_key(const Profile& p, const HeapSite& site,
 
 } // namespace
 
+Judgement judge(const Profile& base, const Profile& now)
+{
+    return {comparison_differences(base, now), comparison_warnings(base, now)};
+}
+
 DiffLink::DiffLink(const Document& base, const Document& now)
-    : base_(&base), now_(&now),
-      differences_(comparison_differences(base.profile(), now.profile())),
-      warnings_(comparison_warnings(base.profile(), now.profile()))
+    : DiffLink(base, now, judge(base.profile(), now.profile()))
+{
+}
+
+DiffLink::DiffLink(const Document& base, const Document& now, Judgement judgement)
+    : base_(&base), now_(&now), judgement_(std::move(judgement))
 {
     const Profile& b = base.profile();
     const Profile& n = now.profile();
