@@ -189,6 +189,16 @@ uint64_t magnitude(int64_t n)
 
 } // namespace
 
+std::vector<std::string> comparison_differences(const Profile& base, const Profile& now)
+{
+    return detail::comparison_differences(base, now);
+}
+
+std::vector<std::string> comparison_warnings(const Profile& base, const Profile& now)
+{
+    return detail::comparison_warnings(base, now);
+}
+
 DiffResult diff_profiles(const Profile& base, const Profile& now, OwnCodeRules own_code)
 {
     DiffResult diff;

@@ -207,6 +207,7 @@ void App::take_loaded()
     loading_.clear();
     session_ = std::make_unique<Session>(std::move(loaded));
     session_->source.trust_profile(options_.trust_profile);
+    session_->compared_anyway = options_.force;
     if (options_.heap_panel)
         session_->heap.show_panel(*options_.heap_panel);
     if (options_.machine_code)
@@ -332,8 +333,11 @@ void App::frame()
     draw_menu();
     const float status_height = ImGui::GetFrameHeightWithSpacing();
     ImGui::BeginChild("main", ImVec2(0, -status_height), false, ImGuiWindowFlags_NoScrollbar);
-    if (session_) {
+    if (session_ && session_->refused()) {
+        draw_refusal();
+    } else if (session_) {
         draw_toolbar();
+        draw_diff_warnings();
         draw_body();
     } else {
         draw_load_state();

@@ -35,6 +35,7 @@ struct AppOptions {
     std::optional<float> scale;         // UI scale; default from the display's DPI
     size_t bench_frames = 0;            // > 0: time this many frames per view and exit
     bool trust_profile = false;         // read its sources wherever they are
+    bool force = false;                 // diff mode even when the profiles do not compare
 };
 
 // One profile (or pair) in the window: the documents, the selection and
@@ -66,6 +67,13 @@ struct Session {
     // the total change of every caller of a changed function is as large
     // as its own, so it would color the whole path to it alike.
     DiffColoring coloring = DiffColoring::own;
+    // Diff mode of profiles that do not compare (DiffLink::differences)
+    // shows why until the user asks for the diff anyway (or --force).
+    bool compared_anyway = false;
+    bool refused() const
+    {
+        return loaded->diff && !loaded->diff->differences().empty() && !compared_anyway;
+    }
     ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring}; }
     // Whether a view is still working in the background (disassembling).
     bool busy() const { return source.busy(); }
@@ -96,6 +104,8 @@ private:
     void draw_body();
     void draw_status();
     void draw_load_state();
+    void draw_refusal();
+    void draw_diff_warnings();
     void draw_open_dialog();
     void show(ViewId view);
 

@@ -67,6 +67,10 @@ int main(int argc, char** argv)
                  "read the source files the profile names wherever they are, not only below the "
                  "current directory and the system's and toolchains' sources (still only regular "
                  "files, never in /proc, /sys, /dev)");
+    cli.add_flag("--force", options.force,
+                 "with two profiles, show the diff even when they do not compare (another "
+                 "command, program, environment, working directory, cache or options), as "
+                 "vgprof diff --force does; the reasons stay shown as warnings");
     cli.failure_message(CLI::FailureMessage::help);
     try {
         cli.parse(argc, argv);

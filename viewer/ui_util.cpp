@@ -115,8 +115,16 @@ void diff_legend(const DiffScale& scale, const char* what)
         }
         return signed_short(int64_t(sign * edge));
     };
-    for (int b = -DiffScale::kBins; b <= DiffScale::kBins; ++b) {
-        const std::string text = b == 0 ? "less than " + label(scale.edge(1), 1).substr(1)
+    // The neutral bin: changes under the first edge, and those under the
+    // noise floor's share of the base.
+    std::string neutral = "less than " + label(scale.edge(1), 1).substr(1);
+    if (scale.floor().percent > 0 && !scale.relative()) {
+        char share[32];
+        std::snprintf(share, sizeof share, " or %g%%", scale.floor().percent);
+        neutral += share;
+    }
+    for (const int b : scale.bins()) {
+        const std::string text = b == 0 ? neutral
                                         : (b < 0 ? "<= " : ">= ") + label(scale.edge(std::abs(b)), b < 0 ? -1 : 1);
         const Rgb color = DiffScale::bin_color(b);
         const float w = ImGui::CalcTextSize(text.c_str()).x + font * 0.6f;

@@ -179,16 +179,18 @@ void App::draw_status()
     }
     const Document& doc = *session_->loaded->now;
     const Profile& p = doc.profile();
+    // Profiles that do not compare show no change until asked to.
+    const DiffLink* diff = session_->refused() ? nullptr : session_->loaded->diff.get();
     std::string totals;
     for (size_t e = 0; e < doc.num_events(); ++e) {
         totals += "   " + p.meta().events[e] + " " + format_thousands(doc.total(e));
-        if (const DiffLink* d = session_->loaded->diff.get()) {
+        if (const DiffLink* d = diff) {
             const int64_t change = d->total_delta(e);
             totals += " (" + change_text(change, uint64_t(int64_t(doc.total(e)) - change)) + ")";
         }
     }
     totals += "   " + format_thousands(doc.num_functions()) + " functions";
-    if (const DiffLink* d = session_->loaded->diff.get())
+    if (const DiffLink* d = diff)
         totals += "   diff against " + d->base().path() + ", " +
                   format_thousands(d->functions_only_in_base()) + " functions only there";
     // One line whatever the command line holds (python3 -c "..." spans
@@ -239,6 +241,54 @@ void App::draw_load_state()
     }
     centred_message("Open a profile with Ctrl+O or by dropping it on this window.\n"
                     "Record one with: valgrind --tool=vgprof ./program");
+}
+
+void App::draw_refusal()
+{
+    const DiffLink& d = *session_->loaded->diff;
+    ImGui::Dummy(ImVec2(0, ImGui::GetContentRegionAvail().y * 0.3f));
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(180, 20, 20, 255));
+    ImGui::TextUnformatted("These profiles do not compare, as vgprof diff judges them:");
+    ImGui::PopStyleColor();
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(drawable("base: " + d.base().path()).c_str());
+    ImGui::TextUnformatted(drawable("new:  " + d.now().path()).c_str());
+    ImGui::Spacing();
+    for (const std::string& why : d.differences())
+        ImGui::BulletText("%s", drawable(why).c_str());
+    for (const std::string& w : d.warnings())
+        ImGui::BulletText("%s", drawable("also: " + w).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    ImGui::TextDisabled("Their differences may be the program's, not the change's. "
+                        "vgprof-viewer --force BASE NEW compares them at once.");
+    if (ImGui::Button("Compare anyway"))
+        session_->compared_anyway = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Open another profile..."))
+        open_dialog_ = true;
+}
+
+void App::draw_diff_warnings()
+{
+    const DiffLink* d = session_->loaded->diff.get();
+    if (!d)
+        return;
+    std::vector<std::string> lines;
+    for (const std::string& why : d->differences())
+        lines.push_back("compared anyway, but " + why);
+    lines.insert(lines.end(), d->warnings().begin(), d->warnings().end());
+    if (lines.empty())
+        return;
+    // One line each, the whole text in the tooltip: the views keep the room.
+    for (const std::string& line : lines) {
+        const std::string text = drawable("warning: " + line);
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(170, 100, 0, 255));
+        ImGui::TextUnformatted(fit_text(text, ImGui::GetContentRegionAvail().x).c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", text.c_str());
+    }
 }
 
 void App::draw_open_dialog()

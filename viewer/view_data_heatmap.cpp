@@ -131,7 +131,7 @@ void DataHeatmapPanel::draw_toolbar()
     }
     ImGui::SameLine();
     if (map_.diff)
-        diff_legend(DiffScale::counts(map_.largest_change),
+        diff_legend(DiffScale::counts(map_.largest_change, NoiseFloor::none()),
                     (std::string("  change of ") + kDataEventNames[event_] + ", one scale for every cell")
                         .c_str());
     else
@@ -161,7 +161,7 @@ void DataHeatmapPanel::draw_cells(const DataHeatRow& row, float cell_width, floa
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float stripe_width = cell_width / float(row.stripes);
-    const DiffScale changes = DiffScale::counts(map_.largest_change);
+    const DiffScale changes = DiffScale::counts(map_.largest_change, NoiseFloor::none());
     for (size_t c = 0; c < row.cells(); ++c) {
         for (uint32_t s = 0; s < row.stripes; ++s) {
             const size_t i = c * row.stripes + s;

@@ -99,6 +99,12 @@ struct DiffResult {
 // have no event in common.
 DiffResult diff_profiles(const Profile& base, const Profile& now, OwnCodeRules own_code = {});
 
+// DiffResult::differences and DiffResult::warnings alone, from the
+// profiles' metadata, without comparing their costs (the viewer's check
+// before it shows a pair).
+std::vector<std::string> comparison_differences(const Profile& base, const Profile& now);
+std::vector<std::string> comparison_warnings(const Profile& base, const Profile& now);
+
 // Orders diff.functions by the change of metrics[metric]'s self cost, by
 // magnitude, largest first (ties as diff_profiles orders them).
 void sort_functions(DiffResult& diff, size_t metric);

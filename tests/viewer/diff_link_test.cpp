@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // Diff mode's matching of functions and call paths between a base and a new
 // profile: the "app" fixture, and the same after compute's line 32 went from
-// 600 to 900 Ir; functions moved and renamed, which `vgprof diff` pairs.
+// 600 to 900 Ir; functions moved and renamed, which `vgprof diff` pairs;
+// profiles of another command, which it refuses to compare.
 #include "diff_link.hpp"
 #include "source_lines.hpp"
 
@@ -165,6 +166,27 @@ TEST(DiffLink, NoSitesMatchWithoutHeapDataOnBothSides)
     const DiffLink d(*base, *now);
     EXPECT_FALSE(d.base_site(SiteId(0)));
     EXPECT_EQ(d.site_bytes_delta(SiteId(0)), 4000);
+}
+
+TEST(DiffLink, SaysWhyProfilesOfAnotherCommandDoNotCompare)
+{
+    ProfileText other = app_profile_slower();
+    other.set_meta("argv", R"(["./app","-n","4"])");
+    const auto base = document_of(app_profile());
+    const auto now = document_of(other);
+    const DiffLink d(*base, *now);
+    ASSERT_EQ(d.differences().size(), 1u);
+    EXPECT_EQ(d.differences()[0], "the commands differ (base: ./app -n 3; new: ./app -n 4)");
+}
+
+TEST(DiffLink, ProfilesOfOneCommandCompareWithAWordOnTheirMissingFingerprints)
+{
+    const auto base = document_of(app_profile());
+    const auto now = document_of(app_profile_slower());
+    const DiffLink d(*base, *now);
+    EXPECT_TRUE(d.differences().empty());
+    ASSERT_EQ(d.warnings().size(), 1u);
+    EXPECT_NE(d.warnings()[0].find("neither profile has a fingerprint"), std::string::npos);
 }
 
 } // namespace

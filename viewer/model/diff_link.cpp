@@ -2,6 +2,7 @@
 // Matching the functions and call paths of two profiles.
 #include "diff_link.hpp"
 
+#include "vgprof/diff.hpp"
 #include "vgprof/function_match.hpp"
 #include "vgprof/identity.hpp"
 
@@ -60,8 +61,18 @@ std::string stack_key(const Profile& p, const HeapSite& site,
 
 } // namespace
 
+Judgement judge(const Profile& base, const Profile& now)
+{
+    return {comparison_differences(base, now), comparison_warnings(base, now)};
+}
+
 DiffLink::DiffLink(const Document& base, const Document& now)
-    : base_(&base), now_(&now)
+    : DiffLink(base, now, judge(base.profile(), now.profile()))
+{
+}
+
+DiffLink::DiffLink(const Document& base, const Document& now, Judgement judgement)
+    : base_(&base), now_(&now), judgement_(std::move(judgement))
 {
     const Profile& b = base.profile();
     const Profile& n = now.profile();

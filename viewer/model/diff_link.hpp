@@ -18,9 +18,22 @@
 
 namespace vgprof::viewer {
 
+// What `vgprof diff` says of two profiles before it compares them: what
+// keeps them from comparing (another program, arguments, environment,
+// working directory, caches or options), one clause each, which it refuses
+// unless --force, and what only deserves a word.
+struct Judgement {
+    std::vector<std::string> differences, warnings;
+};
+// Judges the profiles as recorded: before the viewer adds its derived
+// events, which `vgprof diff` would not list.
+Judgement judge(const Profile& base, const Profile& now);
+
 class DiffLink {
 public:
+    // Judged by judge() on the documents' profiles, unless given.
     DiffLink(const Document& base, const Document& now);
+    DiffLink(const Document& base, const Document& now, Judgement judgement);
 
     const Document& base() const { return *base_; }
     const Document& now() const { return *now_; }
@@ -57,6 +70,9 @@ public:
     // or no such file.
     std::vector<uint64_t> base_allocated_in_file(FileId file) const;
 
+    const std::vector<std::string>& differences() const { return judgement_.differences; }
+    const std::vector<std::string>& warnings() const { return judgement_.warnings; }
+
     // Functions of the base that no function of the new profile matches.
     size_t functions_only_in_base() const { return only_in_base_; }
 
@@ -68,6 +84,7 @@ private:
     std::vector<std::optional<SiteId>> base_site_;
     std::vector<std::optional<size_t>> base_event_;
     size_t only_in_base_ = 0;
+    Judgement judgement_;
 };
 
 } // namespace vgprof::viewer

@@ -2,6 +2,7 @@
 // Binning changes for diff mode's colors.
 #include "diff_scale.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace vgprof::viewer {
@@ -38,27 +39,51 @@ const char* diff_coloring_name(DiffColoring c)
     return "";
 }
 
-DiffScale DiffScale::counts(int64_t largest)
+bool NoiseFloor::holds(int64_t delta, uint64_t base) const
+{
+    const double size = std::abs(double(delta));
+    if (size < double(amount))
+        return true;
+    return base > 0 && 100.0 * size < percent * double(base);
+}
+
+DiffScale DiffScale::counts(int64_t largest, NoiseFloor floor)
 {
     DiffScale s;
+    s.floor_ = floor;
     const double top = double(largest > 0 ? largest : 1);
     for (int b = 0; b < kBins; ++b)
-        s.edges_[size_t(b)] = round_down(kCountSteps[b] * top);
+        s.edges_[size_t(b)] = std::max(round_down(kCountSteps[b] * top), double(floor.amount));
     return s;
 }
 
-DiffScale DiffScale::percentages()
+DiffScale DiffScale::percentages(NoiseFloor floor)
 {
     DiffScale s;
     s.relative_ = true;
+    s.floor_ = floor;
     for (int b = 0; b < kBins; ++b)
-        s.edges_[size_t(b)] = kPercentSteps[b];
+        s.edges_[size_t(b)] = std::max(kPercentSteps[b], floor.percent);
     return s;
+}
+
+std::vector<int> DiffScale::bins() const
+{
+    std::vector<int> more;
+    for (int b = 1; b <= kBins; ++b)
+        if (b == kBins || edge(b) < edge(b + 1))
+            more.push_back(b);
+    std::vector<int> all;
+    for (auto it = more.rbegin(); it != more.rend(); ++it)
+        all.push_back(-*it);
+    all.push_back(0);
+    all.insert(all.end(), more.begin(), more.end());
+    return all;
 }
 
 int DiffScale::bin(int64_t delta, uint64_t base) const
 {
-    if (delta == 0)
+    if (delta == 0 || floor_.holds(delta, base))
         return 0;
     const double size = std::abs(double(delta));
     // A change from nothing is as large a change in % as there is.

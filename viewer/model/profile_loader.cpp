@@ -73,22 +73,28 @@ void ProfileLoader::run(std::vector<std::string> paths)
 {
     auto loaded = std::make_unique<Loaded>();
     try {
-        std::vector<std::unique_ptr<Document>> docs;
-        for (const std::string& path : paths) {
+        std::vector<Profile> profiles;
+        for (const std::string& path : paths)
             // Parsed as it is read, never held whole: a profile can be far
             // larger than what is kept of it.
-            Profile profile = load_profile(path, {}, [&](uint64_t done, uint64_t size) {
+            profiles.push_back(load_profile(path, {}, [&](uint64_t done, uint64_t size) {
                 set_stage("reading " + path, size ? double(done) / double(size) : -1);
-            });
-            set_stage("indexing " + path, -1);
-            add_derived_events(profile, viewer_derived_events(profile));
-            docs.push_back(std::make_unique<Document>(std::move(profile), path));
+            }));
+        // Judged as recorded, before the viewer's derived events.
+        Judgement judgement;
+        if (profiles.size() == 2)
+            judgement = judge(profiles[0], profiles[1]);
+        std::vector<std::unique_ptr<Document>> docs;
+        for (size_t i = 0; i < profiles.size(); ++i) {
+            set_stage("indexing " + paths[i], -1);
+            add_derived_events(profiles[i], viewer_derived_events(profiles[i]));
+            docs.push_back(std::make_unique<Document>(std::move(profiles[i]), paths[i]));
         }
         if (docs.size() == 2) {
             set_stage("matching the two profiles", -1);
             loaded->base = std::move(docs[0]);
             loaded->now = std::move(docs[1]);
-            loaded->diff = std::make_unique<DiffLink>(*loaded->base, *loaded->now);
+            loaded->diff = std::make_unique<DiffLink>(*loaded->base, *loaded->now, std::move(judgement));
         } else {
             loaded->now = std::move(docs.at(0));
         }
