@@ -83,7 +83,7 @@ TEST_P(CacheMatchesCachegrind, SummaryAndEveryEventPerLineAreEqual)
    std::vector<std::string> program = resolve_program(c.program);
 
    std::vector<std::string> cg_opts = c.geometry, vp_opts = c.geometry;
-   cg_opts.insert(cg_opts.end(), {"--branch-sim=yes", "--cachegrind-out-file=cg.out"});
+   cg_opts.insert(cg_opts.end(), {"--cache-sim=yes", "--branch-sim=yes", "--cachegrind-out-file=cg.out"});
    if (c.call_graph)
       cg_opts.insert(cg_opts.end(), {"--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"});
    vp_opts.insert(vp_opts.end(), {"--branch-sim=yes", "--vgprof-out-file=vp.json"});
@@ -180,7 +180,7 @@ TEST(Cache, FromHostSimulatesTheCachesCachegrindTakesFromTheHost)
 {
    TempDir dir;
    std::vector<std::string> program{progs_dir() + "/matmul"};
-   auto cg = run_tool("cachegrind", {"--cachegrind-out-file=cg.out"}, program, dir.path());
+   auto cg = run_tool("cachegrind", {"--cache-sim=yes", "--cachegrind-out-file=cg.out"}, program, dir.path());
    auto vp = run_tool("vgprof", {"--cache-from-host=yes", "--call-graph=no", "--vgprof-out-file=vp.json"},
                       program, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
