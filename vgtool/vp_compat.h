@@ -11,6 +11,7 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_mallocfree.h"
 #include "vp_global.h"
+#include "valgrind.h"
 
 /* Memory for the tool's own large tables, NULL when there is none:
    VG_(am_shadow_alloc) returns the address in 3.19 and a SysRes later. */
@@ -36,5 +37,16 @@ void VP_(out_of_memory)(const HChar* who, SizeT size, UWord err)
    VG_(out_of_memory_NORETURN)(who, size);
 #endif
 }
+
+/* vgprof's exit summary reads as its Valgrind's cachegrind's, whose first
+   labels lost their padding ("I   refs:" in 3.19, "I refs:" in 3.24; the
+   cachegrind rework of 3.21 is taken as the change).  Same width. */
+#if __VALGRIND_MAJOR__ > 3 || (__VALGRIND_MAJOR__ == 3 && __VALGRIND_MINOR__ >= 21)
+#  define VP_SUMMARY_I_REFS "I refs:       "
+#  define VP_SUMMARY_D_REFS "D refs:       "
+#else
+#  define VP_SUMMARY_I_REFS "I   refs:     "
+#  define VP_SUMMARY_D_REFS "D   refs:     "
+#endif
 
 #endif /* VP_COMPAT_H */

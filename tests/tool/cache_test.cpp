@@ -43,7 +43,7 @@ bool heap_summary_line(const std::string& body)
    return false;
 }
 
-// The lines of cachegrind's (or vgprof's) exit summary, from "I   refs:"
+// The lines of cachegrind's (or vgprof's) exit summary, from "I refs:"
 // on, without the ==pid== prefix, and without vgprof's heap lines (and the
 // blank line before them): cachegrind has none.
 std::vector<std::string> summary_block(const std::string& err)
@@ -54,7 +54,7 @@ std::vector<std::string> summary_block(const std::string& err)
    for (std::string line; std::getline(in, line);) {
       auto pos = line.find("== ");
       std::string body = line.rfind("==", 0) == 0 && pos != std::string::npos ? line.substr(pos + 3) : line;
-      if (body.rfind("I   refs:", 0) == 0) inside = true;
+      if (starts_with_label(body, "I refs:")) inside = true;
       if (!inside) continue;
       if (body.rfind("vgprof:", 0) == 0) break;
       if (heap_summary_line(body)) {

@@ -188,7 +188,12 @@ std::string generated_text(size_t bytes);
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 
-// The "I   refs:" style lines of a Valgrind tool's stderr, without the
+// Whether `line` starts with `label`, a run of spaces in either counting
+// as one: cachegrind wrote "I   refs:" up to Valgrind 3.20 and "I refs:"
+// after (vgprof writes as its Valgrind's cachegrind).
+bool starts_with_label(const std::string& line, const std::string& label);
+
+// The "I refs:" style lines of a Valgrind tool's stderr, without the
 // ==pid== prefix.
 std::vector<std::string> summary_lines(const std::string& err, const std::string& label);
 
