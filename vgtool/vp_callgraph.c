@@ -39,6 +39,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "vp_compat.h"
 #include "vp_heap.h"
 #include "libvex_guest_amd64.h"
 
@@ -152,9 +153,10 @@ static inline void* record(const Records* r, UInt id)
 static __attribute__((noinline)) void grow_records(Records* r)
 {
    SizeT  room = r->room ? 2 * r->room : RECORDS_FIRST_ROOM;
-   UChar* base = VG_(am_shadow_alloc)(room);
+   UWord  err;
+   UChar* base = VP_(shadow_alloc)(room, &err);
    if (base == NULL)
-      VG_(out_of_memory_NORETURN)(r->what, room);
+      VP_(out_of_memory)(r->what, room, err);
    if (r->base) {
       VG_(memcpy)(base, r->base, (SizeT)r->n * r->size);
       VG_(am_munmap_valgrind)((Addr)r->base, r->room);

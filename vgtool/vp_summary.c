@@ -8,6 +8,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 #include "vp_global.h"
+#include "vp_compat.h"
 #include "vp_heap.h"
 
 static Int ulong_width(ULong n)
@@ -54,7 +55,7 @@ void VP_(print_summary)(const ULong* totals)
    if (VG_(clo_verbosity) == 0)
       return;
    VG_(sprintf)(fmt, "%%s %%,%dllu\n", l1);
-   VG_(umsg)(fmt, "I   refs:     ", ir);
+   VG_(umsg)(fmt, VP_SUMMARY_I_REFS, ir);
 
    if (VP_(clo).cache_sim) {
       ULong d = dr + dw, d1 = d1r + d1w, dl = dlr + dlw;
@@ -68,7 +69,7 @@ void VP_(print_summary)(const ULong* totals)
       VG_(umsg)("\n");
 
       VG_(sprintf)(fmt, "%%s %%,%dllu  (%%,%dllu rd   + %%,%dllu wr)\n", l1, l2, l3);
-      VG_(umsg)(fmt, "D   refs:     ", d, dr, dw);
+      VG_(umsg)(fmt, VP_SUMMARY_D_REFS, d, dr, dw);
       VG_(umsg)(fmt, "D1  misses:   ", d1, d1r, d1w);
       VG_(umsg)(fmt, "LLd misses:   ", dl, dlr, dlw);
       ULong d_div = d ? d : 1, dr_div = dr ? dr : 1, dw_div = dw ? dw : 1;

@@ -3,6 +3,7 @@
 #include "app.hpp"
 
 #include "frame_stats.hpp"
+#include "imgui_sdl_backend.hpp"
 #include "screenshot.hpp"
 
 #include "vgprof/error.hpp"
@@ -12,8 +13,6 @@
 
 #include <SDL.h>
 #include <imgui.h>
-#include <imgui_impl_sdl.h>
-#include <imgui_impl_sdlrenderer.h>
 
 #include <chrono>
 #include <cstdio>
@@ -104,8 +103,7 @@ App::~App()
     loader_.wait();
     session_.reset();
     if (imgui_ready_) {
-        ImGui_ImplSDLRenderer_Shutdown();
-        ImGui_ImplSDL2_Shutdown();
+        imgui_sdl::shutdown();
         ImGui::DestroyContext();
     }
     if (renderer_)
@@ -175,8 +173,7 @@ bool App::init()
                       io.Fonts->AddFontFromFileTTF((dir + "/DejaVuSansMono.ttf").c_str(), 14 * scale_);
     if (!mono)
         io.Fonts->AddFontDefault();
-    ImGui_ImplSDL2_InitForSDLRenderer(window_);
-    ImGui_ImplSDLRenderer_Init(renderer_);
+    imgui_sdl::init(window_, renderer_);
     imgui_ready_ = true;
     return true;
 }
@@ -247,7 +244,7 @@ void App::take_loaded()
 
 void App::handle(const SDL_Event& event)
 {
-    ImGui_ImplSDL2_ProcessEvent(&event);
+    imgui_sdl::process_event(&event);
     switch (event.type) {
     case SDL_QUIT:
         quit_ = true;
@@ -304,8 +301,7 @@ void App::show(ViewId view)
 
 void App::frame()
 {
-    ImGui_ImplSDLRenderer_NewFrame();
-    ImGui_ImplSDL2_NewFrame();
+    imgui_sdl::new_frame();
     // Unattended, wherever the pointer happens to be must not hover
     // anything: no tooltip in a screenshot, no hover work in a benchmark.
     if (!options_.screenshot.empty() || options_.bench_frames > 0)
@@ -353,7 +349,7 @@ void App::render(bool present)
 {
     SDL_SetRenderDrawColor(renderer_, 240, 240, 240, 255);
     SDL_RenderClear(renderer_);
-    ImGui_ImplSDLRenderer_RenderDrawData(ImGui::GetDrawData());
+    imgui_sdl::render(ImGui::GetDrawData());
     if (present)
         SDL_RenderPresent(renderer_);
 }

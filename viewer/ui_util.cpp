@@ -323,9 +323,29 @@ std::string fit_text_middle(const std::string& text, float width)
     return lo == 0 ? (dots <= width ? "..." : std::string()) : cut(lo);
 }
 
-bool key_pressed(int scancode)
+// Dear ImGui names its keys from 1.87 on (ImGuiKey_*, Debian 13's 1.90);
+// before (Debian 12's 1.86) it took the platform backend's key codes,
+// which for SDL are scancodes.
+#if IMGUI_VERSION_NUM >= 18700
+#define VGPROF_KEY(imgui_name, sdl_name) ImGuiKey_##imgui_name
+#else
+#define VGPROF_KEY(imgui_name, sdl_name) SDL_SCANCODE_##sdl_name
+#endif
+
+bool key_pressed(ViewKey key, bool even_in_text)
 {
-    return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(scancode);
+    if (!even_in_text && ImGui::GetIO().WantTextInput)
+        return false;
+    switch (key) {
+    case ViewKey::Up: return ImGui::IsKeyPressed(VGPROF_KEY(UpArrow, UP));
+    case ViewKey::Down: return ImGui::IsKeyPressed(VGPROF_KEY(DownArrow, DOWN));
+    case ViewKey::Left: return ImGui::IsKeyPressed(VGPROF_KEY(LeftArrow, LEFT));
+    case ViewKey::Right: return ImGui::IsKeyPressed(VGPROF_KEY(RightArrow, RIGHT));
+    case ViewKey::Escape: return ImGui::IsKeyPressed(VGPROF_KEY(Escape, ESCAPE));
+    case ViewKey::KeypadMultiply: return ImGui::IsKeyPressed(VGPROF_KEY(KeypadMultiply, KP_MULTIPLY));
+    case ViewKey::Digit8: return ImGui::IsKeyPressed(VGPROF_KEY(8, 8));
+    }
+    return false;
 }
 
 void centred_message(const char* text)

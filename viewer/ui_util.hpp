@@ -90,8 +90,12 @@ std::string fit_text(const std::string& text, float width);
 // for labels whose ends tell them apart.
 std::string fit_text_middle(const std::string& text, float width);
 
-// Whether a key went down this frame while no text field has the keyboard.
-bool key_pressed(int scancode);
+// The keys the views answer to.
+enum class ViewKey { Up, Down, Left, Right, Escape, KeypadMultiply, Digit8 };
+
+// Whether a key went down this frame while no text field has the keyboard
+// (or, with `even_in_text`, whether it has or not).
+bool key_pressed(ViewKey key, bool even_in_text = false);
 
 // Text centred in the current window's remaining space, for empty views.
 void centred_message(const char* text);

@@ -16,7 +16,6 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 
-#include <SDL.h>
 
 #include <algorithm>
 #include <string>
@@ -157,19 +156,19 @@ void CallTreeView::handle_keys(ViewContext& ctx)
         return;
     std::optional<uint32_t> next;
     const MergedTree::Node& n = tree_->node(*current_);
-    if (key_pressed(SDL_SCANCODE_DOWN) && at + 1 != rows.end())
+    if (key_pressed(ViewKey::Down) && at + 1 != rows.end())
         next = *(at + 1);
-    else if (key_pressed(SDL_SCANCODE_UP) && at != rows.begin())
+    else if (key_pressed(ViewKey::Up) && at != rows.begin())
         next = *(at - 1);
-    else if (key_pressed(SDL_SCANCODE_RIGHT))
+    else if (key_pressed(ViewKey::Right))
         tree_->set_expanded(*current_, true);
-    else if (key_pressed(SDL_SCANCODE_LEFT)) {
+    else if (key_pressed(ViewKey::Left)) {
         if (n.expanded)
             tree_->set_expanded(*current_, false);
         else if (n.parent != MergedTree::kNone)
             next = n.parent;
-    } else if (key_pressed(SDL_SCANCODE_KP_MULTIPLY) ||
-               (ImGui::GetIO().KeyShift && key_pressed(SDL_SCANCODE_8)))
+    } else if (key_pressed(ViewKey::KeypadMultiply) ||
+               (ImGui::GetIO().KeyShift && key_pressed(ViewKey::Digit8)))
         tree_->expand_all(*current_, kExpandLimit);
     if (next) {
         current_ = next;

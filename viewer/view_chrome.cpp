@@ -12,7 +12,6 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 
-#include <SDL.h>
 
 #include <cstring>
 #include <unistd.h>
@@ -355,7 +354,7 @@ void App::draw_open_dialog()
     if (ImGui::Button("Open"))
         chosen = open_path_;
     ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(SDL_SCANCODE_ESCAPE))
+    if (ImGui::Button("Cancel") || key_pressed(ViewKey::Escape, true))
         ImGui::CloseCurrentPopup();
     if (!chosen.empty()) {
         if (compare_ && session_)

@@ -13,7 +13,6 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 
-#include <SDL.h>
 
 #include <algorithm>
 #include <cmath>
@@ -69,7 +68,7 @@ void FlameGraphView::draw(ViewContext& ctx)
     }
     ImGui::TextDisabled("%s: click a box to select its function and zoom to it; Escape zooms out",
                         p.meta().events[ctx.event].c_str());
-    if (zoom_ && key_pressed(SDL_SCANCODE_ESCAPE) && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows))
+    if (zoom_ && key_pressed(ViewKey::Escape) && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows))
         zoom_ = p.path(*zoom_).parent;
 
     if (ctx.diff)

@@ -11,7 +11,6 @@
 
 #include "vgprof/identity.hpp"
 
-#include <SDL.h>
 
 #include <algorithm>
 
@@ -180,9 +179,9 @@ void FunctionsView::draw(ViewContext& ctx)
     }
     // Up and Down walk the rows while the table has the focus.
     if (selected_row && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows)) {
-        if (key_pressed(SDL_SCANCODE_DOWN) && *selected_row + 1 < rows.size())
+        if (key_pressed(ViewKey::Down) && *selected_row + 1 < rows.size())
             ctx.selection.select(Selection::function(rows[*selected_row + 1]));
-        if (key_pressed(SDL_SCANCODE_UP) && *selected_row > 0)
+        if (key_pressed(ViewKey::Up) && *selected_row > 0)
             ctx.selection.select(Selection::function(rows[*selected_row - 1]));
     }
 

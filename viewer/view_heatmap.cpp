@@ -12,6 +12,7 @@
 #include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 

@@ -290,7 +290,8 @@ TEST(Exec, TraceChildrenGivesAProfileBeforeAndAfterWithCachegrindsIr)
    EXPECT_FALSE(before.meta().exit_code.has_value());
    EXPECT_EQ(before.meta().argv, std::vector<std::string>{program});
    const uint64_t work = ir_of_function(read_cachegrind(dir / "before.out"), "before_exec");
-   EXPECT_GT(work, 30000u * 3);
+   // At least two instructions an iteration (three with GCC 12, two with 14).
+   EXPECT_GT(work, 30000u * 2);
    EXPECT_EQ(ir_of_function(before, "before_exec"), work);
    EXPECT_EQ(ir_of_function(before, "after_exec"), 0u);
    EXPECT_GT(ir_total(before), work);
@@ -330,7 +331,7 @@ TEST(Exec, WithoutTraceChildrenTheProgramBeforeStillHasItsProfile)
    EXPECT_NE(vp.out.find("after "), std::string::npos) << vp.out;
    EXPECT_EQ(dir.files_starting_with("vp."), std::vector<std::string>{"vp.1.json"});
    const vgprof::Profile before = vgprof::load_profile(dir / "vp.1.json");
-   EXPECT_GT(ir_of_function(before, "before_exec"), 30000u * 3);
+   EXPECT_GT(ir_of_function(before, "before_exec"), 30000u * 2);
 }
 
 // ---------------------------------------------------------------------------

@@ -43,7 +43,7 @@ bool heap_summary_line(const std::string& body)
    return false;
 }
 
-// The lines of cachegrind's (or vgprof's) exit summary, from "I   refs:"
+// The lines of cachegrind's (or vgprof's) exit summary, from "I refs:"
 // on, without the ==pid== prefix, and without vgprof's heap lines (and the
 // blank line before them): cachegrind has none.
 std::vector<std::string> summary_block(const std::string& err)
@@ -54,7 +54,7 @@ std::vector<std::string> summary_block(const std::string& err)
    for (std::string line; std::getline(in, line);) {
       auto pos = line.find("== ");
       std::string body = line.rfind("==", 0) == 0 && pos != std::string::npos ? line.substr(pos + 3) : line;
-      if (body.rfind("I   refs:", 0) == 0) inside = true;
+      if (starts_with_label(body, "I refs:")) inside = true;
       if (!inside) continue;
       if (body.rfind("vgprof:", 0) == 0) break;
       if (heap_summary_line(body)) {
@@ -83,7 +83,7 @@ TEST_P(CacheMatchesCachegrind, SummaryAndEveryEventPerLineAreEqual)
    std::vector<std::string> program = resolve_program(c.program);
 
    std::vector<std::string> cg_opts = c.geometry, vp_opts = c.geometry;
-   cg_opts.insert(cg_opts.end(), {"--branch-sim=yes", "--cachegrind-out-file=cg.out"});
+   cg_opts.insert(cg_opts.end(), {"--cache-sim=yes", "--branch-sim=yes", "--cachegrind-out-file=cg.out"});
    if (c.call_graph)
       cg_opts.insert(cg_opts.end(), {"--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"});
    vp_opts.insert(vp_opts.end(), {"--branch-sim=yes", "--vgprof-out-file=vp.json"});
@@ -180,7 +180,7 @@ TEST(Cache, FromHostSimulatesTheCachesCachegrindTakesFromTheHost)
 {
    TempDir dir;
    std::vector<std::string> program{progs_dir() + "/matmul"};
-   auto cg = run_tool("cachegrind", {"--cachegrind-out-file=cg.out"}, program, dir.path());
+   auto cg = run_tool("cachegrind", {"--cache-sim=yes", "--cachegrind-out-file=cg.out"}, program, dir.path());
    auto vp = run_tool("vgprof", {"--cache-from-host=yes", "--call-graph=no", "--vgprof-out-file=vp.json"},
                       program, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;

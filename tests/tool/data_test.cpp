@@ -124,7 +124,7 @@ protected:
    {
       dir_ = new TempDir;
       std::vector<std::string> cg = kGeometry, vp = kGeometry;
-      cg.insert(cg.end(), {"--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0",
+      cg.insert(cg.end(), {"--cache-sim=yes", "--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0",
                            "--cachegrind-out-file=cg.out"});
       vp.push_back("--vgprof-out-file=vp.json");
       const auto program = resolve_program({"data_objects"});

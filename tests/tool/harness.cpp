@@ -473,6 +473,20 @@ std::vector<std::string> resolve_program(const std::vector<std::string>& program
    return argv;
 }
 
+bool starts_with_label(const std::string& line, const std::string& label)
+{
+   size_t at = 0;
+   for (size_t i = 0; i < label.size(); ++i) {
+      if (at >= line.size() || line[at] != label[i]) return false;
+      ++at;
+      if (label[i] == ' ') {
+         while (i + 1 < label.size() && label[i + 1] == ' ') ++i;
+         while (at < line.size() && line[at] == ' ') ++at;
+      }
+   }
+   return true;
+}
+
 std::vector<std::string> summary_lines(const std::string& err, const std::string& label)
 {
    std::vector<std::string> found;
@@ -481,7 +495,7 @@ std::vector<std::string> summary_lines(const std::string& err, const std::string
       auto pos = line.find("== ");
       std::string body = (line.rfind("==", 0) == 0 && pos != std::string::npos)
                              ? line.substr(pos + 3) : line;
-      if (body.rfind(label, 0) == 0) found.push_back(body);
+      if (starts_with_label(body, label)) found.push_back(body);
    }
    return found;
 }

@@ -104,7 +104,8 @@ TEST(Merge, RunsOfTwoInputsAddUpAsCgMergeAddsUpCachegrinds)
                                             "--branch-sim=yes"};
    for (const std::string input : {"small", "large"}) {
       auto cg_opts = caches, vp_opts = caches;
-      for (const char* o : {"--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"}) cg_opts.push_back(o);
+      for (const char* o : {"--cache-sim=yes", "--vex-guest-chase=no", "--vex-iropt-unroll-thresh=0"})
+         cg_opts.push_back(o);
       cg_opts.push_back("--cachegrind-out-file=cg." + input);
       vp_opts.push_back("--vgprof-out-file=" + input + ".json");
       auto cg = run_tool("cachegrind", cg_opts, {"bzip2", "-9", "-c", input}, dir.path());

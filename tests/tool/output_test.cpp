@@ -101,7 +101,9 @@ TEST(Output, ClientDyingOfSigsegvStillLeavesACompleteProfile)
    uint64_t spin_ref = 0;
    for (const auto& [key, cost] : ref.by_event["Ir"])
       if (std::get<1>(key) == "spin") spin_ref += cost;
-   EXPECT_GT(spin_ref, 20000u * 3);
+   // At least two instructions an iteration: GCC 12 makes the loop three,
+   // GCC 14 two.
+   EXPECT_GT(spin_ref, 20000u * 2);
    EXPECT_EQ(ir_of_function(p, "spin"), spin_ref);
    EXPECT_TRUE(dir.files_starting_with("vp.json.tmp").empty());
 }

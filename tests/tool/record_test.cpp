@@ -60,7 +60,7 @@ TEST(Record, RunsTheProgramPassesItsExitStatusOnAndSummarizesTheProfile)
    cg_argv.insert(cg_argv.end(), kCachegrindAsVgprof.begin(), kCachegrindAsVgprof.end());
    cg_argv.push_back(resolve_program({"exit_code"})[0]);
    auto cg = run(cg_argv, dir.path());
-   const auto refs = summary_lines(cg.err, "I   refs:");
+   const auto refs = summary_lines(cg.err, "I refs:");
    ASSERT_EQ(refs.size(), 1u) << cg.err;
    EXPECT_NE(r.err.find("vgprof: totals: Ir " + last_word(refs[0])), std::string::npos) << r.err;
 }

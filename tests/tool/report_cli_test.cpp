@@ -26,7 +26,7 @@ protected:
       ASSERT_EQ(r.exit_code, 0) << r.err;
       auto cg = run_tool("cachegrind", with(kCachegrindAsVgprof, "--cachegrind-out-file=cg.out"),
                          {prog("loops")}, dir_->path());
-      cachegrind_refs_ = summary_lines(cg.err, "I   refs:");
+      cachegrind_refs_ = summary_lines(cg.err, "I refs:");
    }
    static void TearDownTestSuite() { delete dir_; }
 
