@@ -331,6 +331,7 @@ AnnotateTable read_annotate(const std::string& output, size_t events)
    std::istringstream in(output);
    std::string line;
    bool in_rows = false, after_header = false;
+   std::string group_file;
    while (std::getline(in, line)) {
       if (line.find("PROGRAM TOTALS") != std::string::npos) {
          table.totals = annotate_counts(line, events);
@@ -339,6 +340,23 @@ AnnotateTable read_annotate(const std::string& output, size_t events)
       } else if (after_header) {   // the rule under the header
          after_header = false;
          in_rows = true;
+      } else if (in_rows && line.rfind("< ", 0) == 0) {
+         // cg_annotate from Valgrind 3.21 on groups the functions by file:
+         // "< COSTS FILE:" heads each group, its functions indented below,
+         // a blank line between groups.
+         line.erase(0, 2);
+         annotate_counts(line, events);
+         group_file = line.substr(0, line.size() - (ends_with(line, ":") ? 1 : 0));
+      } else if (in_rows && !group_file.empty()) {
+         if (line.empty()) continue;
+         if (line.rfind("--", 0) == 0) break;
+         AnnotateRow row;
+         row.costs = annotate_counts(line, events);
+         row.file = group_file;
+         row.function = line;
+         // Each group ends with an empty "<unspecified>" row: no function.
+         const bool empty = std::all_of(row.costs.begin(), row.costs.end(), [](uint64_t c) { return c == 0; });
+         if (!(empty && row.function == "<unspecified>")) table.rows.push_back(row);
       } else if (in_rows) {
          if (line.empty()) break;
          AnnotateRow row;
