@@ -150,9 +150,14 @@ ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread)
         climb.clear();
     }
     ThreadCosts out;
-    out.functions = function_costs(profile, thread);
-    for (FunctionCost& c : out.functions)
+    // Self costs from the thread's nodes, not the program's lines.
+    out.functions.resize(profile.functions().size());
+    for (size_t i = 0; i < out.functions.size(); ++i) {
+        FunctionCost& c = out.functions[i];
+        c.fn = FnId(uint32_t(i));
         c.self.assign(events, 0);
+        c.inclusive = inclusive_cost(thread, c.fn);
+    }
     out.totals.assign(events, 0);
     out.untold.assign(events, 0);
     for (size_t i = 0; i < paths.size(); ++i) {
