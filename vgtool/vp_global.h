@@ -127,6 +127,11 @@ Bool VP_(unnamed_fn_start)(DiEpoch ep, Addr a, Addr* start_avma, Addr* start_in_
 /* Code generated at run time (vp_perfmap.c): the interned name the
    runtime's perf map gives the code at a, and where that code starts. */
 Bool VP_(perfmap_fn)(Addr a, UInt* name, Addr* start);
+/* Code outside every object that no map names: a is where a call landed,
+   or a jump from an object's code (noted when its block is translated), and the start of the function
+   holding a, the nearest such landing at or below it in its mapping. */
+void VP_(note_call_target)(Addr a);
+Bool VP_(call_target_fn)(Addr a, Addr* start);
 
 /* What a table read from an object file is kept by: the file, and where
    its text is mapped (telling two mappings of one file apart). */

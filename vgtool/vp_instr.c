@@ -405,6 +405,18 @@ IRSB* VP_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    for (i = 0; i < sbIn->stmts_used && sbIn->stmts[i]->tag != Ist_IMark; i++)
       addStmtToIRSB(sbOut, sbIn->stmts[i]);
    first = i;
+   /* A block translated because a call went there, or a jump from another
+      object's code (as a JIT runtime's builtins enter its code), starts a
+      function, which code without a symbol or a map is named by.  The
+      exit taken last is the one that led here: translation happens when
+      a jump finds no translation. */
+   if (VP_(clo).call_graph) {
+      UWord ctx = VP_(cur_exit) >> VP_EXIT_BITS;
+      if (ctx == VP_CALL_CONTEXT
+          || (ctx != VP_RET_CONTEXT && VP_(cur_sb) != NULL
+              && VP_(cur_sb)->obj != VP_(intern_str)(VP_(unknown))))
+         VP_(note_call_target)((Addr)closure->readdr);
+   }
    UInt n_switches = 0, fn = VP_NO_ID, first_fn = VP_NO_ID;
    for (i = first; i < sbIn->stmts_used; i++) {
       const IRStmt* st = sbIn->stmts[i];

@@ -142,7 +142,8 @@ static UInt inlined_call_at(DiEpoch ep, Addr a, UInt obj);
    its start within its object as callgrind names it (" [PLT]" added for
    the stubs of the procedure linkage table); for code outside every
    object, the name its runtime's perf map gives it, in the object
-   "[perf map]"; else "???". */
+   "[perf map]", or else its start's address when a call has landed at
+   or below it (vp_perfmap.c); else "???". */
 static UInt unnamed_fn(DiEpoch ep, Addr a, VP_Fn* fn)
 {
    Addr  start, in_obj;
@@ -154,6 +155,10 @@ static UInt unnamed_fn(DiEpoch ep, Addr a, VP_Fn* fn)
       if (VP_(perfmap_fn)(a, &jit_name, &start)) {
          fn->obj = VP_(intern_str)("[perf map]");
          return jit_name;
+      }
+      if (VP_(call_target_fn)(a, &start)) {
+         VG_(sprintf)(name, "0x%016lx", (UWord)start);
+         return VP_(intern_str)(name);
       }
       return VP_(intern_str)(VP_(unknown));
    }
@@ -211,7 +216,9 @@ Bool VP_(is_fn_entry)(Addr a)
       return False;
    if (VP_(unnamed_fn_start)(ep, a, &start, &in_obj))
       return start == a;
-   return VP_(perfmap_fn)(a, &jit_name, &start) && start == a;
+   if (VP_(perfmap_fn)(a, &jit_name, &start))
+      return start == a;
+   return VP_(call_target_fn)(a, &start) && start == a;
 }
 
 /*------------------------------------------------------------*/

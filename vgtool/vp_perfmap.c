@@ -10,9 +10,16 @@
 
    The file lies in a directory anyone can write: it is read only when it
    is a regular file owned by the user the program runs as, not reached
-   through a link, and what is kept of it is bounded. */
+   through a link, and what is kept of it is bounded.
+
+   Without a map, such code is named by address: a function starts where
+   a call lands, or a jump from an object's code, and code reached
+   otherwise belongs to the nearest start below it in the same mapping (callgrind names each block by its own
+   address instead, which splits a function at every jump target). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -206,5 +213,50 @@ Bool VP_(perfmap_fn)(Addr a, UInt* name, Addr* start)
    if (e == NULL)
       return False;
    *name = e->name;
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- Code without a map: functions start where calls land  ---*/
+/*------------------------------------------------------------*/
+
+#define VP_MAX_CALL_TARGETS 1000000   /* starts kept; later ones are not */
+
+static WordFM* call_targets;   /* start -> 1 */
+static UWord   n_call_targets;
+
+void VP_(note_call_target)(Addr a)
+{
+   DiEpoch      ep = VG_(current_DiEpoch)();
+   const HChar* s;
+   UInt         name;
+   Addr         start;
+   if (VG_(get_objname)(ep, a, &s) || VG_(get_fnname)(ep, a, &s) ||
+       VP_(perfmap_fn)(a, &name, &start))
+      return;
+   if (call_targets == NULL)
+      call_targets = VG_(newFM)(VG_(malloc), "vp.calltargets", VG_(free), NULL);
+   if (n_call_targets < VP_MAX_CALL_TARGETS && VG_(addToFM)(call_targets, (UWord)a, 1) == False)
+      n_call_targets++;
+}
+
+Bool VP_(call_target_fn)(Addr a, Addr* start)
+{
+   UWord lo_key = 0, lo_val = 0;
+   if (call_targets == NULL)
+      return False;
+   if (VG_(lookupFM)(call_targets, &lo_key, &lo_val, (UWord)a)) {
+      *start = a;
+      return True;
+   }
+   if (!VG_(findBoundsFM)(call_targets, &lo_key, &lo_val, NULL, NULL, 0, 0, ~(UWord)0, 0,
+                          (UWord)a) || lo_val == 0)
+      return False;
+   /* The start must lie in a's mapping: code in another mapping is
+      another runtime's, or another generation of the same. */
+   const NSegment* seg = VG_(am_find_nsegment)(a);
+   if (seg == NULL || (Addr)lo_key < seg->start)
+      return False;
+   *start = (Addr)lo_key;
    return True;
 }
