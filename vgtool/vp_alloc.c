@@ -508,26 +508,47 @@ typedef struct _Entry {
    struct _Entry* next;   /* hash chain; must come first */
    UWord          addr;   /* hash key; must come second */
    const Desc*    desc;
+   UInt           name;   /* the name it is shown by (interned), or 0: its symbol's */
 } Entry;
 
 static VgHashTable* entries;
 static Int          entries_epoch = -1;
 
-static void add_entry(Addr a, const Known* k, UInt family)
+static void add_entry(Addr a, const Known* k, UInt family, const HChar* name)
 {
    if (VG_(HT_lookup)(entries, a) != NULL)
       return;   /* another name of the same function */
    Entry* e = VG_(malloc)("vp.alloc.entry", sizeof(Entry));
    e->addr = a;
    e->desc = desc_for(k, family);
+   e->name = name != NULL ? VP_(intern_str)(name) : 0;
    VG_(HT_add_node)(entries, e);
 }
 
-/* The known function one of a symbol's names calls it, or NULL. */
+/* The known function one of a symbol's names calls it, or NULL.  An
+   allocator that also exports the C library's names (mimalloc's free is
+   mi_free) is counted in its own family, and *own_name is the name of
+   that family it goes by (NULL when its symbol's name is that name):
+   Valgrind prefers the plain name, which would hide whose free it is. */
 static const Known* known_symbol(const HChar* pri, const HChar** sec, const HChar* path,
-                                 Bool demangled, UInt* family)
+                                 Bool demangled, UInt* family, const HChar** own_name)
 {
+   *own_name = NULL;
    const Known* k = known_function(pri, path, family);
+   if (k != NULL && in_table(libc_names, N_OF(libc_names), pri) != NULL
+       && !VP_(is_object)(path, "libc.so")) {
+      const HChar** s;
+      for (s = sec; s && *s; s++) {
+         UInt         own_family;
+         const Known* own = known_function(*s, path, &own_family);
+         if (own != NULL && in_table(libc_names, N_OF(libc_names), *s) == NULL
+             && own_family != VP_(intern_str)("C++ operator new/delete")) {
+            *family   = own_family;
+            *own_name = *s;
+            return own;
+         }
+      }
+   }
    for (; k == NULL && sec && *sec; sec++)
       k = known_function(*sec, path, family);
    if (k == NULL && demangled) {
@@ -549,13 +570,14 @@ static void scan_object(const DebugInfo* di, Bool demangled)
       const HChar** sec;
       Bool          is_text, is_ifunc, is_global;
       UInt          family;
+      const HChar*  own_name;
       VG_(DebugInfo_syms_getidx)(di, i, &avmas, NULL, &pri, &sec, &is_text, &is_ifunc,
                                  &is_global);
       if (!is_text || is_ifunc)
          continue;
-      const Known* k = known_symbol(pri, sec, path, demangled, &family);
+      const Known* k = known_symbol(pri, sec, path, demangled, &family, &own_name);
       if (k != NULL)
-         add_entry(avmas.main, k, family);
+         add_entry(avmas.main, k, family, own_name);
    }
 }
 
@@ -580,6 +602,16 @@ Bool VP_(alloc_is_entry)(Addr a)
 {
    find_entries();
    return VG_(HT_lookup)(entries, a) != NULL;
+}
+
+Bool VP_(alloc_own_name)(Addr fn_start, UInt* name)
+{
+   find_entries();
+   const Entry* e = VG_(HT_lookup)(entries, fn_start);
+   if (e == NULL || e->name == 0)
+      return False;
+   *name = e->name;
+   return True;
 }
 
 /*------------------------------------------------------------*/

@@ -292,6 +292,9 @@ void VP_(alloc_post_clo_init)(void);
    function of the allocator's, and the call that tells vp_alloc.c it
    was entered; the test after a return. */
 Bool VP_(alloc_is_entry)(Addr a);
+/* The name an allocator's function starting at fn_start goes by when
+   Valgrind names it by another of its names (mi_free for free). */
+Bool VP_(alloc_own_name)(Addr fn_start, UInt* name);
 void VP_(alloc_add_entry_hook)(IRSB* sbOut, Addr a, const VexGuestLayout* layout);
 void VP_(alloc_add_return_hook)(IRSB* sbOut, IRSB* sbIn, const VexGuestLayout* layout);
 /* Threads, signal handlers and client requests. */

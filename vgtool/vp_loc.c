@@ -13,6 +13,7 @@
 #include "pub_tool_wordfm.h"
 #include "vp_global.h"
 #include "vp_dwarf.h"
+#include "vp_heap.h"
 
 /* Not in pub_tool_debuginfo.h, but exported by libcoregrind on every
    platform: the offset of an address from the start of its symbol. */
@@ -188,6 +189,9 @@ VP_Loc VP_(loc_of_instr)(Addr a)
          functions of one name in one object stay two functions. */
       PtrdiffT offset;
       if (VG_(get_inst_offset_in_function)(ep, a, &offset)) {
+         UInt own;
+         if (VP_(alloc_own_name)(a - offset, &own))
+            fn.name = own;
          file_line_of(ep, a - offset, &fn.file, &fn.line);
       } else {
          fn.file = VP_(intern_str)(VP_(unknown));

@@ -247,4 +247,38 @@ TEST(Allocators, RustGlobalAllocatorIsSeen)
        << r.vgprof.err;
 }
 
+// Debian's libmimalloc exports mi_malloc, mi_free and the rest as aliases of
+// malloc and free, and Valgrind names each such function by its plain name:
+// the program's calls of mi_malloc must still be mimalloc's, under their
+// own names. Linked with it, the program's and the C library's calls of
+// malloc go to mimalloc too (DHAT cannot run such a program: Valgrind's
+// allocator asserts), and the program writes its count without
+// allocating, so the profile holds exactly the program's count.
+TEST(Allocators, MimallocsOwnNamesAreKeptAndCountedAsItsFamily)
+{
+   const std::string program = progs_dir() + "/alloc_mimalloc";
+   struct stat st;
+   if (stat(program.c_str(), &st) != 0)
+      GTEST_SKIP() << "skipped: libmimalloc-dev not installed (the program was not built)";
+   TempDir dir;
+   const RunResult r = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   const Count c = program_count(r.out);
+   EXPECT_EQ(summary_amount(r.err, "Total:"), c.total);
+   EXPECT_EQ(summary_amount(r.err, "At t-gmax:"), c.peak);
+   EXPECT_EQ(summary_amount(r.err, "At t-end:"), c.end);
+   EXPECT_EQ(allocators_line(r.err), "Allocators: mimalloc") << r.err;
+
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   std::set<std::string> names;
+   for (uint32_t f = 0; f < p.functions().size(); ++f)
+      if (p.obj_path(p.function(vgprof::FnId(f)).obj).find("libmimalloc") != std::string::npos)
+         names.insert(p.fn_name(vgprof::FnId(f)));
+   for (const char* own : {"mi_malloc", "mi_zalloc", "mi_calloc", "mi_realloc", "mi_free"})
+      EXPECT_TRUE(names.count(own)) << own;
+   for (const char* plain : {"malloc", "calloc", "realloc", "free"})
+      EXPECT_FALSE(names.count(plain)) << plain;
+   expect_sites_called_from(p, {"mi_malloc", "mi_zalloc", "mi_calloc"}, "main", 3);
+}
+
 }  // namespace
