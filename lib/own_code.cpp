@@ -69,6 +69,7 @@ bool is_toolchain_source(const std::string& path)
     return rustc_prefix_length(path) != 0 || starts_with(path, "/rust/deps/") ||
            contains(path, "/.cargo/registry/") || contains(path, "/.cargo/git/") ||
            starts_with(path, "/cargo/registry/") || starts_with(path, "/usr/share/cargo/registry/") ||
+           starts_with(path, "/usr/src/rustc-") ||   // Debian's rustc builds std there
            starts_with(path, "/usr/include/") || starts_with(path, "/usr/lib/gcc/") ||
            starts_with(path, "/usr/lib/llvm");
 }

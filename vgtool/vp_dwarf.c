@@ -1116,6 +1116,69 @@ static UInt with_instance(const HChar* dem, const HChar* linkage, const HChar* n
    return id;
 }
 
+/* The next "::"-separated component of a Rust path from *p, outside any
+   generic arguments' brackets, into out (without its generic arguments
+   when bare); False at the end. */
+static Bool next_component(const HChar** p, Buf* out, Bool bare)
+{
+   const HChar* q = *p;
+   Int          depth = 0;
+   if (*q == '\0') return False;
+   out->len = 0;
+   put(out, "");
+   for (; *q != '\0'; q++) {
+      if (depth == 0 && q[0] == ':' && q[1] == ':') { q += 2; break; }
+      if (*q == '<') depth++;
+      if (*q == '>' && depth > 0) depth--;
+      if (!bare || (depth == 0 && *q != '>')) {
+         HChar one[2] = { *q, '\0' };
+         put(out, one);
+      }
+   }
+   *p = q;
+   return True;
+}
+
+/* dem, a legacy-mangled Rust name, with each "{{closure}}" replaced in
+   order by the closure, async body or block that path, the debug
+   information's name of the same function, names in its place
+   ("{closure#0}", "{async_fn#0}").  The symbol's path names the type an
+   impl is for (std::sync::once::Once::call_once::{{closure}}), where older
+   rustc's debug information names the impl block instead
+   (std::sync::once::{impl#4}::call_once::{closure#0}).  NULL when the two
+   do not have as many closures. */
+static HChar* merged_closures(const HChar* dem, const HChar* path)
+{
+   Buf          comp = { NULL, 0, 0 }, out = { NULL, 0, 0 };
+   HChar*       kept[32];
+   UInt         n = 0, used = 0, i;
+   const HChar* p = path;
+   while (next_component(&p, &comp, True))
+      if (comp.s[0] == '{' && VG_(strncmp)(comp.s, "{impl#", 6) != 0 && n < 32)
+         kept[n++] = VG_(strdup)("vp.dw.closure", comp.s);
+   put(&out, "");
+   const HChar* d = dem;
+   const HChar* at;
+   while ((at = VG_(strstr)(d, "{{closure}}")) != NULL) {
+      for (; d < at; d++) {
+         HChar one[2] = { *d, '\0' };
+         put(&out, one);
+      }
+      if (used == n) break;
+      put(&out, kept[used++]);
+      d = at + 11;
+   }
+   Bool ok = at == NULL && used == n;
+   if (ok) put(&out, d);
+   for (i = 0; i < n; i++) VG_(free)(kept[i]);
+   VG_(free)(comp.s);
+   if (!ok) {
+      VG_(free)(out.s);
+      return NULL;
+   }
+   return out.s;
+}
+
 #define MAX_HOPS 8
 
 /* The interned name of the function the DIE at off describes, following
@@ -1163,7 +1226,19 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
       put(&b, "");
       put_scopes(o, name_unit, name_off, &b, hops);
       put(&b, name);
-      result = VP_(intern_str)(b.s);
+      const HChar* dem = NULL;
+      HChar*       merged = NULL;
+      if (rust && linkage != NULL && VG_(strncmp)(linkage, "_ZN", 3) == 0) {
+         VG_(demangle)(True, False, linkage, &dem);
+         if (dem != NULL && VG_(strstr)(dem, "{{closure}}") != NULL)
+            merged = merged_closures(dem, b.s);
+      }
+      if (merged != NULL) {
+         result = with_instance(merged, linkage, name);
+         VG_(free)(merged);
+      } else {
+         result = VP_(intern_str)(b.s);
+      }
       VG_(free)(b.s);
    }
    VG_(addToFM)(o->names, (UWord)off, (UWord)result);

@@ -32,7 +32,10 @@ fn noop_waker() -> RawWaker {
 fn block_on<F: Future>(f: F) -> F::Output {
     let waker = unsafe { Waker::from_raw(noop_waker()) };
     let mut cx = Context::from_waker(&waker);
-    let mut f = std::pin::pin!(f);
+    let mut f = f;
+    // Pinned on the stack, as std::pin::pin! does (which Rust 1.63 lacks):
+    // f is not moved again while it is polled.
+    let mut f = unsafe { Pin::new_unchecked(&mut f) };
     loop {
         if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
             return v;

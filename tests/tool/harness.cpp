@@ -526,4 +526,23 @@ std::string on_path(const std::string& name)
    return "";
 }
 
+
+std::string rust_program(const std::string& toolchain, const std::string& name)
+{
+   return progs_dir() + "/" + toolchain + name;
+}
+
+std::string rust_toolchain_label(const std::string& toolchain)
+{
+   return toolchain.empty() ? "Installed" : "DebianRustc";
+}
+
+std::string rust_missing(const std::string& toolchain)
+{
+   return toolchain.empty()
+              ? "skipped: rustc not installed (the Rust test program was not built)"
+              : "skipped: Debian's rustc not installed, or it is the rustc configure found "
+                "(the program was not built with it)";
+}
+
 }  // namespace vgtest

@@ -22,6 +22,16 @@ std::string valgrind_path(); // the valgrind launcher
 std::string callgrind_annotate_path();
 std::string cg_merge_path();
 
+// The toolchains the Rust test programs are built with: "" for the rustc
+// configure found, "debian-rustc/" for Debian's own where it is another
+// (tests/Makefile.inc). A program a toolchain did not build is missing.
+inline const std::vector<std::string> kRustToolchains = {"", "debian-rustc/"};
+std::string rust_program(const std::string& toolchain, const std::string& name);
+// A test name's part for the toolchain: "Installed" or "DebianRustc".
+std::string rust_toolchain_label(const std::string& toolchain);
+// Why a test of the toolchain is skipped when its program is missing.
+std::string rust_missing(const std::string& toolchain);
+
 // Whether s ends with tail.
 bool ends_with(const std::string& s, const std::string& tail);
 

@@ -227,22 +227,27 @@ void expect_names_as_callgrinds(const std::string& program, const std::string& m
    EXPECT_GT(mangled, 0u) << "--demangle=no left no name mangled";
 }
 
-std::string rust_program(const std::string& name)
-{
-   return progs_dir() + "/" + name;
-}
+// Each Rust test runs with every toolchain the programs were built with
+// (harness.hpp): rustc's names, mangling and allocator shims change
+// between Rust releases.
+class RustRelease : public ::testing::TestWithParam<std::string> {};
+class RustAsync : public ::testing::TestWithParam<std::string> {};
+INSTANTIATE_TEST_SUITE_P(Toolchains, RustRelease, ::testing::ValuesIn(kRustToolchains),
+                         [](const auto& info) { return rust_toolchain_label(info.param); });
+INSTANTIATE_TEST_SUITE_P(Toolchains, RustAsync, ::testing::ValuesIn(kRustToolchains),
+                         [](const auto& info) { return rust_toolchain_label(info.param); });
 
-TEST(RustRelease, LegacyNamesAreDemangledAsCallgrindShowsThem)
+TEST_P(RustRelease, LegacyNamesAreDemangledAsCallgrindShowsThem)
 {
-   const std::string program = rust_program("rust_inline");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    expect_names_as_callgrinds(program, "_ZN");
 }
 
-TEST(RustRelease, V0NamesAreDemangledAsCallgrindShowsThem)
+TEST_P(RustRelease, V0NamesAreDemangledAsCallgrindShowsThem)
 {
-   const std::string program = rust_program("rust_inline_v0");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline_v0");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    expect_names_as_callgrinds(program, "_R");
 }
 
@@ -297,10 +302,10 @@ uint32_t line_of(const std::string& path, const std::string& text)
 // within 25%: Rust's runtime reads /proc/self/maps when it starts (to find
 // the main thread's stack), and that file lists each tool's own mappings,
 // a different number of lines under DHAT than under vgprof.
-TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
+TEST_P(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
 {
-   const std::string program = rust_program("rust_inline");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    expect_heap_matches_dhat({program}, {}, dir.path(), 0, nullptr, 0.25);
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
@@ -328,10 +333,10 @@ TEST(RustRelease, AllocationStacksHaveDhatsInlinedFramesDownToTheProgramsLines)
 // compile unit "UnknownInlinedFun", as DHAT shows them: in the profile such
 // a frame is an unnamed inlined function of the file of its code, so that
 // the unnamed calls of one file are not taken for one real function.
-TEST(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
+TEST_P(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
 {
-   const std::string program = rust_program("rust_inline_zdebug");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline_zdebug");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
    auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {program}, dir.path());
@@ -347,6 +352,10 @@ TEST(RustRelease, InlinedCallsWithoutANameAreMarkedUnnamedWithTheirFile)
       const std::string file = text.substr(at + 21, text.rfind(':') - at - 21);
       expected.insert("{unnamed inlined function in " + base_name(file) + "}");
    }
+   // rustc 1.63's debug information names every inlined call it makes in
+   // this program: nothing to mark there.
+   if (expected.empty() && !GetParam().empty())
+      GTEST_SKIP() << "skipped: DHAT names no inlined call UnknownInlinedFun in this rustc's build";
    ASSERT_FALSE(expected.empty()) << "DHAT names no inlined call UnknownInlinedFun";
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
    std::set<std::string> frames;
@@ -383,10 +392,10 @@ Section section_named(const std::string& elf, const std::string& name)
 // rust_inline with bytes of its debug information changed, or its main
 // section cut short: the names vgprof reads from it may be lost, the run
 // and the profile are not.
-TEST(RustRelease, DamagedDebugInformationLeavesTheRunWhole)
+TEST_P(RustRelease, DamagedDebugInformationLeavesTheRunWhole)
 {
-   const std::string program = rust_program("rust_inline");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    const std::string original = read_file(program);
    size_t inlined = 0;
    for (int variant = 0; variant < 5; ++variant) {
@@ -421,10 +430,10 @@ TEST(RustRelease, DamagedDebugInformationLeavesTheRunWhole)
 // The call-path tree: the calls made from inlined code hang below the
 // inlined functions' nodes, and report --function finds an inlined
 // function, where it was inlined and what its code cost.
-TEST(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
+TEST_P(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
 {
-   const std::string program = rust_program("rust_inline");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_inline");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
@@ -470,10 +479,10 @@ std::string source_named(const vgprof::Profile& p, const std::string& name)
 // for them and to every line of the program that called down to it, as
 // DHAT's stacks say; the lines of handle_request add up to the bytes of
 // every site below it.
-TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
+TEST_P(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
 {
-   const std::string program = rust_program("rust_async");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_async");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    expect_heap_matches_dhat({program}, {}, dir.path(), 0, nullptr, 0.25);
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
@@ -523,10 +532,10 @@ TEST(RustAsync, AnnotateChargesEveryCallingLineWithDhatsAllocations)
 // requests x 4,096 bytes, by the program's constants), and the CPU samples
 // of the C library's memset that clears them carry build_payload; the
 // totals stay the profile's.
-TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
+TEST_P(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
 {
-   const std::string program = rust_program("rust_async");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_async");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    if (run({"/bin/sh", "-c", "command -v go"}, "/").exit_code != 0) GTEST_SKIP() << "skipped: go not installed";
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
@@ -559,10 +568,10 @@ TEST(RustAsync, PprofSamplesNameTheProgramsOwnCodeTheyCameThrough)
 // crate and function (rustc calls the body of `async fn f` "f::{async_fn#0}"),
 // not one "{async_fn#0}" for all; no code is put on an "UnknownInlinedFun";
 // and `report --function serve_conn` shows serve_conn's body.
-TEST(RustAsync, AsyncBodiesAreFunctionsNamedWithTheirPaths)
+TEST_P(RustAsync, AsyncBodiesAreFunctionsNamedWithTheirPaths)
 {
-   const std::string program = rust_program("rust_async");
-   if (!exists(program)) GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+   const std::string program = rust_program(GetParam(), "rust_async");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
@@ -597,11 +606,11 @@ TEST(RustAsync, AsyncBodiesAreFunctionsNamedWithTheirPaths)
 // build_payload's line of the program's own source, not in the standard
 // library's allocation code, in the text and in a GitHub annotation whose
 // path is relative to the repository.
-TEST(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
+TEST_P(RustAsync, TheGateNamesTheProgramsLineOfADoubledAllocation)
 {
-   const std::string program = rust_program("rust_async"), doubled = rust_program("rust_async_doubled");
+   const std::string program = rust_program(GetParam(), "rust_async"), doubled = rust_program(GetParam(), "rust_async_doubled");
    if (!exists(program) || !exists(doubled))
-      GTEST_SKIP() << "skipped: rustc not installed (the Rust test program was not built)";
+      GTEST_SKIP() << rust_missing(GetParam());
    TempDir dir;
    for (const auto& [binary, out] : {std::make_pair(program, "base.json"), std::make_pair(doubled, "new.json")}) {
       write_file(dir / "server", read_file(binary));

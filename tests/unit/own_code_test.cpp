@@ -26,6 +26,8 @@ TEST(OwnCode, TheToolchainsSourcesAreNotTheProgramsOwn)
     EXPECT_TRUE(is_toolchain_source("/rust/deps/hashbrown-0.16.1/src/map.rs"));
     EXPECT_TRUE(is_toolchain_source("/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/tokio-1.38.0/src/net/tcp/listener.rs"));
     EXPECT_TRUE(is_toolchain_source("/usr/share/cargo/registry/tokio-1.43.1/src/runtime/task/mod.rs"));
+    // Debian's own rustc names its standard library where rust-src puts it.
+    EXPECT_TRUE(is_toolchain_source("/usr/src/rustc-1.63.0/library/alloc/src/alloc.rs"));
     EXPECT_TRUE(is_toolchain_source("/usr/include/c++/12/bits/stl_vector.h"));
     EXPECT_TRUE(is_toolchain_source("/usr/lib/gcc/x86_64-linux-gnu/12/include/emmintrin.h"));
     EXPECT_FALSE(is_toolchain_source("/home/u/tsrv/src/main.rs"));
