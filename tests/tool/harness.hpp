@@ -21,6 +21,7 @@ std::string cli_path();      // the vgprof command
 std::string valgrind_path(); // the valgrind launcher
 std::string callgrind_annotate_path();
 std::string cg_merge_path();
+std::string source_dir();    // the top of the source tree
 
 // Whether s ends with tail.
 bool ends_with(const std::string& s, const std::string& tail);
