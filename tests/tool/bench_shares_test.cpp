@@ -4,7 +4,8 @@
 // recorded by exactly one share, the shares together must record what the
 // whole run records, each share must hold the benchmarks its rule deals it
 // (names in order, the i-th to share (i mod N) + 1), and its list must
-// name what it recorded. The recorder is a stand-in for vgprof that notes
+// name what it recorded; examples/bench/check-shares must pass the shares
+// gathered and name a share whose job failed. The recorder is a stand-in for vgprof that notes
 // each profile asked for: the split is the script's business, not the
 // tool's, and this keeps the test to seconds.
 #include <gtest/gtest.h>
@@ -37,24 +38,33 @@ class ShareRuns {
 public:
    ShareRuns()
    {
-      write_file(dir_ / "fake-vgprof",
-                 "#!/bin/sh\n"
-                 "while [ $# -gt 0 ]; do\n"
-                 "  if [ \"$1\" = -o ]; then basename \"$2\" .json >> " + dir_ / "asked" +
-                     "; : > \"$2\"; fi\n"
-                 "  shift\n"
-                 "done\n");
+      write_file(dir_ / "fake-vgprof", R"(#!/bin/sh
+while [ $# -gt 0 ]; do
+  if [ "$1" = -o ]; then
+    basename "$2" .json >> "$ASKED"
+    [ "$2" = "${FAIL_ON:-}" ] && exit 1
+    : > "$2"
+  fi
+  shift
+done
+)");
       chmod((dir_ / "fake-vgprof").c_str(), 0755);
    }
 
    // Runs the script (with `share`, "K/N", unless empty) into OUT and
    // returns what it asked to record.
+   // With `fail_on`, the recording of that benchmark fails.
    std::vector<std::string> record(const std::string& share, const std::string& out,
-                                   RunResult* result = nullptr)
+                                   RunResult* result = nullptr, const std::string& fail_on = "")
    {
       write_file(dir_ / "asked", "");
-      std::vector<std::string> argv{"env", "VGPROF=" + dir_ / "fake-vgprof",
-                                    "VGPROF_BENCH_BIN=" + dir_ / "bin", "sh",
+      const std::string failing = fail_on.empty() ? "" : dir_ / out + "/" + fail_on + ".json";
+      std::vector<std::string> argv{"env",
+                                    "ASKED=" + dir_ / "asked",
+                                    "FAIL_ON=" + failing,
+                                    "VGPROF=" + dir_ / "fake-vgprof",
+                                    "VGPROF_BENCH_BIN=" + dir_ / "bin",
+                                    "sh",
                                     source_dir() + "/examples/bench/record"};
       if (!share.empty()) {
          argv.push_back("--share");
@@ -66,6 +76,11 @@ public:
       if (result) *result = r;
       else EXPECT_EQ(r.exit_code, 0) << r.err;
       return lines_of(read_file(dir_ / "asked"));
+   }
+
+   RunResult check(const std::string& out)
+   {
+      return run({"sh", source_dir() + "/examples/bench/check-shares", dir_ / out}, dir_.path());
    }
 
    std::string list(const std::string& out, int k, int n)
@@ -104,6 +119,35 @@ TEST(BenchShares, EveryBenchmarkIsRecordedByExactlyOneShareAsTheRuleDealsIt)
       for (const auto& name : whole)
          EXPECT_EQ(times[name], 1) << name << " in " << n << " shares";
    }
+}
+
+TEST(BenchShares, TheShareOfAFailedRecordingIsNamedMissingWhenTheSharesAreGathered)
+{
+   ShareRuns runs;
+   std::vector<std::string> whole = runs.record("", "whole");
+   std::sort(whole.begin(), whole.end());
+   ASSERT_GE(whole.size(), 3u);
+   const int n = 3;
+   for (int k = 1; k <= n; ++k)
+      runs.record(std::to_string(k) + "/3", "complete");
+   const RunResult complete = runs.check("complete");
+   EXPECT_EQ(complete.exit_code, 0) << complete.err;
+
+   // The last benchmark by name fails to record: the rule put it in share
+   // ((size - 1) mod 3) + 1, whose job then fails, and the others succeed.
+   const std::string failing = whole.back();
+   const int its_share = static_cast<int>((whole.size() - 1) % n) + 1;
+   for (int k = 1; k <= n; ++k) {
+      RunResult r;
+      runs.record(std::to_string(k) + "/3", "gathered", &r, failing);
+      EXPECT_EQ(r.exit_code, k == its_share ? 1 : 0) << "share " << k << ": " << r.err;
+   }
+   const RunResult gathered = runs.check("gathered");
+   EXPECT_EQ(gathered.exit_code, 1);
+   EXPECT_NE(gathered.err.find("share " + std::to_string(its_share) + " of 3 is missing"),
+             std::string::npos)
+       << gathered.err;
+   EXPECT_EQ(std::count(gathered.err.begin(), gathered.err.end(), '\n'), 1) << gathered.err;
 }
 
 TEST(BenchShares, AShareThatIsNotKOfNIsRefusedWithStatus2)
