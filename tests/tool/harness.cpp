@@ -43,6 +43,7 @@ std::string cli_path()      { return env("VGPROF_TEST_CLI"); }
 std::string valgrind_path() { return env("VGPROF_TEST_VALGRIND"); }
 std::string callgrind_annotate_path() { return env("VGPROF_TEST_CALLGRIND_ANNOTATE"); }
 std::string cg_merge_path() { return env("VGPROF_TEST_CG_MERGE"); }
+std::string source_dir()    { return env("VGPROF_TEST_SRCDIR"); }
 
 bool ends_with(const std::string& s, const std::string& tail)
 {

@@ -21,6 +21,7 @@ std::string cli_path();      // the vgprof command
 std::string valgrind_path(); // the valgrind launcher
 std::string callgrind_annotate_path();
 std::string cg_merge_path();
+std::string source_dir();    // the top of the source tree
 
 // The toolchains the Rust test programs are built with: "" for the rustc
 // configure found, "debian-rustc/" for Debian's own where it is another
