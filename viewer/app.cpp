@@ -178,6 +178,23 @@ bool App::init()
     return true;
 }
 
+void Session::choose_thread(std::optional<uint32_t> tid)
+{
+    if (tid == thread())
+        return;
+    const Document& whole = *loaded->now;
+    if (tid && loaded->diff)
+        throw Error("a diff of two profiles shows every thread, not one");
+    std::unique_ptr<Document> doc;
+    if (tid)
+        doc = std::make_unique<Document>(whole, thread_for_option(whole.profile(), *tid, "--thread"));
+    // The old views go before the document they point into.
+    views.reset();
+    thread_doc = std::move(doc);
+    views = std::make_unique<ThreadViews>(thread_doc ? *thread_doc : whole,
+                                          thread_doc ? nullptr : loaded->diff.get());
+}
+
 void App::load(std::vector<std::string> paths)
 {
     if (loader_.state() == ProfileLoader::State::loading)
@@ -222,6 +239,13 @@ void App::take_loaded()
             session_->event = *e;
         else
             error_ = "--event " + options_.event + ": " + doc.path() + " did not record this event";
+    }
+    if (options_.thread) {
+        try {
+            session_->choose_thread(options_.thread);
+        } catch (const Error& e) {
+            error_ = doc.path() + ": " + e.what();
+        }
     }
     if (!options_.select.empty()) {
         try {
@@ -280,9 +304,11 @@ void App::handle(const SDL_Event& event)
             quit_ = true;
         else if ((mod & KMOD_CTRL) && key == SDLK_f && session_) {
             if (active_ == ViewId::functions)
-                session_->table.focus_search();
+                session_->views->table.focus_search();
+            else if (shows_thread(active_))
+                session_->views->side_list.focus_search();
             else
-                session_->side_list.focus_search();
+                session_->whole_list.focus_search();
         } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 &&
                    key < SDLK_1 + int(std::size(kAllViews)))
             show(kAllViews[key - SDLK_1]);
