@@ -10,10 +10,10 @@
 #include "flame_graph.hpp"
 #include "function_table.hpp"
 #include "thread_choice.hpp"
-#include "viewer_fixture.hpp"
 
+// report_fixture's, not viewer_fixture's (each has a cache_profile).
 #include "../unit/report_fixture.hpp"
-#include "vgprof/error.hpp"
+#include "vgprof/load.hpp"
 #include "vgprof/query.hpp"
 
 #include <gtest/gtest.h>
@@ -28,6 +28,11 @@ using namespace vgprof::test;
 
 enum ThreadFn : uint32_t { kMemset = 0, kHelperFn = 1, kMainFn = 2, kWorkFn = 3 };
 
+std::unique_ptr<Document> document_of(const ProfileText& text)
+{
+    return std::make_unique<Document>(parse_profile(text.str(), "app.json"), "app.json");
+}
+
 std::unique_ptr<Document> thread_document(const Document& whole, uint32_t tid)
 {
     return std::make_unique<Document>(whole, *whole.profile().thread(tid));
@@ -41,7 +46,8 @@ TEST(ThreadDocument, FunctionsTableIsTheThreadsReportRows)
     for (uint32_t tid : {1u, 2u}) {
         const auto doc = thread_document(*whole, tid);
         std::vector<Row> shown;
-        for (FnId fn : FunctionTable(*doc, nullptr).rows())
+        const FunctionTable table(*doc, nullptr);
+        for (FnId fn : table.rows())
             shown.emplace_back(doc->profile().fn_name(fn), doc->cost(fn).self, doc->cost(fn).inclusive);
         std::vector<FunctionCost> expected = thread_costs(doc->profile(), *doc->profile().thread(tid)).functions;
         drop_zero_costs(expected);
@@ -75,9 +81,11 @@ TEST(ThreadDocument, FlameGraphsRootIsTheThreadsTotal)
         EXPECT_EQ(ir_graph.boxes.front().value, totals[0]);
         EXPECT_EQ(build_flame_graph(*doc, 1, std::nullopt, 0).boxes.front().value, dr);
         // No box of another thread's stacks: thread 2's root is work.
-        for (const FlameBox& b : ir_graph.boxes)
-            if (b.node && !doc->profile().path(*b.node).parent)
+        for (const FlameBox& b : ir_graph.boxes) {
+            if (b.node && !doc->profile().path(*b.node).parent) {
                 EXPECT_EQ(doc->profile().path(*b.node).fn, FnId(tid == 1 ? kMainFn : kWorkFn));
+            }
+        }
     }
     // The whole program's is both threads'.
     EXPECT_EQ(build_flame_graph(*whole, 0, std::nullopt, 0).boxes.front().value, 10000u);
@@ -124,7 +132,7 @@ TEST(ThreadChoice, ListsEachThreadWithItsShareOfTheEvent)
     EXPECT_EQ(thread_choice_label(p, choices[1], 0), "Thread 2 (44.0% of Ir)");
     EXPECT_EQ(thread_choice_label(p, choices[0], 1), "Thread 1 (76.0% of Dr)");
     EXPECT_EQ(thread_choice_label(p, choices[1], 1), "Thread 2 (24.0% of Dr)");
-    EXPECT_TRUE(thread_choices(document_of(app_profile())->profile()).empty());
+    EXPECT_TRUE(thread_choices(document_of(two_event_call_graph_profile())->profile()).empty());
 }
 
 } // namespace
