@@ -55,7 +55,9 @@ std::optional<FnId> starting_function(const Document& doc)
     for (size_t i = 0; i < doc.num_functions(); ++i) {
         const FnId fn{uint32_t(i)};
         const std::string& name = p.fn_name(fn);
-        if (name == "main")
+        // A thread's document (--thread) never ran main unless it is the
+        // main thread's.
+        if (name == "main" && (!doc.thread() || doc.inclusive(fn, 0) != 0))
             return fn;
         if (is_unknown(name) || name.rfind("(below main)", 0) == 0)
             continue;
@@ -253,7 +255,7 @@ void App::take_loaded()
         } catch (const Error& e) {
             error_ = std::string("--select: ") + e.what();
         }
-    } else if (const auto start = starting_function(doc)) {
+    } else if (const auto start = starting_function(session_->thread_doc ? *session_->thread_doc : doc)) {
         session_->selection.select(Selection::function(*start));
     }
     if (!options_.line.empty()) {

@@ -132,7 +132,7 @@ TEST(ExportSpeedscope, ProfileWithThreadsHasAProfilePerEventAndThreadAfterTheWho
         names.emplace_back(p.at("name").as_string());
         ends.push_back(p.at("endValue").to_number<int64_t>());
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"Ir", "Dr", "thread 1: Ir", "thread 2: Ir",
+    ASSERT_EQ(names, (std::vector<std::string>{"Ir", "Dr", "thread 1: Ir", "thread 2: Ir",
                                                "thread 1: Dr", "thread 2: Dr"}));
     EXPECT_EQ(ends, (std::vector<int64_t>{10000, 5000, 5600, 4400, 3800, 1200}));
     EXPECT_EQ(json(profiles[3]),
