@@ -4,6 +4,7 @@
 // of kFormats, which says what it takes; the writers are libvgprof's
 // (vgprof/export_*.hpp), so the viewer can export too.
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/export_callgrind.hpp"
@@ -14,6 +15,7 @@
 #include "vgprof/export_pprof.hpp"
 #include "vgprof/export_speedscope.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -28,9 +30,17 @@ namespace vgprof::cli {
 namespace {
 
 void export_callgrind(std::ostream& out, const std::vector<Profile>& profiles,
-                      const ExportOptions&)
+                      const ExportOptions& options)
 {
-    write_callgrind(out, profiles[0]);
+    const ThreadGraph* thread = nullptr;
+    if (options.thread) {
+        try {
+            thread = &thread_for_option(profiles[0], *options.thread, "--thread");
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}: {}", options.profiles[0], e.what()));
+        }
+    }
+    write_callgrind(out, profiles[0], thread);
 }
 
 // A format of one profile whose writer refuses a profile that lacks what
@@ -128,6 +138,10 @@ void check_export_options(const ExportOptions& options)
         throw Error(fmt::format("--event applies to --format collapsed, not {}", format.name));
     if (!format.stack_options && options.threads)
         throw Error(fmt::format("--threads applies to --format collapsed, not {}", format.name));
+    if (options.thread && options.format != "callgrind")
+        throw Error(fmt::format("--thread applies to --format callgrind, not {} (speedscope and "
+                                "pprof files hold every thread's costs apart already)",
+                                format.name));
 }
 
 void write_export(std::ostream& out, const std::vector<Profile>& profiles,
@@ -165,6 +179,12 @@ Command add_export_command(CLI::App& app)
     cmd->add_flag("--threads", options->threads,
                   "collapsed: begin each stack with its thread (needs a profile recorded with "
                   "--separate-threads=yes)");
+    cmd->add_option("--thread", options->thread,
+                    "callgrind: write thread TID's costs and calls alone, as callgrind "
+                    "--separate-threads=yes writes one file per thread (needs a profile recorded "
+                    "with --separate-threads=yes)")
+        ->type_name("TID")
+        ->check(not_negative());
     return Command{cmd, [options, profile, now] {
                        options->profiles = {*profile};
                        if (!now->empty())

@@ -248,17 +248,21 @@ struct ExportOptions {
     // are an error, so they are kept apart from their defaults.
     std::optional<std::string> event;
     bool threads = false;
+    // Callgrind format: this thread's file alone, as callgrind
+    // --separate-threads=yes writes one per thread.
+    std::optional<uint32_t> thread;
 };
 
 // Throws vgprof::Error when options do not fit options.format: more
-// profiles than it takes, or --event or --threads given to a format they do
-// not apply to. Checked before any profile is read.
+// profiles than it takes, or --event, --threads or --thread given to a
+// format they do not apply to. Checked before any profile is read.
 void check_export_options(const ExportOptions& options);
 
 // Writes `profiles` (read from options.profiles, in that order) in
 // options.format. Throws vgprof::Error, before writing anything, when a
 // profile lacks what the format needs (collapsed stacks: a call graph, the
-// event, per-thread graphs with options.threads).
+// event, per-thread graphs with options.threads; the callgrind format: the
+// thread options.thread names).
 void write_export(std::ostream& out, const std::vector<Profile>& profiles,
                   const ExportOptions& options);
 

@@ -140,18 +140,11 @@ const CallGraph& chosen_graph(const Profile& profile, const ReportOptions& optio
 const ThreadGraph& chosen_thread(const Profile& profile, const ReportOptions& options)
 {
     require_call_graph(profile, options, "--thread");
-    if (!profile.has_thread_graphs())
-        throw Error(fmt::format("{}: --thread needs per-thread call graphs, which this profile "
-                                "does not have (recorded without --separate-threads=yes)",
-                                options.profile));
-    if (const ThreadGraph* thread = profile.thread(*options.thread))
-        return *thread;
-    std::vector<uint32_t> tids;
-    for (const ThreadGraph& t : profile.threads())
-        tids.push_back(t.tid);
-    const std::string listed = tids.empty() ? "none" : fmt::format("{}", fmt::join(tids, " "));
-    throw Error(fmt::format("{}: no thread {} in this profile (threads: {})", options.profile,
-                            *options.thread, listed));
+    try {
+        return thread_for_option(profile, *options.thread, "--thread");
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}", options.profile, e.what()));
+    }
 }
 
 std::vector<std::string> thread_header(const ReportOptions& options)

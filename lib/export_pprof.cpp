@@ -16,7 +16,8 @@
 // of the program's own code on its stack (own_code.hpp), and each heap
 // sample "own_frame", its site's own frame with the line: `pprof -tags`
 // and `-tagfocus` find a cost spent in library code by the program's code
-// that caused it.
+// that caused it. With per-thread graphs, each CPU sample also carries the
+// numeric label "thread", its stack's thread: `pprof -tagfocus thread=2`.
 #include "vgprof/export_pprof.hpp"
 
 #include "protobuf.hpp"
@@ -27,6 +28,7 @@
 #include "vgprof/heap.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/own_code.hpp"
+#include "vgprof/query.hpp"
 
 #include <zlib.h>
 
@@ -52,7 +54,7 @@ enum Profile : uint32_t {
 };
 enum ValueType : uint32_t { type = 1, unit = 2 };
 enum Sample : uint32_t { location_id = 1, value = 2, label = 3 };
-enum Label : uint32_t { key = 1, str = 2 };
+enum Label : uint32_t { key = 1, str = 2, num = 3 };
 enum Mapping : uint32_t {
     mapping_id = 1, mapping_filename = 5, has_functions = 7, has_filenames = 8,
     has_line_numbers = 9
@@ -80,6 +82,9 @@ const HeapType kHeapTypes[] = {
 // The samples' labels naming the program's own code on their stack.
 const char* const kOwnFunctionLabel = "own_function";
 const char* const kOwnFrameLabel = "own_frame";
+// The numeric label of a CPU sample of a profile with per-thread graphs:
+// the thread whose stack it is (Valgrind's thread number).
+const char* const kThreadLabel = "thread";
 
 class PprofWriter {
 public:
@@ -157,15 +162,22 @@ private:
         message_.varint(field::default_sample_type, str(cpu_ ? "Ir" : "inuse_space"));
     }
 
-    // `labels`: (key, value) string labels, for pprof's -tagfocus.
+    // `labels`: (key, value) string labels, and `thread` the numeric label
+    // "thread" (0: none), for pprof's -tags and -tagfocus.
     void write_sample(const std::vector<uint64_t>& locations, const std::vector<uint64_t>& values,
-                      const std::vector<std::pair<std::string, std::string>>& labels = {})
+                      const std::vector<std::pair<std::string, std::string>>& labels = {},
+                      uint32_t thread = 0)
     {
         ProtoMessage s;
         s.packed(field::location_id, locations).packed(field::value, values);
         for (const auto& [key, value] : labels) {
             ProtoMessage l;
             l.varint(field::key, str(key)).varint(field::str, str(value));
+            s.message(field::label, l);
+        }
+        if (thread != 0) {
+            ProtoMessage l;
+            l.varint(field::key, str(kThreadLabel)).varint(field::num, thread);
             s.message(field::label, l);
         }
         message_.message(field::sample, s);
@@ -195,6 +207,7 @@ private:
     {
         const size_t events = p_.num_events();
         const std::vector<std::optional<FnId>> own = own_functions_of_paths(p_, OwnCode(p_));
+        const std::vector<uint32_t> tids = path_threads(p_);
         std::vector<uint64_t> values(num_values(), 0);
         for (size_t node = 0; node < p_.paths().size(); ++node) {
             const uint64_t* self = p_.path_self(node);
@@ -207,10 +220,10 @@ private:
                 locations.push_back(fn ? fn->index() + 1 : truncated_id_);
             }
             std::reverse(locations.begin(), locations.end());  // leaf first
+            std::vector<std::pair<std::string, std::string>> labels;
             if (own[node])
-                write_sample(locations, values, {{kOwnFunctionLabel, p_.fn_name(*own[node])}});
-            else
-                write_sample(locations, values);
+                labels.emplace_back(kOwnFunctionLabel, p_.fn_name(*own[node]));
+            write_sample(locations, values, labels, tids[node]);
         }
     }
 

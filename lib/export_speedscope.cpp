@@ -15,6 +15,7 @@
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/query.hpp"
 
 #include <boost/json.hpp>
 
@@ -115,12 +116,16 @@ void write_sampled(std::ostream& out, const Sampled& s)
     out << "],\"startValue\":0,\"endValue\":" << total << '}';
 }
 
-// The event's profile: the tree's nodes that cost something.
-Sampled event_profile(const Profile& p, size_t event)
+// The event's profile: the tree's nodes that cost something; with a
+// thread (`tids`: path_threads), that thread's nodes alone.
+Sampled event_profile(const Profile& p, size_t event,
+                      const std::shared_ptr<const std::vector<uint32_t>>& depths,
+                      const std::vector<uint32_t>* tids = nullptr, uint32_t tid = 0)
 {
-    Sampled s{p.meta().events[event], "none", {}, {}, {}, {}};
+    const std::string& name = p.meta().events[event];
+    Sampled s{tids ? "thread " + std::to_string(tid) + ": " + name : name, "none", {}, {}, {}, {}};
     for (size_t node = 0; node < p.paths().size(); ++node)
-        if (p.path_self(node)[event] != 0)
+        if (p.path_self(node)[event] != 0 && (!tids || (*tids)[node] == tid))
             s.keys.push_back(node);
     s.stack_of = [&p](size_t node) {
         std::vector<size_t> stack;
@@ -129,9 +134,7 @@ Sampled event_profile(const Profile& p, size_t event)
         return stack;
     };
     s.weight_of = [&p, event](size_t node) { return p.path_self(node)[event]; };
-    s.depth_of = [depth = std::make_shared<std::vector<uint32_t>>(path_depths(p))](size_t node) {
-        return size_t((*depth)[node]);
-    };
+    s.depth_of = [depths](size_t node) { return size_t((*depths)[node]); };
     return s;
 }
 
@@ -173,15 +176,25 @@ void write_speedscope(std::ostream& out, const Profile& profile)
     require_tree_or_heap(profile, "speedscope");
     std::vector<Sampled> profiles;
     const auto heap_frames = std::make_shared<const HeapFrames>(profile);
-    if (has_call_path_tree(profile))
+    const bool tree = has_call_path_tree(profile);
+    const auto depths = std::make_shared<const std::vector<uint32_t>>(
+        tree ? path_depths(profile) : std::vector<uint32_t>());
+    if (tree)
         for (size_t e = 0; e < profile.num_events(); ++e)
-            profiles.push_back(event_profile(profile, e));
+            profiles.push_back(event_profile(profile, e, depths));
     if (profile.heap()) {
         profiles.push_back(
             heap_profile(profile, heap_frames, "heap: bytes allocated", &HeapSite::bytes));
         profiles.push_back(
             heap_profile(profile, heap_frames, "heap: bytes at t-gmax", &HeapSite::peak_bytes));
     }
+    // Each thread's after the whole program's, event by event, so that
+    // speedscope's next-profile arrow steps from thread to thread.
+    const std::vector<uint32_t> tids = path_threads(profile);
+    if (tree)
+        for (size_t e = 0; e < profile.num_events(); ++e)
+            for (const ThreadGraph& t : profile.threads())
+                profiles.push_back(event_profile(profile, e, depths, &tids, t.tid));
     check_stack_frames("speedscope", stack_frames(profiles));
     out << "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
         << "\"exporter\":\"vgprof\",\"name\":" << quoted(command_text(profile))

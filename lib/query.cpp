@@ -126,29 +126,39 @@ std::vector<FunctionCost> function_costs(const Profile& profile, const CallGraph
     return costs;
 }
 
+std::vector<uint32_t> path_threads(const Profile& profile)
+{
+    const std::vector<PathNode>& paths = profile.paths();
+    std::vector<uint32_t> tid(paths.size(), 0);
+    for (const ThreadGraph& t : profile.threads())
+        for (const PathId root : t.roots)
+            tid[root.index()] = t.tid;
+    // The loader puts every parent before its children: one pass.
+    for (size_t i = 0; i < paths.size(); ++i)
+        if (paths[i].parent)
+            tid[i] = tid[paths[i].parent->index()];
+    return tid;
+}
+
+const ThreadGraph& thread_for_option(const Profile& profile, uint32_t tid, const char* option)
+{
+    if (!profile.has_thread_graphs())
+        throw Error(std::string(option) + " needs per-thread call graphs, which this profile does "
+                                          "not have (recorded without --separate-threads=yes)");
+    if (const ThreadGraph* thread = profile.thread(tid))
+        return *thread;
+    std::string listed;
+    for (const ThreadGraph& t : profile.threads())
+        listed += (listed.empty() ? "" : " ") + std::to_string(t.tid);
+    throw Error("no thread " + std::to_string(tid) + " in this profile (threads: " +
+                (listed.empty() ? "none" : listed) + ")");
+}
+
 ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread)
 {
     const size_t events = profile.num_events();
     const std::vector<PathNode>& paths = profile.paths();
-    // Which nodes lie below one of the thread's roots: a node's root is its
-    // parent's, found by climbing at most once per node.
-    enum : uint8_t { unknown, inside, outside };
-    std::vector<uint8_t> in_thread(paths.size(), unknown);
-    for (const PathId root : thread.roots)
-        in_thread[root.index()] = inside;
-    std::vector<size_t> climb;
-    for (size_t i = 0; i < paths.size(); ++i) {
-        size_t at = i;
-        while (in_thread[at] == unknown && paths[at].parent) {
-            climb.push_back(at);
-            at = paths[at].parent->index();
-        }
-        const uint8_t found = in_thread[at] == unknown ? uint8_t(outside) : in_thread[at];
-        in_thread[at] = found;
-        for (const size_t c : climb)
-            in_thread[c] = found;
-        climb.clear();
-    }
+    const std::vector<uint32_t> tid = path_threads(profile);
     ThreadCosts out;
     // Self costs from the thread's nodes, not the program's lines.
     out.functions.resize(profile.functions().size());
@@ -161,7 +171,7 @@ ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread)
     out.totals.assign(events, 0);
     out.untold.assign(events, 0);
     for (size_t i = 0; i < paths.size(); ++i) {
-        if (in_thread[i] != inside)
+        if (tid[i] != thread.tid)
             continue;
         const uint64_t* cost = profile.path_self(i);
         std::vector<uint64_t>* self =

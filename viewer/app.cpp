@@ -55,7 +55,9 @@ std::optional<FnId> starting_function(const Document& doc)
     for (size_t i = 0; i < doc.num_functions(); ++i) {
         const FnId fn{uint32_t(i)};
         const std::string& name = p.fn_name(fn);
-        if (name == "main")
+        // A thread's document (--thread) never ran main unless it is the
+        // main thread's.
+        if (name == "main" && (!doc.thread() || doc.inclusive(fn, 0) != 0))
             return fn;
         if (is_unknown(name) || name.rfind("(below main)", 0) == 0)
             continue;
@@ -178,6 +180,23 @@ bool App::init()
     return true;
 }
 
+void Session::choose_thread(std::optional<uint32_t> tid)
+{
+    if (tid == thread())
+        return;
+    const Document& whole = *loaded->now;
+    if (tid && loaded->diff)
+        throw Error("a diff of two profiles shows every thread, not one");
+    std::unique_ptr<Document> doc;
+    if (tid)
+        doc = std::make_unique<Document>(whole, thread_for_option(whole.profile(), *tid, "--thread"));
+    // The old views go before the document they point into.
+    views.reset();
+    thread_doc = std::move(doc);
+    views = std::make_unique<ThreadViews>(thread_doc ? *thread_doc : whole,
+                                          thread_doc ? nullptr : loaded->diff.get());
+}
+
 void App::load(std::vector<std::string> paths)
 {
     if (loader_.state() == ProfileLoader::State::loading)
@@ -223,13 +242,20 @@ void App::take_loaded()
         else
             error_ = "--event " + options_.event + ": " + doc.path() + " did not record this event";
     }
+    if (options_.thread) {
+        try {
+            session_->choose_thread(options_.thread);
+        } catch (const Error& e) {
+            error_ = doc.path() + ": " + e.what();
+        }
+    }
     if (!options_.select.empty()) {
         try {
             session_->selection.select(Selection::function(function_to_select(doc, options_.select)));
         } catch (const Error& e) {
             error_ = std::string("--select: ") + e.what();
         }
-    } else if (const auto start = starting_function(doc)) {
+    } else if (const auto start = starting_function(session_->thread_doc ? *session_->thread_doc : doc)) {
         session_->selection.select(Selection::function(*start));
     }
     if (!options_.line.empty()) {
@@ -280,9 +306,11 @@ void App::handle(const SDL_Event& event)
             quit_ = true;
         else if ((mod & KMOD_CTRL) && key == SDLK_f && session_) {
             if (active_ == ViewId::functions)
-                session_->table.focus_search();
+                session_->views->table.focus_search();
+            else if (shows_thread(active_))
+                session_->views->side_list.focus_search();
             else
-                session_->side_list.focus_search();
+                session_->whole_list.focus_search();
         } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 &&
                    key < SDLK_1 + int(std::size(kAllViews)))
             show(kAllViews[key - SDLK_1]);

@@ -8,6 +8,7 @@
 
 #include "file_browser.hpp"
 #include "profile_loader.hpp"
+#include "thread_choice.hpp"
 #include "views.hpp"
 
 #include <chrono>
@@ -31,6 +32,7 @@ struct AppOptions {
     std::string line;                   // the source line selected first, FILE:LINE
     std::optional<bool> machine_code;   // the Source view's machine code shown first (or its source)
     std::string event;                  // the event chosen first
+    std::optional<uint32_t> thread;     // the thread chosen first
     int width = 1400, height = 900;     // window size in pixels
     std::optional<float> scale;         // UI scale; default from the display's DPI
     size_t bench_frames = 0;            // > 0: time this many frames per view and exit
@@ -38,12 +40,9 @@ struct AppOptions {
     bool force = false;                 // diff mode even when the profiles do not compare
 };
 
-// One profile (or pair) in the window: the documents, the selection and
-// the views, which live as long as the profile is open.
-struct Session {
-    std::unique_ptr<Loaded> loaded;
-    SelectionHistory selection;
-    size_t event = 0;
+// The views that show the thread chosen (or every thread): built again
+// for each choice, so that nothing they worked out outlives it.
+struct ThreadViews {
     FunctionsView table;      // the Functions tab
     FunctionsView side_list;  // beside the other views
     SharedCallTree call_tree; // what the three tree views show
@@ -52,16 +51,43 @@ struct Session {
     SandwichView sandwich{call_tree};
     CallGraphView callgraph;
     FlameGraphView flamegraph;
+
+    ThreadViews(const Document& doc, const DiffLink* diff)
+        : table(doc, diff, false), side_list(doc, diff, true)
+    {
+    }
+};
+
+// One profile (or pair) in the window: the documents, the selection and
+// the views, which live as long as the profile is open.
+struct Session {
+    std::unique_ptr<Loaded> loaded;
+    SelectionHistory selection;
+    size_t event = 0;
+    // The profile's threads (with --separate-threads=yes), the one chosen
+    // and its document; none chosen: the whole program.
+    std::vector<ThreadChoice> threads;
+    std::unique_ptr<Document> thread_doc;
+    std::unique_ptr<ThreadViews> views;
+    // The views with no per-thread figures, and the list beside them,
+    // always of the whole program.
+    FunctionsView whole_list;
     HeatmapView heatmap;
     SourceView source;
     HeapView heap;
 
     explicit Session(std::unique_ptr<Loaded> l)
-        : loaded(std::move(l)),
-          table(*loaded->now, loaded->diff.get(), false),
-          side_list(*loaded->now, loaded->diff.get(), true)
+        : loaded(std::move(l)), threads(thread_choices(loaded->now->profile())),
+          views(std::make_unique<ThreadViews>(*loaded->now, loaded->diff.get())),
+          whole_list(*loaded->now, loaded->diff.get(), true)
     {
     }
+
+    // Shows thread `tid` (nullopt: every thread) in the views that have
+    // per-thread figures. Throws vgprof::Error when the profile has no
+    // such thread. Diff mode has no threads to choose.
+    void choose_thread(std::optional<uint32_t> tid);
+    std::optional<uint32_t> thread() const { return thread_doc ? thread_doc->thread() : std::nullopt; }
 
     // Diff mode: what box colors show. A function's own change at first:
     // the total change of every caller of a changed function is as large
@@ -74,7 +100,14 @@ struct Session {
     {
         return loaded->diff && !loaded->diff->differences().empty() && !compared_anyway;
     }
+    // What the views of the whole program draw from.
     ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring}; }
+    // What the views of the thread chosen draw from.
+    ViewContext thread_context()
+    {
+        ViewContext ctx = context();
+        return thread_doc ? ViewContext{*thread_doc, nullptr, selection, event, coloring} : ctx;
+    }
     // Whether a view is still working in the background (disassembling).
     bool busy() const { return source.busy(); }
 };
@@ -101,6 +134,7 @@ private:
 
     void draw_menu();
     void draw_toolbar();
+    void draw_thread_combo();
     void draw_body();
     void draw_status();
     void draw_load_state();

@@ -57,6 +57,12 @@ int main(int argc, char** argv)
                    "the source line selected first, FILE:LINE (FILE as the profile names it or the "
                    "last parts of its path), in --select's function when it has code there");
     cli.add_option("--event", options.event, "the event chosen first (default: the first recorded)");
+    cli.add_option("--thread", options.thread,
+                   "the thread chosen first, TID (Valgrind's thread number, 1: the main thread), "
+                   "for a profile recorded with --separate-threads=yes: the functions, call tree, "
+                   "bottom-up, sandwich, call graph and flame graph show its costs and calls")
+        ->type_name("TID")
+        ->check(CLI::NonNegativeNumber);
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
         ->check(CLI::Range(0.5f, 4.0f));

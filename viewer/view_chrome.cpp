@@ -89,6 +89,7 @@ void App::draw_toolbar()
         ImGui::SetTooltip("%s: the event every view colors and orders by",
                           event_description(p.meta().events[s.event]).c_str());
     }
+    draw_thread_combo();
     if (s.loaded->diff) {
         ImGui::SameLine();
         ImGui::TextUnformatted("Color by");
@@ -125,10 +126,55 @@ void App::draw_toolbar()
     }
 }
 
+// "All threads" or one thread, for the views that show one; only for a
+// profile recorded with --separate-threads=yes, and not in diff mode.
+void App::draw_thread_combo()
+{
+    Session& s = *session_;
+    if (s.threads.empty() || s.loaded->diff)
+        return;
+    const Profile& p = s.loaded->now->profile();
+    std::string current = "All threads";
+    for (const ThreadChoice& t : s.threads)
+        if (s.thread() == t.tid)
+            current = thread_choice_label(p, t, s.event);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Thread");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() * 2);
+    std::optional<std::optional<uint32_t>> chosen;
+    if (ImGui::BeginCombo("##thread", current.c_str())) {
+        if (ImGui::Selectable("All threads", !s.thread()))
+            chosen = std::optional<uint32_t>();
+        for (const ThreadChoice& t : s.threads)
+            if (ImGui::Selectable(thread_choice_label(p, t, s.event).c_str(), s.thread() == t.tid))
+                chosen = t.tid;
+        ImGui::EndCombo();
+    } else if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("The thread whose costs and calls the functions, call tree, bottom-up, "
+                          "sandwich, call graph and flame graph show; the source, cache heatmap "
+                          "and heap show the whole program");
+    }
+    if (chosen)
+        s.choose_thread(*chosen);  // a thread listed: never refused
+}
+
+// Above a view of the whole program while a thread is chosen for the
+// others: its figures are not that thread's.
+static void draw_whole_program_note(ViewId view, uint32_t tid)
+{
+    ImGui::TextColored(ImVec4(0.55f, 0.3f, 0.0f, 1),
+                       "%s shows the whole program, every thread: it has no per-thread costs "
+                       "(thread %u is chosen for the other views)",
+                       view_title(view), tid);
+}
+
 void App::draw_body()
 {
     Session& s = *session_;
-    ViewContext ctx = s.context();
+    ViewContext whole = s.context();
+    ViewContext thread = s.thread_context();
+    ThreadViews& t = *s.views;
     if (!ImGui::BeginTabBar("views"))
         return;
     std::optional<ViewId> now_active;
@@ -138,24 +184,31 @@ void App::draw_body()
             continue;
         now_active = v;
         if (v == ViewId::functions) {
-            s.table.draw(ctx);
+            t.table.draw(thread);
         } else {
-            // The function list beside the view, to select from.
+            // The function list beside the view, to select from, of what
+            // the view shows.
+            const bool of_thread = shows_thread(v);
             const float list_width = ImGui::GetContentRegionAvail().x * 0.28f;
             ImGui::BeginChild("list", ImVec2(list_width, 0), true);
-            s.side_list.draw(ctx);
+            if (of_thread)
+                t.side_list.draw(thread);
+            else
+                s.whole_list.draw(whole);
             ImGui::EndChild();
             ImGui::SameLine();
             ImGui::BeginChild("view", ImVec2(0, 0), false);
+            if (!of_thread && s.thread())
+                draw_whole_program_note(v, *s.thread());
             switch (v) {
-            case ViewId::calltree: s.calltree.draw(ctx); break;
-            case ViewId::bottomup: s.bottomup.draw(ctx); break;
-            case ViewId::sandwich: s.sandwich.draw(ctx); break;
-            case ViewId::callgraph: s.callgraph.draw(ctx); break;
-            case ViewId::flamegraph: s.flamegraph.draw(ctx); break;
-            case ViewId::heatmap: s.heatmap.draw(ctx); break;
-            case ViewId::source: s.source.draw(ctx); break;
-            case ViewId::heap: s.heap.draw(ctx); break;
+            case ViewId::calltree: t.calltree.draw(thread); break;
+            case ViewId::bottomup: t.bottomup.draw(thread); break;
+            case ViewId::sandwich: t.sandwich.draw(thread); break;
+            case ViewId::callgraph: t.callgraph.draw(thread); break;
+            case ViewId::flamegraph: t.flamegraph.draw(thread); break;
+            case ViewId::heatmap: s.heatmap.draw(whole); break;
+            case ViewId::source: s.source.draw(whole); break;
+            case ViewId::heap: s.heap.draw(whole); break;
             case ViewId::functions: break;
             }
             ImGui::EndChild();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The views' names, on the command line and on their tabs.
+// The views' names, on the command line and on their tabs, and which of
+// them show the thread chosen.
 #include "views.hpp"
 
 namespace vgprof::viewer {
@@ -18,6 +19,11 @@ const char* view_key(ViewId view)
     case ViewId::heap: return "heap";
     }
     return "";
+}
+
+bool shows_thread(ViewId view)
+{
+    return view != ViewId::heatmap && view != ViewId::source && view != ViewId::heap;
 }
 
 const char* view_title(ViewId view)

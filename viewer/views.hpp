@@ -50,6 +50,10 @@ inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::calltree,  Vie
 const char* view_key(ViewId view);
 const char* view_title(ViewId view);
 std::optional<ViewId> view_from_key(const std::string& key);
+// Whether the view shows the thread chosen (its calls and costs are in the
+// thread's graph and part of the call-path tree), or always the whole
+// program (source lines, the cache heatmap, the heap: not per thread).
+bool shows_thread(ViewId view);
 
 // What every view draws from.
 struct ViewContext {

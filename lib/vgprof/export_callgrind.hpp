@@ -20,7 +20,15 @@ namespace vgprof {
 // profile has it), the simulated caches as desc: lines, summary: and, at the
 // end, totals:, both meta.totals. A profile without a call graph gives a
 // file without calls, as cachegrind's are.
-void write_callgrind(std::ostream& out, const Profile& profile);
+//
+// With `thread` (one of profile.threads()), the file is that thread's, as
+// callgrind --separate-threads=yes writes one per thread: a thread: line,
+// the thread's calls, its self costs from its part of the call-path tree
+// and its totals (thread_costs). The tree knows each function's cost, not
+// its lines': a function that spent all its self cost in this thread keeps
+// its lines; another's cost in the thread is at its first line.
+void write_callgrind(std::ostream& out, const Profile& profile,
+                     const ThreadGraph* thread = nullptr);
 
 } // namespace vgprof
 

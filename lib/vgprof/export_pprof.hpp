@@ -14,7 +14,10 @@ namespace vgprof {
 // Writes `profile` as a gzipped pprof profile whose sample types are:
 //  - with the call-path tree, each recorded event (Ir, I1mr...), unit
 //    "count": a sample per node of the tree with a self cost, its locations
-//    the functions from the node up to the root;
+//    the functions from the node up to the root; with per-thread graphs
+//    (--separate-threads=yes), the numeric label "thread", the thread the
+//    node's stack is of, so `pprof -tagfocus thread=2` shows that
+//    thread's costs;
 //  - with heap data, alloc_objects and alloc_space (allocated in all),
 //    inuse_objects and inuse_space (live at the peak, t-gmax) and
 //    leaked_objects and leaked_space (live at the end, t-end): a sample per

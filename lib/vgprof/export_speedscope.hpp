@@ -20,6 +20,11 @@ namespace vgprof {
 //    unit "bytes": a sample per allocation site, its stack the site's
 //    (caller_frames, outermost first) and its weight the site's bytes
 //    allocated, or live at the peak.
+//  - with per-thread graphs (--separate-threads=yes), after those, one per
+//    event and thread, "thread N: EVENT": the event's samples of the nodes
+//    below the thread's roots (path_threads), so each thread's profile
+//    adds up to its own total (thread_costs) and speedscope's profile
+//    chooser steps from thread to thread.
 // The frames are shared: one per function (name; source file and line, or
 // the object when there is no source), [truncated] last. Throws
 // vgprof::Error when the profile has neither a call-path tree nor a heap.

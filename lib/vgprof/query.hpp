@@ -56,6 +56,19 @@ struct ThreadCosts {
 };
 ThreadCosts thread_costs(const Profile& profile, const ThreadGraph& thread);
 
+// The thread of each node of the call-path tree, by PathId: the tid of the
+// thread whose roots hold the node's root, 0 for a profile without
+// per-thread graphs. What splits the tree's samples by thread (the
+// exports, the viewer's thread chooser).
+std::vector<uint32_t> path_threads(const Profile& profile);
+
+// The graph of thread `tid`, for an option (`option`, "--thread") that
+// names one. Throws vgprof::Error, its message to be prefixed with the
+// profile's name, when the profile has no per-thread graphs (saying it was
+// recorded without --separate-threads=yes) or none of that thread (listing
+// those it has).
+const ThreadGraph& thread_for_option(const Profile& profile, uint32_t tid, const char* option);
+
 // The inclusive cost of `fn`, one entry per event; zeros when the profile
 // (or `graph`) has no inclusive row for it (or there is no call graph).
 std::vector<uint64_t> inclusive_cost(const Profile& profile, FnId fn);

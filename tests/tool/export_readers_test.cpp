@@ -351,4 +351,166 @@ TEST_F(ExportReaders, HeaptrackPrintsCallsPerStackAreTheReportsSites)
    EXPECT_EQ(theirs, mine);
 }
 
+// --- per thread -----------------------------------------------------------------------
+
+// tests/progs/threads recorded with --separate-threads=yes, and callgrind
+// --separate-threads=yes run beside it; each thread's totals from `vgprof
+// report --thread N --format json`.
+class ThreadExports : public ::testing::Test {
+protected:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      const std::vector<std::string> program{progs_dir() + "/threads"};
+      auto cl = run_tool("callgrind", {"--separate-threads=yes", "--callgrind-out-file=cl.out"},
+                         program, dir_->path());
+      ASSERT_EQ(cl.exit_code, 0) << cl.err;
+      auto vp = run_tool("vgprof", {"--separate-threads=yes", "--vgprof-out-file=vp.json"}, program,
+                         dir_->path());
+      ASSERT_EQ(vp.exit_code, 0) << vp.err;
+      const vgprof::Profile p = vgprof::load_profile(*dir_ / "vp.json");
+      ASSERT_GE(p.threads().size(), 2u);
+      totals_ = new std::map<uint32_t, uint64_t>;
+      for (const auto& t : p.threads()) {
+         auto r = run({cli_path(), "report", "--format", "json", "--thread", std::to_string(t.tid),
+                       "vp.json"},
+                      dir_->path());
+         ASSERT_EQ(r.exit_code, 0) << r.err;
+         (*totals_)[t.tid] =
+            boost::json::parse(r.out).at("thread_totals").at("Ir").to_number<uint64_t>();
+      }
+      for (const char* format : {"speedscope", "pprof"}) {
+         auto ex = run({cli_path(), "export", "--format", format, "-o", std::string("vp.") + format,
+                        "vp.json"},
+                       dir_->path());
+         ASSERT_EQ(ex.exit_code, 0) << format << ": " << ex.err;
+      }
+   }
+   static void TearDownTestSuite()
+   {
+      delete totals_;
+      delete dir_;
+   }
+   static RunResult in_dir(const std::vector<std::string>& argv) { return run(argv, dir_->path()); }
+
+   static TempDir* dir_;
+   static std::map<uint32_t, uint64_t>* totals_;  // tid -> THREAD N TOTALS' Ir
+};
+TempDir* ThreadExports::dir_ = nullptr;
+std::map<uint32_t, uint64_t>* ThreadExports::totals_ = nullptr;
+
+TEST_F(ThreadExports, SpeedscopesThreadProfilesAreEachThreadsTotals)
+{
+   REQUIRE_READER(speedscope_installed(), "speedscope");
+   auto ss = in_dir({"node", js_dir() + "/speedscope-read.mjs", "vp.speedscope"});
+   ASSERT_EQ(ss.exit_code, 0) << ss.err;
+   const SpeedscopeRead read = read_speedscope(ss.out);
+   uint64_t summed = 0;
+   for (const auto& [tid, total] : *totals_) {
+      const auto it = read.totals.find("thread " + std::to_string(tid) + ": Ir");
+      ASSERT_NE(it, read.totals.end()) << "thread " << tid << "\n" << ss.out;
+      EXPECT_EQ(it->second, total) << "thread " << tid;
+      summed += it->second;
+   }
+   EXPECT_EQ(summed, read.totals.at("Ir"));
+}
+
+// `pprof -tags` sums Ir by the thread label, "thread: Total N" then a line
+// per thread, "   36906.0 (18.53%): 2"; -tagfocus keeps one thread's.
+TEST_F(ThreadExports, GoToolPprofTagsAndTagfocusGiveEachThreadsTotal)
+{
+   REQUIRE_READER(!on_path("go").empty(), "go tool pprof");
+   auto tags = in_dir({"go", "tool", "pprof", "-tags", "vp.pprof"});
+   ASSERT_EQ(tags.exit_code, 0) << tags.err;
+   std::map<uint32_t, uint64_t> by_tag;
+   bool in_thread = false;
+   for (const std::string& line : lines_of(tags.out)) {
+      if (line.find(" thread: Total") == 0) in_thread = true;
+      else if (line.empty()) in_thread = false;
+      else if (in_thread && line.rfind(": ") != std::string::npos) {
+         const size_t colon = line.rfind(": ");
+         by_tag[uint32_t(std::stoul(line.substr(colon + 2)))] =
+            std::stoull(line.substr(0, line.find('.')));
+      }
+   }
+   EXPECT_EQ(by_tag, *totals_) << tags.out;
+   for (const auto& [tid, total] : *totals_) {
+      auto r = in_dir({"go", "tool", "pprof", "-top", "-nodefraction=0", "-nodecount=100000",
+                       "-tagfocus=thread=" + std::to_string(tid), "vp.pprof"});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const size_t at = r.out.find("accounting for "), comma = r.out.find(',', at);
+      ASSERT_NE(at, std::string::npos) << r.out;
+      EXPECT_EQ(number(r.out.substr(at, comma - at)), total) << "thread " << tid;
+   }
+}
+
+// callgrind_annotate's view of a file: its PROGRAM TOTALS' Ir and each
+// function's self Ir, by name.
+struct Annotated {
+   uint64_t total = 0;
+   std::map<std::string, uint64_t> self;
+};
+
+Annotated callgrind_annotate(const std::string& dir, const std::string& file)
+{
+   auto r = run({"callgrind_annotate", "--threshold=100", file}, dir);
+   EXPECT_EQ(r.exit_code, 0) << r.err;
+   Annotated a;
+   for (const std::string& line : lines_of(r.out)) {
+      const size_t paren = line.find(" (");
+      if (paren == std::string::npos || !isdigit(static_cast<unsigned char>(line[line.find_first_not_of(' ')])))
+         continue;
+      const uint64_t ir = number(line.substr(0, paren));
+      if (line.find("PROGRAM TOTALS") != std::string::npos) a.total = ir;
+      const size_t colon = line.rfind(':'), bracket = line.find(" [", colon);
+      if (colon != std::string::npos && bracket != std::string::npos)
+         a.self[line.substr(colon + 1, bracket - colon - 1)] += ir;
+   }
+   return a;
+}
+
+// Each thread's callgrind file, read by callgrind_annotate: its totals
+// are the thread's, and the program's own functions cost what callgrind's
+// per-thread files say: main's thread alone, the workers' summed (which
+// thread number a worker gets depends on the host's scheduling).
+TEST_F(ThreadExports, CallgrindAnnotateOfEachThreadsFileAgreesWithCallgrindsPerThreadFiles)
+{
+   REQUIRE_READER(!on_path("callgrind_annotate").empty(), "callgrind_annotate");
+   const auto own = [](const Annotated& a) {
+      std::map<std::string, uint64_t> out;
+      for (const char* fn : {"main", "worker", "compute"})
+         if (a.self.count(fn)) out[fn] = a.self.at(fn);
+      return out;
+   };
+   std::map<std::string, uint64_t> workers_mine, workers_theirs;
+   for (const auto& [tid, total] : *totals_) {
+      const std::string file = "vp.callgrind-" + std::to_string(tid);
+      auto ex = in_dir({cli_path(), "export", "--format", "callgrind", "--thread",
+                        std::to_string(tid), "-o", file, "vp.json"});
+      ASSERT_EQ(ex.exit_code, 0) << ex.err;
+      const Annotated mine = callgrind_annotate(dir_->path(), file);
+      EXPECT_EQ(mine.total, total) << "thread " << tid;
+      if (tid == 1)
+         EXPECT_EQ(own(mine), own(callgrind_annotate(dir_->path(), "cl.out-01")));
+      else
+         for (const auto& [fn, ir] : own(mine)) workers_mine[fn] += ir;
+   }
+   for (const std::string& f : dir_->files_starting_with("cl.out-"))
+      if (f != "cl.out-01")
+         for (const auto& [fn, ir] : own(callgrind_annotate(dir_->path(), f))) workers_theirs[fn] += ir;
+   EXPECT_FALSE(workers_theirs.empty());
+   EXPECT_EQ(workers_mine, workers_theirs);
+}
+
+TEST_F(ThreadExports, ThreadTheProfileDoesNotHaveIsAOneLineErrorAndNoFile)
+{
+   auto r = in_dir({cli_path(), "export", "--format", "callgrind", "--thread", "99", "-o",
+                    "none.out", "vp.json"});
+   EXPECT_EQ(r.exit_code, 2);
+   std::string listed;
+   for (const auto& [tid, total] : *totals_) listed += (listed.empty() ? "" : " ") + std::to_string(tid);
+   EXPECT_EQ(r.err, "vgprof: vp.json: no thread 99 in this profile (threads: " + listed + ")\n");
+   EXPECT_NE(access((*dir_ / "none.out").c_str(), F_OK), 0);
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 #include "data_fixture.hpp"
 #include "error_of.hpp"
 #include "heap_fixture.hpp"
+#include "report_fixture.hpp"
 
 #include "lib/input.hpp"
 #include "vgprof/export_pprof.hpp"
@@ -121,6 +122,23 @@ struct Pprof {
         return out;
     }
 };
+
+// Each sample's numeric label `key` (field 3: key 1, num 3), or -1 when
+// it has none.
+std::vector<int64_t> numeric_labels(const Pprof& p, const std::string& key)
+{
+    std::vector<int64_t> out;
+    for (const std::string& s : p.top.all(2)) {
+        int64_t value = -1;
+        for (const std::string& l : read_message(s).all(3)) {
+            const Fields label = read_message(l);
+            if (p.str(label.varint(1)) == key && label.varints.count(3))
+                value = int64_t(label.varint(3));
+        }
+        out.push_back(value);
+    }
+    return out;
+}
 
 Pprof pprof(const ProfileText& text)
 {
@@ -244,6 +262,17 @@ TEST(ExportPprof, RefusesAProfileWithNeitherCallGraphNorHeap)
     EXPECT_NE(test::error_of([] { pprof(ProfileText().drop_call_graph()); })
                   .find("pprof needs the call-path tree or the heap"),
               std::string::npos);
+}
+
+// two_thread_profile (report_fixture.hpp): the samples are path nodes 0-7,
+// nodes 0-4 thread 1's, 5-7 thread 2's; pprof -tagfocus thread=2 keeps
+// the latter.
+TEST(ExportPprof, EachCpuSampleOfAProfileWithThreadsCarriesItsThread)
+{
+    const Pprof p = pprof(test::two_thread_profile());
+    EXPECT_EQ(numeric_labels(p, "thread"), (std::vector<int64_t>{1, 1, 1, 1, 1, 2, 2, 2}));
+    EXPECT_EQ(numeric_labels(pprof(test::with_heap()), "thread"),
+              (std::vector<int64_t>{-1, -1, -1, -1}));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 // live at the peak, site 1 2000 bytes in main, all live at the peak.
 #include "error_of.hpp"
 #include "heap_fixture.hpp"
+#include "report_fixture.hpp"
 
 #include "vgprof/export_speedscope.hpp"
 #include "vgprof/load.hpp"
@@ -115,6 +116,28 @@ TEST(ExportSpeedscope, RefusesACallgrindFileWhichHasNoCallPaths)
                         "led to them"),
               std::string::npos);
     EXPECT_EQ(out.str(), "");
+}
+
+// two_thread_profile (report_fixture.hpp): after the whole program's Ir
+// and Dr, a profile per event and thread. Thread 2's Ir is its nodes 5-7,
+// work 2500, work;memset 400 and work;work 1500 (frames: 0 memset, 3 work),
+// 4400 in all, its THREAD 2 TOTALS; thread 1's nodes 0-4 add up to 5600 Ir
+// and 3800 Dr, thread 2's to 1200 Dr.
+TEST(ExportSpeedscope, ProfileWithThreadsHasAProfilePerEventAndThreadAfterTheWholePrograms)
+{
+    const boost::json::array profiles = speedscope(test::two_thread_profile()).at("profiles").as_array();
+    std::vector<std::string> names;
+    std::vector<int64_t> ends;
+    for (const auto& p : profiles) {
+        names.emplace_back(p.at("name").as_string());
+        ends.push_back(p.at("endValue").to_number<int64_t>());
+    }
+    ASSERT_EQ(names, (std::vector<std::string>{"Ir", "Dr", "thread 1: Ir", "thread 2: Ir",
+                                               "thread 1: Dr", "thread 2: Dr"}));
+    EXPECT_EQ(ends, (std::vector<int64_t>{10000, 5000, 5600, 4400, 3800, 1200}));
+    EXPECT_EQ(json(profiles[3]),
+              R"({"type":"sampled","name":"thread 2: Ir","unit":"none","samples":[[3],[3,0],[3,3]],)"
+              R"("weights":[2500,400,1500],"startValue":0,"endValue":4400})");
 }
 
 } // namespace

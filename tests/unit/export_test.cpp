@@ -31,6 +31,13 @@ std::string callgrind(const Profile& p)
     return out.str();
 }
 
+std::string callgrind_of_thread(const Profile& p, uint32_t tid)
+{
+    std::ostringstream out;
+    write_callgrind(out, p, p.thread(tid));
+    return out.str();
+}
+
 std::string collapsed(const ProfileText& text, CollapsedOptions options = {})
 {
     std::ostringstream out;
@@ -151,6 +158,57 @@ TEST(ExportCallgrind, SaysHowManyRunsAMergedProfileSums)
 // --- collapsed stacks -------------------------------------------------------------
 
 // two_event_call_graph_profile()'s tree, one line per node, by text.
+// two_thread_profile (report_fixture.hpp), thread 2: work self 2500+1500
+// Ir, 300+100 Dr; memset 400/800; calls work -> memset at app.c:6 (400/800)
+// and work -> work at app.c:5 (1500/100); totals 4400/1200. Neither
+// function's cost in the thread is all of its self cost in the program
+// (work 8000/1000, memset 1500/3990): each is at its first line (work
+// app.c:3, memset line 0). Objects: (1) libc, (2) app; files: (1) app.c,
+// (2) ???; functions: (1) memset, (4) work.
+TEST(ExportCallgrind, OneThreadsFileHasItsSelfCostsCallsAndTotals)
+{
+    EXPECT_EQ(callgrind_of_thread(load(test::two_thread_profile()), 2),
+              "# callgrind format\n"
+              "version: 1\n"
+              "creator: vgprof-0.1.0\n"
+              "pid: 4242\n"
+              "cmd: ./app -n 3\n"
+              "thread: 2\n"
+              "positions: line\n"
+              "events: Ir Dr\n"
+              "summary: 4400 1200\n"
+              "\n"
+              "ob=(1) /lib/libc.so.6\n"
+              "fl=(2) ???\n"
+              "fn=(1) memset\n"
+              "0 400 800\n"
+              "ob=(2) /usr/bin/app\n"
+              "fl=(1) /src/app.c\n"
+              "fn=(4) work\n"
+              "3 4000 400\n"
+              "cob=(1)\n"
+              "cfi=(2)\n"
+              "cfn=(1)\n"
+              "calls=1 0\n"
+              "6 400 800\n"
+              "cob=(2)\n"
+              "cfi=(1)\n"
+              "cfn=(4)\n"
+              "calls=1 3\n"
+              "5 1500 100\n"
+              "totals: 4400 1200\n");
+}
+
+// Thread 1 ran all of helper's self cost (400/0 over its lines 21 and 22):
+// helper keeps its lines. main, all thread 1's too, keeps its own.
+TEST(ExportCallgrind, OneThreadsFileKeepsTheLinesOfAFunctionThatRanInItAlone)
+{
+    const std::string text = callgrind_of_thread(load(test::two_thread_profile()), 1);
+    EXPECT_NE(text.find("fn=(2) helper\n21 300\n22 100\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("fn=(3) main\n11 60 6\n12 40 4\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("totals: 5600 3800\n"), std::string::npos) << text;
+}
+
 TEST(ExportCollapsed, WritesEachNodesSelfCostUnderItsStack)
 {
     EXPECT_EQ(collapsed(test::two_event_call_graph_profile()),
@@ -283,6 +341,28 @@ TEST(ExportCommand, RefusesWhatTheFormatDoesNotTake)
     threads.threads = true;
     EXPECT_EQ(options_error(threads), "--threads applies to --format collapsed, not callgrind");
     EXPECT_EQ(options_error(export_options("collapsed", {"a.json", "b.json"})), "no error");
+    cli::ExportOptions thread = export_options("pprof", {"a.json"});
+    thread.thread = 2;
+    EXPECT_EQ(options_error(thread),
+              "--thread applies to --format callgrind, not pprof (speedscope and pprof files "
+              "hold every thread's costs apart already)");
+}
+
+// As `vgprof report --thread` says it.
+TEST(ExportCommand, ThreadTheProfileDoesNotHaveIsAnErrorListingItsThreads)
+{
+    std::vector<Profile> profiles;
+    profiles.push_back(load(test::two_thread_profile()));
+    cli::ExportOptions o = export_options("callgrind", {"app.json"});
+    o.thread = 7;
+    std::ostringstream out;
+    EXPECT_EQ(test::error_of([&] { cli::write_export(out, profiles, o); }),
+              "app.json: no thread 7 in this profile (threads: 1 2)");
+    profiles[0] = load(test::two_event_call_graph_profile());
+    EXPECT_EQ(test::error_of([&] { cli::write_export(out, profiles, o); }),
+              "app.json: --thread needs per-thread call graphs, which this profile does not "
+              "have (recorded without --separate-threads=yes)");
+    EXPECT_EQ(out.str(), "");
 }
 
 // The heavier run of diff_test's fixture: work's line 4 costs 5200 Ir

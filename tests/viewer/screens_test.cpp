@@ -264,4 +264,38 @@ TEST_F(ViewerScreens, AnUnknownFunctionIsABadCommandLine)
     EXPECT_NE(r.err.find("no function is named \"no_such_function\""), std::string::npos) << r.err;
 }
 
+TEST_F(ViewerScreens, AThreadTheProfileDoesNotHaveIsABadCommandLine)
+{
+    const std::string png = *dir_ / "none.png";
+    const RunResult r = viewer({*dir_ / "matmul.json", "--screenshot", png, "--thread", "2"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "vgprof-viewer: " + (*dir_ / "matmul.json") +
+                         ": --thread needs per-thread call graphs, which this profile does not "
+                         "have (recorded without --separate-threads=yes)\n");
+}
+
+// tests/progs/threads recorded with --separate-threads=yes: thread 2
+// chosen, the toolbar's chooser names it, and the Source view (no
+// per-thread figures) says it shows the whole program.
+TEST_F(ViewerScreens, AThreadChosenIsNamedAndTheWholeProgramsViewsSaySo)
+{
+    const std::string profile = *dir_ / "threads.json";
+    const RunResult rec = run_tool("vgprof", {"--separate-threads=yes", "--vgprof-out-file=" + profile},
+                                   {progs_dir() + "/threads"}, dir_->path());
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    const std::string png = *dir_ / "thread.png";
+    const RunResult r = viewer({profile, "--screenshot", png, "--view", "source", "--thread", "2",
+                                "--select", "compute", "--size",
+                                std::to_string(kWidth) + "x" + std::to_string(kHeight)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Grey image = load_png_luminance(png);
+    EXPECT_GE(best_text_match(image, kToolbar, "Thread 2 (", font(), kFontPixels), kFound);
+    EXPECT_GE(best_text_match(image, kViewArea, "Source shows the whole program", font(), kFontPixels),
+              kFound);
+    const RunResult none = viewer({profile, "--screenshot", *dir_ / "none.png", "--thread", "99"});
+    EXPECT_EQ(none.exit_code, 2);
+    EXPECT_NE(none.err.find(": no thread 99 in this profile (threads: 1 2"), std::string::npos)
+        << none.err;
+}
+
 } // namespace

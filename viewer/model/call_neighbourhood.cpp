@@ -123,7 +123,7 @@ std::vector<PathId> Builder::outermost_paths() const
     const auto& paths = doc_.profile().paths();
     std::vector<PathId> out;
     for (size_t i = 0; i < paths.size(); ++i) {
-        if (paths[i].fn != centre_)
+        if (paths[i].fn != centre_ || !doc_.has_path(i))
             continue;
         bool nested = false;
         for (auto up = paths[i].parent; up && !nested; up = paths[up->index()].parent)
@@ -280,7 +280,7 @@ std::map<FnId, uint64_t> Builder::inlined_in_centre() const
 // added to it last.
 void Builder::from_call_edges(int depth)
 {
-    const Profile& p = doc_.profile();
+    const CallGraph& graph = doc_.graph();
     for (const int side : {kCallers, kCallees}) {
         const RowIndex& rows = side == kCallers ? doc_.calls_in() : doc_.calls_out();
         std::set<FnId> frontier{centre_};
@@ -289,11 +289,11 @@ void Builder::from_call_edges(int depth)
             std::map<FnId, std::set<FnId>> neighbours;
             for (FnId fn : frontier)
                 for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r) {
-                    const CallEdge& call = p.calls()[*r];
+                    const CallEdge& call = graph.calls()[*r];
                     const FnId other = side == kCallers ? call.caller : call.callee;
                     neighbours[fn].insert(other);
                     if (candidate(other, side))
-                        weights[other] += p.call_cost(*r)[event_];
+                        weights[other] += graph.call_cost(*r)[event_];
                 }
             const std::set<FnId> kept =
                 level <= depth ? keep_best(weights, side * level) : std::set<FnId>{};
@@ -309,12 +309,14 @@ void Builder::from_call_edges(int depth)
 void Builder::connect(size_t extra_edges)
 {
     const Profile& p = doc_.profile();
+    const CallGraph& graph = doc_.graph();
     std::map<std::pair<size_t, size_t>, GraphEdge> merged;
     for (size_t from = 0; from < out_.nodes.size(); ++from) {
         const RowIndex& rows = doc_.calls_out();
         const FnId fn = out_.nodes[from].fn;
         for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
-            link(merged, from, p.calls()[*r].callee, p.calls()[*r].count, p.call_cost(*r)[event_]);
+            link(merged, from, graph.calls()[*r].callee, graph.calls()[*r].count,
+                 graph.call_cost(*r)[event_]);
         if (!p.function(fn).inlined)
             continue;
         // An inlined function is linked to what its code was inlined into

@@ -115,6 +115,8 @@ std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLin
     std::unordered_map<uint64_t, uint32_t> roots;
     const std::optional<size_t> base_event = diff ? diff->base_event(event) : std::nullopt;
     for (size_t i = 0; i < paths.size(); ++i) {
+        if (!doc.has_path(i))
+            continue;  // another thread's: so are its children
         const PathNode& path = paths[i];
         Node n;
         n.key = path.fn ? NodeKey::of(*path.fn) : NodeKey{};
@@ -137,6 +139,18 @@ std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLin
                 node.base_self += diff->base().profile().path_self(b->index())[*base_event];
     }
     return out;
+}
+
+// The self cost of `fn` in the whole program, whichever thread `doc` shows.
+uint64_t program_self(const Document& doc, FnId fn, size_t event)
+{
+    if (!doc.thread())
+        return doc.self(fn, event);
+    uint64_t self = 0;
+    const RowIndex& rows = doc.lines_of_fn();
+    for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
+        self += doc.profile().line_cost(*r)[event];
+    return self;
 }
 
 // Gives inlined functions their own cost where the profile says exactly
@@ -165,12 +179,15 @@ void split_inlined_code(const Document& doc, size_t event, const std::vector<uin
         }
     std::unordered_map<uint32_t, uint32_t> holder;  // function -> the tree node holding its code
     for (const auto& [fn, path] : path_of) {
+        // The inlined code's split is the program's: a thread's document
+        // splits the node of a function on one stack of the whole program.
         const uint64_t* inclusive = p.fn_inclusive(FnId(fn));
-        if (path == kNone || !inclusive)
+        if (path == kNone || !inclusive || !doc.has_path(path))
             continue;
         bool whole = true;
         for (size_t e = 0; e < p.num_events() && whole; ++e)
-            whole = inclusive[e] == p.path_inclusive(path)[e] && p.path_self(path)[e] >= doc.self(FnId(fn), e);
+            whole = inclusive[e] == p.path_inclusive(path)[e] &&
+                    p.path_self(path)[e] >= program_self(doc, FnId(fn), e);
         if (whole)
             holder.emplace(fn, node_of_path[path]);
     }

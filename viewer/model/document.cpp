@@ -4,19 +4,19 @@
 
 #include "vgprof/heap.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace vgprof::viewer {
 
 Document::Document(Profile profile, std::string path)
-    : profile_(std::move(profile)), path_(std::move(path)), costs_(function_costs(profile_)),
-      names_(profile_)
+    : profile_(std::make_shared<const Profile>(std::move(profile))), path_(std::move(path)),
+      graph_(&profile_->call_graph()), totals_(profile_->meta().totals),
+      costs_(function_costs(*profile_)), names_(*profile_)
 {
-    const Profile& p = profile_;
+    const Profile& p = *profile_;
     const size_t fns = p.functions().size();
-    const auto& calls = p.calls();
-    calls_out_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].caller.index(); });
-    calls_in_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].callee.index(); });
+    index_calls();
     const auto& lines = p.lines();
     lines_of_fn_ = group_rows(lines.size(), fns, [&](size_t r) { return lines[r].fn.index(); });
     lines_of_file_ = group_rows(lines.size(), p.files().size(),
@@ -34,6 +34,31 @@ Document::Document(Profile profile, std::string path)
         path_roots_.push_back(PathId(*r));
     if (p.heap())
         allocated_by_line_ = allocated_bytes_by_line(p);
+}
+
+Document::Document(const Document& whole, const ThreadGraph& thread) : Document(whole)
+{
+    const Profile& p = *profile_;
+    thread_ = thread.tid;
+    graph_ = &thread;
+    ThreadCosts costs = thread_costs(p, thread);
+    totals_ = std::move(costs.totals);
+    costs_ = std::move(costs.functions);
+    index_calls();
+    const std::vector<uint32_t> tids = path_threads(p);
+    in_thread_.assign(tids.size(), false);
+    for (size_t i = 0; i < tids.size(); ++i)
+        in_thread_[i] = tids[i] == thread.tid;
+    path_roots_ = thread.roots;
+    std::sort(path_roots_.begin(), path_roots_.end());
+}
+
+void Document::index_calls()
+{
+    const size_t fns = profile_->functions().size();
+    const auto& calls = graph_->calls();
+    calls_out_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].caller.index(); });
+    calls_in_ = group_rows(calls.size(), fns, [&](size_t r) { return calls[r].callee.index(); });
 }
 
 uint64_t Document::inclusive(FnId fn, size_t event) const
@@ -57,7 +82,7 @@ std::vector<uint64_t> Document::allocated_in_file(FileId file) const
 std::string Document::command() const
 {
     std::string text;
-    for (const std::string& arg : profile_.meta().argv)
+    for (const std::string& arg : profile_->meta().argv)
         text += (text.empty() ? "" : " ") + arg;
     return text;
 }

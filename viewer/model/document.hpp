@@ -3,6 +3,12 @@
 // views look things up by (each function's costs, its calls in and out, its
 // source lines, each path node's children), built once on the load thread
 // so that no view scans a whole table while drawing a frame.
+//
+// A profile with per-thread graphs also gives a Document per thread: the
+// same Profile, shared, seen through the thread's part of the call-path
+// tree and its own call graph (the viewer's thread chooser). Its costs,
+// calls, roots and totals are the thread's; lines, files, the heap and the
+// names stay the whole program's.
 #ifndef VGPROF_VIEWER_DOCUMENT_HPP
 #define VGPROF_VIEWER_DOCUMENT_HPP
 
@@ -15,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,20 +59,35 @@ RowIndex group_rows(size_t n, size_t keys, KeyOf key_of)
 class Document {
 public:
     Document(Profile profile, std::string path);
+    // Thread `thread` (one of whole.profile().threads()) of `whole`, a
+    // whole program's document: self costs and totals from the thread's
+    // part of the call-path tree (thread_costs), calls and inclusive costs
+    // from its graph, its roots as the tree's.
+    Document(const Document& whole, const ThreadGraph& thread);
 
-    const Profile& profile() const { return profile_; }
+    const Profile& profile() const { return *profile_; }
     const std::string& path() const { return path_; }
-    size_t num_events() const { return profile_.num_events(); }
-    size_t num_functions() const { return profile_.functions().size(); }
+    size_t num_events() const { return profile_->num_events(); }
+    size_t num_functions() const { return profile_->functions().size(); }
+
+    // The thread this document shows, or nullopt: the whole program.
+    std::optional<uint32_t> thread() const { return thread_; }
+    // The call graph whose calls and inclusive costs it shows: the
+    // program's, or the thread's.
+    const CallGraph& graph() const { return *graph_; }
+    // Whether path node `node` is one of the document's (below one of
+    // path_roots()).
+    bool has_path(size_t node) const { return in_thread_.empty() || in_thread_[node]; }
 
     // Self and (with a call graph) inclusive costs of `fn`, one per event.
     const FunctionCost& cost(FnId fn) const { return costs_[fn.index()]; }
     // Inclusive cost of `fn` for `event`; its self cost without a call graph.
     uint64_t inclusive(FnId fn, size_t event) const;
     uint64_t self(FnId fn, size_t event) const { return costs_[fn.index()].self[event]; }
-    uint64_t total(size_t event) const { return profile_.meta().totals[event]; }
+    // The program's total of `event`, or the thread's.
+    uint64_t total(size_t event) const { return totals_[event]; }
 
-    // Rows of profile().calls() made by / into each function.
+    // Rows of graph().calls() made by / into each function.
     const RowIndex& calls_out() const { return calls_out_; }
     const RowIndex& calls_in() const { return calls_in_; }
     // Rows of profile().lines() of each function.
@@ -78,7 +100,7 @@ public:
 
     // The heap profile (allocation sites, live memory over time), or
     // nullptr for a profile recorded without it.
-    const Heap* heap() const { return profile_.heap(); }
+    const Heap* heap() const { return profile_->heap(); }
     // Bytes allocated by the calls on each source line (file, line), as
     // vgprof annotate counts them; empty without heap data.
     const std::map<std::pair<FileId, uint32_t>, uint64_t>& allocated_by_line() const
@@ -95,8 +117,14 @@ public:
     const Names& names() const { return names_; }
 
 private:
-    Profile profile_;
+    void index_calls();
+
+    std::shared_ptr<const Profile> profile_;
     std::string path_;
+    std::optional<uint32_t> thread_;
+    const CallGraph* graph_ = nullptr;
+    std::vector<bool> in_thread_;  // by path node; empty: every node
+    std::vector<uint64_t> totals_;
     std::vector<FunctionCost> costs_;
     RowIndex calls_out_, calls_in_, lines_of_fn_, lines_of_file_, path_children_;
     std::vector<PathId> path_roots_;

@@ -75,6 +75,17 @@ void FunctionTable::sort_all()
     sorted_.resize(p.functions().size());
     for (size_t i = 0; i < sorted_.size(); ++i)
         sorted_[i] = FnId{uint32_t(i)};
+    // A thread's table lists the functions that ran in it, as `vgprof
+    // report --thread` does.
+    if (doc_->thread()) {
+        const auto never_ran = [&](FnId fn) {
+            const FunctionCost& c = doc_->cost(fn);
+            return std::all_of(c.self.begin(), c.self.end(), [](uint64_t v) { return v == 0; }) &&
+                   std::all_of(c.inclusive.begin(), c.inclusive.end(),
+                               [](uint64_t v) { return v == 0; });
+        };
+        sorted_.erase(std::remove_if(sorted_.begin(), sorted_.end(), never_ran), sorted_.end());
+    }
 
     // Ties (and the name order) go by name then id, so equal costs keep a
     // fixed order however the table was ordered before.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The Functions view's rows: every function of the profile, narrowed by a
-// search text and ordered by any column. The view draws only the rows on
+// The Functions view's rows: every function of the profile (of a thread's
+// document, those that ran in the thread), narrowed by a search text and
+// ordered by any column. The view draws only the rows on
 // screen, so the work is here, done when the search or the order changes
 // rather than every frame.
 #ifndef VGPROF_VIEWER_FUNCTION_TABLE_HPP
