@@ -229,11 +229,14 @@ void App::draw_status()
         ImGui::TextDisabled("No profile open");
         return;
     }
-    const Document& doc = *session_->loaded->now;
+    // With a thread chosen, its totals: the figures the views of it show.
+    const Document& doc = session_->thread_doc ? *session_->thread_doc : *session_->loaded->now;
     const Profile& p = doc.profile();
     // Profiles that do not compare show no change until asked to.
     const DiffLink* diff = session_->refused() ? nullptr : session_->loaded->diff.get();
     std::string totals;
+    if (const auto tid = doc.thread())
+        totals += "   thread " + std::to_string(*tid) + ":";
     for (size_t e = 0; e < doc.num_events(); ++e) {
         totals += "   " + p.meta().events[e] + " " + format_thousands(doc.total(e));
         if (const DiffLink* d = diff) {
