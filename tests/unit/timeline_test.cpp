@@ -87,8 +87,8 @@ TEST(TimelineLoad, BadTimelinesAreRefusedNamingTheProblem)
     const struct {
         std::string text, message;
     } cases[] = {
-        {timeline("[[1,1,1,7,600,2485347,0,2484747]]"), "timeline.spans[0][3]: path node 7 is out of range"},
-        {timeline("[[1,1,9,1,600,2485347,0,2484747]]"), "timeline.spans[0][2]: function 9 is out of range"},
+        {timeline("[[1,1,1,7,600,2485347,0,2484747]]"), "timeline.spans[0][3]: node id 7 out of range (2 path nodes)"},
+        {timeline("[[1,1,9,1,600,2485347,0,2484747]]"), "timeline.spans[0][2]: fn id 9 out of range (2 functions)"},
         {timeline("[[1,1,0,1,600,2485347,0,2484747]]"), "is function 1's, not the span's (0)"},
         {timeline("[[1,1,1,1,900,600,0,2484747]]"), "the span ends (600) before it starts (900)"},
         {timeline("[[1,1,1,1,600,601,0,2484747]]"), "less than the threshold (2)"},
