@@ -30,7 +30,7 @@ struct ControlOptions {
     std::vector<std::string> args;  // [PID] COMMAND [ARG...]
 };
 
-const char* const kCommands = "dump, zero, instrumentation, collect, status, help";
+const char* const kCommands = "dump, zero, instrumentation, collect, status, mark, help";
 
 // Says what is wrong with `pid`, which vgdb does not list as a vgprof
 // process.
@@ -174,6 +174,11 @@ void check_monitor_command(const std::vector<std::string>& words)
             throw Error(fmt::format("control: {} takes no argument", command));
         return;
     }
+    if (command == "mark") {
+        if (args == 0)
+            throw Error("control: mark takes a label");
+        return;
+    }
     if (command == "instrumentation" || command == "collect") {
         if (args > 1 || (args == 1 && words[1] != "on" && words[1] != "off"))
             throw Error(fmt::format("control: {} takes on, off or nothing", command));
@@ -218,7 +223,8 @@ Command add_control_command(CLI::App& app)
     CLI::App* cmd = app.add_subcommand(
         "control",
         "List the processes running under valgrind --tool=vgprof, or send one (or --all) a "
-        "command: dump [LABEL], zero, instrumentation [on|off], collect [on|off], status, help.");
+        "command: dump [LABEL], zero, instrumentation [on|off], collect [on|off], status, mark "
+        "LABEL, help.");
     cmd->add_flag("--all", options->all, "send the command to every vgprof process");
     cmd->add_option("--timeout", options->timeout_s,
                     "seconds to wait for each process's answer (default 60)")

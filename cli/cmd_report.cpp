@@ -201,6 +201,8 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 {
     if (options.heap)
         write_heap_report(out, profile, options);
+    else if (options.timeline)
+        write_timeline_report(out, profile, options);
     else if (options.data)
         write_data_report(out, profile, options);
     else if (profile.meta().tool == "dhat")
@@ -295,6 +297,11 @@ Command add_report_command(CLI::App& app)
                   "the stack... sorted by --sort (default D1mr), each with the functions that "
                   "missed on it most (with --function NAME, the data NAME missed on)")
         ->excludes(heap, inclusive);
+    cmd->add_flag("--timeline", options->timeline,
+                  "show the run's phases between marks (VGPROF_MARK, vgprof control PID mark, "
+                  "dumps): each one's instructions, misses and heap, and its longest calls "
+                  "(--top N of them, default 12)")
+        ->excludes(heap, inclusive, threshold);
     return Command{cmd, [options] { return run_report(*options); }};
 }
 

@@ -75,6 +75,8 @@ struct ReportOptions {
     // The data report instead: the data objects by a data event (sort,
     // D1mr by default), with options.function those it touched.
     bool data = false;
+    // The timeline report instead: the phases between marks.
+    bool timeline = false;
     // Derived events (vgprof/derived.hpp): with `derived` every one the
     // profile can have, and those `events` or `sort` name; `derive` holds
     // --derive NAME=FORMULA definitions.
@@ -103,6 +105,11 @@ void write_report(std::ostream& out, const Profile& profile, const ReportOptions
 // profile has no heap data, for an unknown options.heap_sort and when
 // options.function names no function or several.
 void write_heap_report(std::ostream& out, const Profile& profile, const ReportOptions& options);
+
+// The timeline part of write_report (options.timeline). Throws
+// vgprof::Error when the profile has no timeline.
+void write_timeline_report(std::ostream& out, const Profile& profile,
+                           const ReportOptions& options);
 
 // The data part of write_report (options.data). Throws vgprof::Error when the
 // profile has no data section, when options.events or options.sort names an

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // `vgprof control`: lists the processes running under vgprof and sends
-// them monitor commands (dump, zero, instrumentation, collect, status).
+// them monitor commands (dump, zero, instrumentation, collect, status, mark).
 #ifndef VGPROF_CLI_CONTROL_HPP
 #define VGPROF_CLI_CONTROL_HPP
 

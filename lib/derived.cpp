@@ -62,6 +62,9 @@ public:
         std::vector<WideGraph> threads;
         for (const ThreadGraph& t : p_.threads())
             threads.push_back(widened(t));
+        std::optional<Timeline> timeline;
+        if (const Timeline* tl = p_.timeline())
+            timeline = widened(*tl);
 
         ProfileTables t = std::move(profile).take_tables();
         t.meta.totals = std::move(totals);
@@ -74,6 +77,7 @@ public:
         swap_in(graph, t.graph);
         for (size_t i = 0; i < threads.size(); ++i)
             swap_in(threads[i], t.threads[i].graph);
+        t.timeline = std::move(timeline);
         t.meta.events.insert(t.meta.events.end(), names_.begin(), names_.end());
         // The structure is the one already checked; a derived event that
         // subtracts may make a function's inclusive cost fall below its
@@ -95,6 +99,18 @@ private:
                             const uint64_t* (Profile::*cost)(size_t) const) const
     {
         return rows.empty() ? nullptr : (p_.*cost)(0);
+    }
+
+    // The spans' costs and every moment's totals, widened.
+    Timeline widened(const Timeline& tl) const
+    {
+        Timeline w = tl;
+        w.span_costs = widened(tl.spans.empty() ? nullptr : tl.span_costs.data(), tl.spans.size());
+        w.begin.totals = widened(tl.begin.totals.data(), 1);
+        w.end.totals = widened(tl.end.totals.data(), 1);
+        for (TimelineMark& m : w.marks)
+            m.totals = widened(m.totals.data(), 1);
+        return w;
     }
 
     WideGraph widened(const CallGraph& g) const

@@ -55,6 +55,9 @@ Profile Loader::validate()
     if (p_.meta.version >= 7)
         if (const json::value* v = root.if_contains(kDataKey))
             load_data(*v, top.member(kDataKey));
+    if (p_.meta.version >= 10)
+        if (const json::value* v = root.if_contains(kTimelineKey))
+            load_run_timeline(*v, top.member(kTimelineKey));
     // Every structural check has been made above, each naming the place in
     // the document; the builder only judges inclusive against self costs.
     FinishOptions options;
@@ -95,7 +98,8 @@ void Loader::check_top_level_keys(const json::object& root) const
                            (!version1 && (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
                            (p_.meta.version >= 3 && key == kHeapKey) ||
                            (p_.meta.version >= 7 &&
-                            (key == kDataKey || contains(kInlineKeys, key)));
+                            (key == kDataKey || contains(kInlineKeys, key))) ||
+                           (p_.meta.version >= 10 && key == kTimelineKey);
         const bool reserved = version1 ? contains(kReservedTopLevelKeysV1, key)
                                        : contains(kReservedTopLevelKeys, key);
         if (!known && !reserved)

@@ -173,7 +173,8 @@ private:
                (loader_.version() >= 2 &&
                 (contains(kCallGraphKeys, key) || key == kThreadKey)) ||
                (loader_.version() >= 3 && key == kHeapKey) ||
-               (loader_.version() >= 7 && (key == kDataKey || contains(kInlineKeys, key)));
+               (loader_.version() >= 7 && (key == kDataKey || contains(kInlineKeys, key))) ||
+               (loader_.version() >= 10 && key == kTimelineKey);
     }
 
     void begin_container(json::kind kind)

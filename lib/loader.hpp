@@ -176,6 +176,10 @@ inline const char* const kHeapKey = "heap";
 // inlined code.
 inline const char* const kDataKey = "data";
 inline const char* const kInlineKeys[] = {"inlines", "inline_lines"};
+// Added by version 10, only beside the call graph.
+inline const char* const kTimelineKey = "timeline";
+// The tool keeps at most this many marks per profile.
+inline constexpr size_t kMaxTimelineMarks = 100000;
 inline const char* const kReservedTopLevelKeys[] = {"heap"};
 inline const char* const kReservedTopLevelKeysV1[] = {"calls", "paths", "heap"};
 // Per-offset access counts exist for blocks of at most this many bytes.
@@ -327,6 +331,10 @@ private:
     void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
     void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
     void load_data(const json::value& v, const Where& at);
+    void load_run_timeline(const json::value& v, const Where& at);
+    TimelineMoment moment_at(const json::value& v, const Where& at, size_t fixed) const;
+    void load_spans(const json::value& v, const Where& at, Timeline& t) const;
+    void load_marks(const json::value& v, const Where& at, Timeline& t) const;
 
     // --- one row of a large table, while parsing or while validating ---------------
     void add_line(const RowCells& row, const Where& item);

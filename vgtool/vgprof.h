@@ -12,6 +12,9 @@
      VGPROF_DUMP_STATS_AT(name)   write a numbered profile of the costs
                                   counted since the last dump or zero,
                                   labelled with name, then start again
+     VGPROF_MARK(label)           mark this moment in the profile's
+                                  timeline (--timeline=yes): the phases
+                                  between marks get their own costs
 
    A dump goes to the profile name with its number before ".json"
    (vgprof.out.4242.1.json, .2.json, ...); the profile written at exit
@@ -30,7 +33,8 @@ typedef enum {
    VG_USERREQ__VGPROF_ZERO_STATS,
    VG_USERREQ__VGPROF_START_INSTRUMENTATION,
    VG_USERREQ__VGPROF_STOP_INSTRUMENTATION,
-   VG_USERREQ__VGPROF_TOGGLE_COLLECT
+   VG_USERREQ__VGPROF_TOGGLE_COLLECT,
+   VG_USERREQ__VGPROF_MARK
 } Vg_VgprofClientRequest;
 
 #define VGPROF_START_INSTRUMENTATION                                   \
@@ -52,5 +56,9 @@ typedef enum {
 #define VGPROF_DUMP_STATS_AT(name)                                     \
    VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_DUMP_STATS_AT,   \
                                    (name), 0, 0, 0, 0)
+
+#define VGPROF_MARK(label)                                             \
+   VALGRIND_DO_CLIENT_REQUEST_STMT(VG_USERREQ__VGPROF_MARK,            \
+                                   (label), 0, 0, 0, 0)
 
 #endif /* VGPROF_H */

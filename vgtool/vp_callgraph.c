@@ -75,6 +75,7 @@ typedef struct {
    Bool  strfn;       /* a libc string function's (vp_strfn.c) */
    UChar strfn_count; /* VP_StrFn: the outermost such frame counts its call */
    UWord strfn_arg[3];
+   ULong span_start;  /* VP_(heap_now)() at entry, or at the last dump */
    ULong enter[VP_MAX_EVENTS];
 } Frame;
 
@@ -89,6 +90,7 @@ typedef struct {
 typedef struct _Context {
    struct _Context* outer;   /* the interrupted context, for a handler */
    UInt    tid;              /* its thread, or 0 unless --separate-threads=yes */
+   ThreadId thread;          /* its thread, always */
    Bool    is_handler;
    /* For a handler: the stack pointer of the code it interrupted.  The
       handler has been left (by a longjmp) only once the stack pointer is
@@ -452,6 +454,7 @@ static Context* new_context(Context* outer, Bool is_handler, ThreadId tid)
    c->outer      = outer;
    c->is_handler = is_handler;
    c->tid        = VP_(clo).separate_threads ? tid : 0;
+   c->thread     = tid;
    c->guest_fn   = VP_NO_ID;
    c->saved_exit = VP_NO_CONTEXT << VP_EXIT_BITS;
    for (e = 0; e < (Int)VP_(n_events); e++) c->out_at[e] = c->offset[e] = VP_(total)[e];
@@ -599,6 +602,7 @@ static void enter_fn(Context* c, Frame* f, UInt fn, UInt node)
       VP_(set_collecting)(!VP_(collecting));
    const ULong* clock = clock_of(c);
    for (e = 0; e < (Int)VP_(n_events); e++) f->enter[e] = clock[e] - c->offset[e];
+   f->span_start = VP_(heap_now)();
 }
 
 static void push_root(Context* c, UInt fn, Addr sp)
@@ -791,9 +795,71 @@ static void end_guest(Context* c)
    c->guest_fn = VP_NO_ID;
 }
 
+/*------------------------------------------------------------*/
+/*--- Spans of the timeline                                ---*/
+/*------------------------------------------------------------*/
+
+/* Whether the frames being popped are cut, not returning: a thread's
+   end, the program's, or instrumentation switched off. */
+static Bool cutting;
+
+/* Frame i of c's depth on its thread's stack: the frames of functions
+   below it, the interrupted contexts' included (a PLT stub's frame is
+   none). */
+static UInt span_depth(const Context* c, UInt i)
+{
+   UInt d = 0, k;
+   for (k = 0; k < i; k++)
+      if (!c->frames[k].skip) d++;
+   for (c = c->outer; c; c = c->outer)
+      for (k = 0; k < c->depth; k++)
+         if (!c->frames[k].skip) d++;
+   return d;
+}
+
+/* Frame i of c as a span ending now, with what it cost since it was
+   entered or last accounted: what account_frame is about to add to its
+   path node. */
+static void add_span(Context* c, UInt i, Bool open)
+{
+   const Frame* f = &c->frames[i];
+   ULong        cost[VP_MAX_EVENTS];
+   const ULong* clock = clock_of(c);
+   Int          e;
+   for (e = 0; e < (Int)VP_(n_events); e++) cost[e] = clock[e] - c->offset[e] - f->enter[e];
+   VP_(timeline_add_span)(c->thread, span_depth(c, i), f->fn, f->node, f->span_start,
+                          VP_(heap_now)(), open, cost);
+}
+
+/* Only a frame that lasted at least the threshold, or is cut, is looked
+   at further. */
+static inline void span_on_pop(Context* c)
+{
+   const Frame* f = &c->frames[c->depth - 1];
+   if (f->skip) return;
+   if (cutting || VP_(heap_now)() - f->span_start >= VP_(span_threshold))
+      add_span(c, c->depth - 1, cutting);
+   else
+      VP_(spans_offered)++;
+}
+
+void VP_(callgraph_cut_spans)(void)
+{
+   Int t;
+   UInt i;
+   for (t = 0; t < VG_N_THREADS; t++) {
+      Context* c;
+      for (c = contexts[t]; c; c = c->outer)
+         for (i = 0; i < c->depth; i++)
+            if (!c->frames[i].skip) add_span(c, i, True);
+   }
+}
+
 static void pop_frame(Context* c)
 {
    Frame* f = &c->frames[c->depth - 1];
+   if (VP_(clo).timeline)
+      span_on_pop(c);
    account_frame(c, f);
    if (f->strfn) {
       c->in_strfn--;
@@ -1103,6 +1169,7 @@ static void thread_exit(ThreadId tid)
       return;
    if (tid != running_tid || running != contexts[tid])
       switch_to_thread(tid);
+   cutting = True;
    for (;;) {
       Context* c = contexts[tid];
       while (c->depth > 0)
@@ -1112,6 +1179,7 @@ static void thread_exit(ThreadId tid)
          break;
       leave_handler(tid);
    }
+   cutting = False;
    forget_last_sb(contexts[tid]);
 }
 
@@ -1147,11 +1215,19 @@ void VP_(callgraph_checkpoint)(void)
    }
 }
 
-/* Forgets every cost and count recorded, keeping the active frames. */
+/* Forgets every cost and count recorded, keeping the active frames,
+   whose spans start again now. */
 void VP_(callgraph_zero)(void)
 {
    Word i;
+   Int  t;
    VP_(callgraph_checkpoint)();   /* restarts the active frames' clocks */
+   for (t = 0; t < VG_N_THREADS; t++) {
+      Context* c;
+      for (c = contexts[t]; c; c = c->outer)
+         for (i = 0; i < c->depth; i++)
+            c->frames[i].span_start = VP_(heap_now)();
+   }
    for (i = 0; i < n_records(&edges); i++) {
       VP_Edge* e = record(&edges, i);
       e->count = 0;

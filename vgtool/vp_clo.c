@@ -35,6 +35,8 @@ void VP_(init_clo)(void)
    VP_(clo).heap = True;
    VP_(clo).heap_depth = 12;
    VP_(clo).data = True;
+   VP_(clo).timeline = False;
+   VP_(clo).timeline_spans = 100000;
    VP_(clo).alloc_fns = VG_(newXA)(VG_(malloc), "vp.clo.allocfns", VG_(free),
                                    sizeof(const HChar*));
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
@@ -63,6 +65,8 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--heap", VP_(clo).heap) {}
    else if VG_BINT_CLO(arg, "--heap-depth", VP_(clo).heap_depth, 1, VP_MAX_HEAP_DEPTH) {}
    else if VG_BOOL_CLO(arg, "--data", VP_(clo).data) {}
+   else if VG_BOOL_CLO(arg, "--timeline", VP_(clo).timeline) {}
+   else if VG_BINT_CLO(arg, "--timeline-spans", VP_(clo).timeline_spans, 1, 100000000) {}
    else if VG_STR_CLO(arg, "--alloc-fn", pattern) {
       const HChar* why = VP_(alloc_fn_error)(pattern);
       if (why != NULL)
@@ -95,6 +99,11 @@ void VP_(print_usage)(void)
 "                              call-path tree [yes]\n"
 "    --max-path-nodes=<n>      bound of the call-path tree [1000000]\n"
 "    --separate-threads=no|yes also record each thread's call graph [no]\n"
+"    --timeline=yes|no         record the time order: spans of calls in\n"
+"                              instruction time, and marks (needs\n"
+"                              --call-graph=yes) [no]\n"
+"    --timeline-spans=<n>      most spans kept: shorter ones are folded\n"
+"                              into their callers [100000]\n"
 "    --instr-atstart=yes|no    instrument from the start [yes]; see\n"
 "                              VGPROF_START_INSTRUMENTATION in <vgprof.h>\n"
 "    --collect-atstart=yes|no  collect costs from the start [yes]\n"

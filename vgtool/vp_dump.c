@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_data.h"
 
-#define VP_FORMAT_VERSION 9
+#define VP_FORMAT_VERSION 10
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -597,6 +597,7 @@ static void write_inclusive_rows(VP_Out* o, UInt tid)
 static UInt* sorted_roots;     /* root nodes in output order */
 static UInt* root_out_id;      /* their output ids */
 static UInt  n_sorted_roots;
+static UInt* node_out_id;   /* [n_nodes]: each node's output id, or NONE */
 static UInt* child_start;   /* [n_nodes + 1] into child_list */
 static UInt* child_list;
 
@@ -669,6 +670,7 @@ static void write_paths(VP_Out* o)
    root_out_id = VG_(malloc)("vp.dump.rootids", (n ? n : 1) * sizeof(UInt));
    /* Explicit stack of (node, its output parent): trees can be deep. */
    UInt* stack = VG_(malloc)("vp.dump.stack", 2 * (n ? n : 1) * sizeof(UInt));
+   node_out_id = new_marks(n);
    index_children(n, roots, &n_roots);
    VP_(out_s)(o, "\n,\"paths\":[");
    for (r = 0; r < n_roots; r++) {
@@ -679,6 +681,7 @@ static void write_paths(VP_Out* o)
       while (sp > 0) {
          UInt parent = stack[--sp], node = stack[--sp], id = written++, c;
          write_node(o, node, parent, id == 0);
+         node_out_id[node] = id;
          /* Pushed in reverse so the smallest function comes out first. */
          for (c = child_start[node + 1]; c > child_start[node]; c--) {
             stack[sp++] = child_list[c - 1];
@@ -1131,6 +1134,9 @@ void VP_(write_document)(VP_Out* o, const VP_Dump* d)
       write_paths(o);
       if (VP_(clo).separate_threads)
          write_threads(o);
+      if (VP_(clo).timeline)
+         VP_(timeline_write)(o, node_out_id, rn.fn);
+      VG_(free)(node_out_id);
       VG_(free)(sorted_roots);
       VG_(free)(root_out_id);
    }
@@ -1154,6 +1160,12 @@ HChar* VP_(write_profile)(const VP_Dump* d)
    if (d->number == 0)
       VP_(sim_fini)();
    if (VP_(clo).call_graph) {
+      /* A dump ends its period at a mark of its own, and the frames
+         still active are cut there. */
+      if (d->number > 0 && VP_(clo).timeline) {
+         VP_(timeline_mark)(VG_(get_running_tid)(), d->label, False);
+         VP_(callgraph_cut_spans)();
+      }
       if (d->number == 0) VP_(callgraph_reset_stacks)();
       else                VP_(callgraph_checkpoint)();
       VP_(settle_inlined_nodes)();

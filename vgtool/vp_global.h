@@ -45,6 +45,8 @@ typedef struct {
    XArray*      alloc_fns;       /* of const HChar*: --alloc-fn NAME=ROLE[:ARGS] */
    UInt         heap_depth;      /* --heap-depth: frames of an allocation stack */
    Bool         data;            /* --data: book data accesses to data objects */
+   Bool         timeline;        /* --timeline: record the spans of calls and marks */
+   UInt         timeline_spans;  /* --timeline-spans: most spans a profile keeps */
 } VP_Clo;
 
 #define VP_MAX_HEAP_DEPTH 200
@@ -407,6 +409,9 @@ void VP_(callgraph_reset_stacks)(void);
 /* The superblock running now in the running thread, if known. */
 const VP_SB* VP_(callgraph_current_sb)(void);
 void VP_(callgraph_zero)(void);
+/* With --timeline=yes: every active frame is written as an open span
+   ending now (a dump is about to be written). */
+void VP_(callgraph_cut_spans)(void);
 
 /* What the writer reads. */
 /* tid is Valgrind's thread number with --separate-threads=yes, else 0. */
@@ -471,6 +476,28 @@ const HChar* VP_(errno_text)(Int err);
 void VP_(fingerprint_capture)(void);
 /* Writes the ,"fingerprint":{...} member of meta. */
 void VP_(fingerprint_write)(VP_Out* o);
+
+/*------------------------------------------------------------*/
+/*--- from vp_timeline.c                                   ---*/
+/*------------------------------------------------------------*/
+
+/* Spans shorter than this many instructions are not kept. */
+extern ULong VP_(span_threshold);
+/* Frames that ended in the period, with a span kept or not. */
+extern ULong VP_(spans_offered);
+void VP_(timeline_init)(void);
+/* Forgets the spans and marks: a new period starts now. */
+void VP_(timeline_restart)(void);
+/* A frame ended at end (open: it was cut there without returning);
+   cost holds one count per event. */
+void VP_(timeline_add_span)(UInt thread, UInt depth, UInt fn, UInt node, ULong start,
+                            ULong end, Bool open, const ULong* cost);
+/* label is the client's memory when from_client. */
+void VP_(timeline_mark)(ThreadId tid, const HChar* label, Bool from_client);
+UInt VP_(timeline_n_marks)(void);
+/* Writes the "timeline" member; node_out and fn_out map the call graph's
+   ids to the profile's (VP_NO_ID: not in it). */
+void VP_(timeline_write)(VP_Out* o, const UInt* node_out, const UInt* fn_out);
 
 /*------------------------------------------------------------*/
 /*--- from vp_dump.c                                       ---*/

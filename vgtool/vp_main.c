@@ -61,6 +61,11 @@ static void vp_post_clo_init(void)
    VP_(data_post_clo_init)();
    VP_(init_events)();
    VP_(init_callgraph)();
+   /* Spans are the call graph's frames: without it there is no timeline. */
+   if (!VP_(clo).call_graph)
+      VP_(clo).timeline = False;
+   if (VP_(clo).timeline)
+      VP_(timeline_init)();
    VP_(init_collect)();
    started_pid = VG_(getpid)();
    if (VP_(clo).call_graph) {
@@ -96,6 +101,7 @@ void VP_(zero_stats)(void)
    VP_(zero_all)();
    if (VP_(clo).call_graph) VP_(callgraph_zero)();
    VP_(heap_zero)();
+   if (VP_(clo).timeline) VP_(timeline_restart)();
 }
 
 HChar* VP_(dump_numbered)(const HChar* label, Bool quiet)
@@ -195,6 +201,10 @@ static Bool vp_handle_client_request(ThreadId tid, UWord* args, UWord* ret)
          break;
       case VG_USERREQ__VGPROF_TOGGLE_COLLECT:
          VP_(set_collecting)(!VP_(collecting));
+         break;
+      case VG_USERREQ__VGPROF_MARK:
+         if (VP_(clo).timeline)
+            VP_(timeline_mark)(tid, (const HChar*)args[1], True);
          break;
       default:
          VG_(message)(Vg_UserMsg, "vgprof: unknown client request 0x%lx ignored\n", args[0]);

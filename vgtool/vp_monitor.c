@@ -18,6 +18,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 #include "vp_global.h"
 #include "vp_heap.h"   /* the instruction clock */
 
@@ -32,6 +33,7 @@ static void print_help(void)
       "  instrumentation [on|off]: show or switch instrumentation\n"
       "  collect [on|off]        : show or switch the collection of costs\n"
       "  status                  : instructions counted, live heap, dumps written\n"
+      "  mark LABEL              : mark this moment in the timeline\n"
       "\n");
 }
 
@@ -92,6 +94,19 @@ static void collect_command(const HChar* arg)
    }
 }
 
+static void mark_command(const HChar* label)
+{
+   if (!VP_(clo).timeline)
+      VG_(gdb_printf)("vgprof: error: no timeline is recorded (--timeline=no or --call-graph=no)\n");
+   else if (*label == '\0')
+      VG_(gdb_printf)("vgprof: error: mark takes a label\n");
+   else {
+      VP_(timeline_mark)(VG_(get_running_tid)(), label, False);
+      VG_(gdb_printf)("vgprof: mark %u at instruction %llu: %s\n", VP_(timeline_n_marks)(),
+                      VP_(heap_now)(), label);
+   }
+}
+
 /* The Ir a dump written now would hold. */
 static ULong ir_since_dump_or_zero(void)
 {
@@ -134,7 +149,7 @@ Bool VP_(monitor_command)(const HChar* req)
    VG_(strcpy)(word_buf, req);
    const HChar* word = VG_(strtok_r)(word_buf, " \t", &save);
    const HChar* arg  = argument_of(copy);
-   switch (VG_(keyword_id)("help dump zero instrumentation collect status", word,
+   switch (VG_(keyword_id)("help dump zero instrumentation collect status mark", word,
                            kwd_report_duplicated_matches)) {
       case -2: /* ambiguous: the core has said so */
          return True;
@@ -158,6 +173,9 @@ Bool VP_(monitor_command)(const HChar* req)
          return True;
       case 5:
          status_command();
+         return True;
+      case 6:
+         mark_command(arg);
          return True;
       default:
          return False;

@@ -18,7 +18,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 9;
+inline constexpr int kNewestVersion = 10;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -251,6 +251,43 @@ struct Heap {
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }
 };
 
+// --- the timeline (format version 10; absent with --timeline=no or --call-graph=no) ---
+
+// A moment of the run: its time (instructions executed), the heap live then
+// (0 without the heap) and the running totals of every event.
+struct TimelineMoment {
+    uint64_t time = 0, live_bytes = 0, live_blocks = 0;
+    std::vector<uint64_t> totals;   // one per event
+};
+
+// A mark: VGPROF_MARK(label), `vgprof control PID mark LABEL`, or a dump.
+struct TimelineMark : TimelineMoment {
+    uint32_t thread = 0;   // Valgrind's thread id
+    std::string label;
+};
+
+// A call that lasted [start, end] (a frame cut there without returning,
+// when open), with its costs: the path node's for that call.
+struct TimelineSpan {
+    uint32_t thread = 0;   // Valgrind's thread id
+    uint32_t depth = 0;    // frames of functions below it on its thread's stack
+    FnId fn;
+    PathId node;
+    uint64_t start = 0, end = 0;
+    bool open = false;
+};
+
+struct Timeline {
+    uint64_t threshold = 1;     // closed spans are at least this long
+    uint64_t max_spans = 0;     // --timeline-spans
+    uint64_t dropped = 0;       // calls that ended in the period without a span
+    uint64_t marks_dropped = 0;
+    TimelineMoment begin, end;  // the period the profile covers
+    std::vector<TimelineSpan> spans;
+    std::vector<uint64_t> span_costs;   // num_events per span
+    std::vector<TimelineMark> marks;    // in time order
+};
+
 class ProfileBuilder;
 
 namespace detail {
@@ -349,6 +386,7 @@ struct ProfileTables {
     std::vector<ThreadTables> threads;
     std::optional<Heap> heap;
     std::optional<DataProfile> data;
+    std::optional<Timeline> timeline;
 
     size_t num_events() const { return meta.events.size(); }
 };
@@ -442,6 +480,13 @@ public:
 
     // nullptr when the profile does not say which data was accessed.
     const DataProfile* data() const { return t_.data ? &*t_.data : nullptr; }
+
+    // --- the timeline (format version 10) ---
+
+    // nullptr when the profile has no timeline.
+    const Timeline* timeline() const { return t_.timeline ? &*t_.timeline : nullptr; }
+    // The num_events() costs of timeline()->spans[i].
+    const uint64_t* span_cost(size_t i) const { return &t_.timeline->span_costs[i * num_events()]; }
 
     // The tables back, as ProfileBuilder checked them, to be changed and
     // checked again (ProfileBuilder::finish): how a profile grows derived

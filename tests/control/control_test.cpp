@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,9 +145,22 @@ CachegrindOut cachegrind_after(unsigned requests)
 struct Session {
    TempDir dir;
    std::string prefix = "--vgdb-prefix=" + dir / "vgdb";
-   Server server{"vgprof", {prefix, "--vgprof-out-file=p.json"}, dir};
+   std::vector<std::string> options;
+   Server server;
    std::string pid = std::to_string(server.pid());
-   Session() { server.serve(1); }
+   // more: options of the tool's beside the control prefix and the profile's name.
+   explicit Session(std::vector<std::string> more = {})
+       : options(with_options({prefix, "--vgprof-out-file=p.json"}, more)),
+         server("vgprof", options, dir)
+   {
+      server.serve(1);
+   }
+   static std::vector<std::string> with_options(std::vector<std::string> a,
+                                                const std::vector<std::string>& b)
+   {
+      a.insert(a.end(), b.begin(), b.end());
+      return a;
+   }
 };
 
 // `vgprof control ARGS`, under a time limit twice its own; `wrapper`, if
@@ -265,6 +279,50 @@ TEST_F(ControlledServer, DumpsTheLoadBetweenAZeroAndADump)
 
 // SIGINT by its default action: the whole run's counts equal cachegrind's
 // on every line.
+// A mark, the load, a dump: the dumped profile's timeline holds the mark,
+// then the dump's own, and between them a span of each request's handler
+// costing what cachegrind counts for one request.
+TEST_F(ControlledServer, DumpHoldsTheMarkAndTheSpansOfItsPeriod)
+{
+   Session session({"--timeline=yes"});
+   const TempDir& dir = session.dir;
+   const std::string &prefix = session.prefix, &pid = session.pid;
+   const BoundedResult mark = control({prefix, pid, "mark", "load", "begins"}, dir.path());
+   EXPECT_EQ(mark.exit_code, 0) << mark.err;
+   EXPECT_NE(mark.out.find("vgprof: mark 1 at instruction "), std::string::npos) << mark.out;
+   session.server.serve(kLoad);
+   const BoundedResult dump = control({prefix, pid, "dump", "load"}, dir.path());
+   EXPECT_EQ(dump.exit_code, 0) << dump.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "p.1.json");
+   const vgprof::Timeline* t = p.timeline();
+   ASSERT_NE(t, nullptr);
+   ASSERT_EQ(t->marks.size(), 2u);
+   EXPECT_EQ(t->marks[0].label, "load begins");
+   EXPECT_EQ(t->marks[1].label, "load");
+   EXPECT_EQ(t->marks[1].time, t->end.time);
+   // The warm-up request came before the mark; the load's after it, each
+   // costing the same (its own functions' cachegrind count and the C
+   // library's calls it makes).
+   unsigned handlers = 0;
+   std::set<uint64_t> handler_ir;
+   for (size_t i = 0; i < t->spans.size(); i++) {
+      const vgprof::TimelineSpan& s = t->spans[i];
+      EXPECT_LE(s.end, t->end.time);
+      if (p.fn_name(s.fn) != "handle_request" || s.start < t->marks[0].time) continue;
+      handlers++;
+      EXPECT_FALSE(s.open);
+      handler_ir.insert(p.span_cost(i)[0]);
+   }
+   EXPECT_EQ(handlers, kLoad);
+   ASSERT_EQ(handler_ir.size(), 1u);
+   EXPECT_GE(*handler_ir.begin(), handler_per_request());
+   // The server's loop was cut at the dump: an open span ending there.
+   bool open_at_dump = false;
+   for (const vgprof::TimelineSpan& s : t->spans)
+      open_at_dump |= s.open && s.end == t->end.time && p.fn_name(s.fn) == "main";
+   EXPECT_TRUE(open_at_dump);
+}
+
 TEST_F(ControlledServer, SigintLeavesACompleteProfileNamingIt)
 {
    TempDir dir;
@@ -492,10 +550,11 @@ TEST_F(ControlledServer, RefusesWhatItCannotSend)
    } cases[] = {
       {{prefix, pid, "restart"},
        "vgprof: control: unknown command 'restart' (dump, zero, instrumentation, collect, "
-       "status, help)\n"},
+       "status, mark, help)\n"},
+      {{prefix, pid, "mark"}, "vgprof: control: mark takes a label\n"},
       {{prefix, pid, "collect", "maybe"}, "vgprof: control: collect takes on, off or nothing\n"},
       {{prefix, pid}, "vgprof: control: no command to send (dump, zero, instrumentation, "
-                      "collect, status, help)\n"},
+                      "collect, status, mark, help)\n"},
       {{prefix, "server", "status"}, "vgprof: control: expected a process id or --all, got 'server'\n"},
       {{prefix, self, "status"}, "vgprof: process " + self +
                                      " does not run under valgrind --tool=vgprof (vgprof control "

@@ -43,11 +43,13 @@ TEST(ControlCommands, TakesTheToolsCommandsWithTheirArguments)
     for (const Words& ok : {Words{"dump"}, Words{"dump", "after", "warm-up"}, Words{"zero"},
                             Words{"status"}, Words{"help"}, Words{"instrumentation"},
                             Words{"instrumentation", "off"}, Words{"collect", "on"},
-                            Words{"v.info", "open_fds"}})
+                            Words{"mark", "load", "begins"}, Words{"v.info", "open_fds"}})
         EXPECT_EQ(test::error_of([&] { check_monitor_command(ok); }), "no error") << ok[0];
     EXPECT_EQ(test::error_of([] { check_monitor_command({"restart"}); }),
               "control: unknown command 'restart' (dump, zero, instrumentation, collect, status, "
-              "help)");
+              "mark, help)");
+    EXPECT_EQ(test::error_of([] { check_monitor_command({"mark"}); }),
+              "control: mark takes a label");
     EXPECT_EQ(test::error_of([] { check_monitor_command({"zero", "now"}); }),
               "control: zero takes no argument");
     EXPECT_EQ(test::error_of([] { check_monitor_command({"collect", "yes"}); }),

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The phases of a profile's timeline: the stretches between consecutive
+// marks (the period's beginning and end bound the first and the last), each
+// with its costs, heap and longest calls. Costs and heap come from the
+// marks' running totals by subtraction, so they are exact whatever spans
+// the threshold dropped.
+#ifndef VGPROF_TIMELINE_HPP
+#define VGPROF_TIMELINE_HPP
+
+#include "vgprof/profile.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vgprof {
+
+struct TimelinePhase {
+    std::string from, to;       // the labels of its bounds; empty: the period's beginning / end
+    uint64_t start = 0, end = 0;
+    std::vector<uint64_t> costs;    // per event: the totals' difference
+    uint64_t live_bytes = 0, live_blocks = 0;   // at its end
+    int64_t bytes_change = 0, blocks_change = 0;
+    // The longest spans lying within it (at most `top`), in the order they
+    // started: indices into Timeline::spans.
+    std::vector<size_t> spans;
+};
+
+// The phases of `timeline`; an empty last phase (the profile ends at its
+// last mark, as a dump does) is left out. `top`: spans kept per phase.
+std::vector<TimelinePhase> timeline_phases(const Timeline& timeline, size_t top);
+
+} // namespace vgprof
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The timeline (--timeline=yes): spans of calls and marks, on
+// tests/progs/phases.c, whose phases are functions called once between
+// marks and whose heap is known by construction. A span's cost is compared
+// with callgrind's inclusive cost of the same call; the phases of `vgprof
+// report --timeline` with the marks' own differences.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+#include "vgprof/load.hpp"
+#include "vgprof/profile.hpp"
+
+using namespace vgtest;
+
+namespace {
+
+// phases.c's N blocks of K bytes.
+constexpr uint64_t kBlocks = 100, kBlockBytes = 1000;
+
+const std::vector<std::string> kPhaseFns = {"load", "work", "flush"};
+const std::vector<std::string> kMarks = {"start", "loaded", "worked", "flushed"};
+
+// The spans of function `name`.
+std::vector<size_t> spans_of(const vgprof::Profile& p, const std::string& name)
+{
+   std::vector<size_t> out;
+   const vgprof::Timeline& t = *p.timeline();
+   for (size_t i = 0; i < t.spans.size(); i++)
+      if (p.fn_name(t.spans[i].fn) == name) out.push_back(i);
+   return out;
+}
+
+struct PhasesRun {
+   TempDir dir;
+   vgprof::Profile profile;
+   CallMap callgrind;
+   explicit PhasesRun(const std::vector<std::string>& options = {},
+                      const std::vector<std::string>& args = {})
+   {
+      std::vector<std::string> program{progs_dir() + "/phases"};
+      program.insert(program.end(), args.begin(), args.end());
+      auto cl = run_tool("callgrind", {"--callgrind-out-file=cl.out"}, program, dir.path());
+      std::vector<std::string> all = with(options, "--vgprof-out-file=vp.json");
+      all.insert(all.begin(), "--timeline=yes");
+      auto vp = run_tool("vgprof", all, program, dir.path());
+      EXPECT_EQ(cl.exit_code, 0) << cl.err;
+      EXPECT_EQ(vp.exit_code, 0) << vp.err;
+      profile = vgprof::load_profile(dir / "vp.json");
+      callgrind = read_callgrind_calls(dir / "cl.out");
+   }
+};
+
+TEST(Timeline, EachPhaseSpanCostsWhatCallgrindAndThePathTreeSay)
+{
+   PhasesRun run;
+   const vgprof::Profile& p = run.profile;
+   ASSERT_NE(p.timeline(), nullptr);
+   for (const std::string& fn : kPhaseFns) {
+      const std::vector<size_t> spans = spans_of(p, fn);
+      ASSERT_EQ(spans.size(), 1u) << fn;
+      const vgprof::TimelineSpan& s = p.timeline()->spans[spans[0]];
+      EXPECT_FALSE(s.open) << fn;
+      const uint64_t ir = p.span_cost(spans[0])[0];
+      EXPECT_EQ(ir, run.callgrind.at({"main", fn}).inclusive) << fn;
+      EXPECT_EQ(ir, p.path_inclusive(s.node.index())[0]) << fn;
+      for (size_t e = 0; e < p.num_events(); e++)
+         EXPECT_EQ(p.span_cost(spans[0])[e], p.path_inclusive(s.node.index())[e])
+             << fn << " " << p.meta().events[e];
+      // Its duration on the run's clock is its own Ir: nothing else ran.
+      EXPECT_EQ(s.end - s.start, ir) << fn;
+   }
+}
+
+TEST(Timeline, SpansOfAThreadNestOrAreDisjoint)
+{
+   PhasesRun run;
+   const vgprof::Timeline& t = *run.profile.timeline();
+   ASSERT_GT(t.spans.size(), 3u);
+   for (const vgprof::TimelineSpan& a : t.spans)
+      for (const vgprof::TimelineSpan& b : t.spans) {
+         if (&a == &b || a.thread != b.thread) continue;
+         const bool disjoint = a.end <= b.start || b.end <= a.start;
+         const bool a_in_b = b.start <= a.start && a.end <= b.end;
+         const bool b_in_a = a.start <= b.start && b.end <= a.end;
+         EXPECT_TRUE(disjoint || a_in_b || b_in_a)
+             << run.profile.fn_name(a.fn) << " [" << a.start << "," << a.end << "] and "
+             << run.profile.fn_name(b.fn) << " [" << b.start << "," << b.end << "]";
+         if (a_in_b && !b_in_a) EXPECT_LT(b.depth, a.depth);
+      }
+   // main returns; the thread's first frame never does: it is cut, open,
+   // at the end.
+   const std::vector<size_t> main = spans_of(run.profile, "main");
+   ASSERT_EQ(main.size(), 1u);
+   EXPECT_FALSE(t.spans[main[0]].open);
+   bool root_open = false;
+   for (const vgprof::TimelineSpan& s : t.spans)
+      root_open |= s.depth == 0 && s.open && s.end == t.end.time;
+   EXPECT_TRUE(root_open);
+}
+
+TEST(Timeline, MarksComeInOrderAroundTheirPhasesWithTheProgramsHeap)
+{
+   PhasesRun run;
+   const vgprof::Timeline& t = *run.profile.timeline();
+   ASSERT_EQ(t.marks.size(), kMarks.size());
+   for (size_t i = 0; i < kMarks.size(); i++) {
+      EXPECT_EQ(t.marks[i].label, kMarks[i]);
+      if (i) EXPECT_LT(t.marks[i - 1].time, t.marks[i].time);
+   }
+   for (size_t i = 0; i < kPhaseFns.size(); i++) {
+      const vgprof::TimelineSpan& s = t.spans[spans_of(run.profile, kPhaseFns[i])[0]];
+      EXPECT_LE(t.marks[i].time, s.start) << kPhaseFns[i];
+      EXPECT_LE(s.end, t.marks[i + 1].time) << kPhaseFns[i];
+   }
+   const uint64_t live[] = {0, kBlocks * kBlockBytes, kBlocks * kBlockBytes, 0};
+   const uint64_t blocks[] = {0, kBlocks, kBlocks, 0};
+   for (size_t i = 0; i < kMarks.size(); i++) {
+      EXPECT_EQ(t.marks[i].live_bytes, live[i]) << kMarks[i];
+      EXPECT_EQ(t.marks[i].live_blocks, blocks[i]) << kMarks[i];
+   }
+}
+
+TEST(Timeline, ReportedPhasesCostTheMarksDifferences)
+{
+   PhasesRun run;
+   const vgprof::Timeline& t = *run.profile.timeline();
+   auto r = vgtest::run({cli_path(), "report", "--timeline", "--format", "json", "vp.json"},
+                        run.dir.path());
+   ASSERT_EQ(r.exit_code, 0) << r.err;
+   const boost::json::array phases = boost::json::parse(r.out).at("phases").as_array();
+   // Beginning .. start, the three phases, flushed .. end.
+   ASSERT_EQ(phases.size(), kMarks.size() + 1);
+   for (size_t i = 1; i < kMarks.size(); i++) {
+      const boost::json::object& ph = phases[i].as_object();
+      const vgprof::TimelineMark &from = t.marks[i - 1], &to = t.marks[i];
+      EXPECT_EQ(ph.at("from").as_string(), kMarks[i - 1]);
+      EXPECT_EQ(ph.at("to").as_string(), kMarks[i]);
+      const boost::json::object& costs = ph.at("costs").as_object();
+      EXPECT_EQ(costs.at("Ir").to_number<uint64_t>(), to.time - from.time);
+      for (size_t e = 0; e < run.profile.num_events(); e++)
+         EXPECT_EQ(costs.at(run.profile.meta().events[e]).to_number<uint64_t>(),
+                   to.totals[e] - from.totals[e])
+             << run.profile.meta().events[e];
+      EXPECT_EQ(ph.at("live_bytes").to_number<uint64_t>(), to.live_bytes);
+      // The phase's function is among its longest calls.
+      bool found = false;
+      for (const auto& s : ph.at("spans").as_array())
+         found |= s.at("function").as_string().find(kPhaseFns[i - 1]) == 0;
+      EXPECT_TRUE(found) << kPhaseFns[i - 1] << " in " << r.out;
+   }
+   auto text = vgtest::run({cli_path(), "report", "--timeline", "vp.json"}, run.dir.path());
+   ASSERT_EQ(text.exit_code, 0) << text.err;
+   EXPECT_NE(text.out.find("Phase 3: mark \"loaded\" .. mark \"worked\""), std::string::npos)
+       << text.out;
+}
+
+// 5000 calls of a tiny function and room for 100 spans: the threshold
+// rises, the long phases stay.
+TEST(Timeline, ShortCallsFallBelowARisingThresholdWithinTheBound)
+{
+   PhasesRun run({"--timeline-spans=100"}, {"many"});
+   const vgprof::Timeline& t = *run.profile.timeline();
+   EXPECT_LE(t.spans.size(), 100u);
+   EXPECT_EQ(t.max_spans, 100u);
+   EXPECT_GT(t.threshold, 1u);
+   EXPECT_GE(t.dropped, 5000u);
+   for (const vgprof::TimelineSpan& s : t.spans)
+      if (!s.open) EXPECT_GE(s.end - s.start, t.threshold) << run.profile.fn_name(s.fn);
+   for (const std::string& fn : kPhaseFns) EXPECT_EQ(spans_of(run.profile, fn).size(), 1u) << fn;
+}
+
+TEST(Timeline, NoneByDefaultWithTheOptionOffOrWithoutTheCallGraph)
+{
+   for (const std::vector<std::string>& options :
+        {std::vector<std::string>{}, {"--timeline=no"}, {"--timeline=yes", "--call-graph=no"}}) {
+      TempDir dir;
+      const std::string option = options.empty() ? "(defaults)" : options.back();
+      auto vp = run_tool("vgprof", with(options, "--vgprof-out-file=vp.json"),
+                         {progs_dir() + "/phases"}, dir.path());
+      ASSERT_EQ(vp.exit_code, 0) << vp.err;
+      EXPECT_EQ(vgprof::load_profile(dir / "vp.json").timeline(), nullptr) << option;
+   }
+}
+
+} // namespace
