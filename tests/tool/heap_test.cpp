@@ -189,6 +189,33 @@ TEST(Heap, SystemCallsReadAndWriteBlocks)
    EXPECT_EQ(dhat[48], std::make_pair(uint64_t(path - 2), uint64_t(path)));
 }
 
+// A shared library's 40 static objects with destructors (exitfns_lib.cpp):
+// their exit functions lie past the C library's 32 built-in slots, in a
+// block of the heap, and at exit each shared object's destructor walk reads
+// every one. DHAT's own preloaded library is one more shared object in the
+// process, so DHAT reads that list once more than the program does without
+// a tool: its five lines are vgprof's with one more shared object preloaded.
+TEST(Heap, DhatReadsTheExitFunctionsOnceMoreForItsOwnSharedObject)
+{
+   TempDir dir;
+   const std::string program = progs_dir() + "/exitfns";
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {program}, dir.path());
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   auto more = run({"/usr/bin/env", "LD_PRELOAD=" + progs_dir() + "/libnothing.so", valgrind_path(),
+                    "--tool=vgprof", "--vgprof-out-file=more.json", program},
+                   dir.path());
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   ASSERT_EQ(more.exit_code, 0) << more.err;
+   EXPECT_EQ(heap_summary(more.err), heap_summary(dh.err));
+   const vgprof::HeapTotals alone = vgprof::load_profile(dir / "vp.json").heap()->totals;
+   const vgprof::HeapTotals with_one = vgprof::load_profile(dir / "more.json").heap()->totals;
+   EXPECT_LT(alone.reads, with_one.reads);
+   EXPECT_EQ((with_one.reads - alone.reads) % 8, 0u) << "8 bytes of each exit function";
+   EXPECT_EQ(alone.writes, with_one.writes);
+   EXPECT_EQ(alone.bytes, with_one.bytes);
+}
+
 // What heap_phases.c allocates and frees in a period, in bytes or blocks,
 // and what is live at its start, end and peak.
 struct Period {
