@@ -14,8 +14,9 @@
 
    Without a map, such code is named by address: a function starts where
    a call lands, or a jump from an object's code, and code reached
-   otherwise belongs to the nearest start below it in the same mapping (callgrind names each block by its own
-   address instead, which splits a function at every jump target). */
+   otherwise belongs to the nearest start below it in the same mapping
+   (callgrind names each block by its own address instead, which splits a
+   function at every jump target). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -187,19 +188,23 @@ static Bool read_more(void)
    return grew;
 }
 
+/* The greatest key of fm at or below a, with its value (never 0 in these
+   maps); False when there is none. */
+static Bool key_at_or_below(const WordFM* fm, Addr a, UWord* key, UWord* val)
+{
+   if (VG_(lookupFM)(fm, key, val, (UWord)a))
+      return True;
+   *key = *val = 0;
+   return VG_(findBoundsFM)(fm, key, val, NULL, NULL, 0, 0, ~(UWord)0, 0, (UWord)a) && *val != 0;
+}
+
 static const Entry* entry_at(Addr a, Addr* start)
 {
-   UWord lo_key = 0, lo_val = 0, key, val;
-   if (VG_(lookupFM)(entries, &key, &val, (UWord)a)) {
-      *start = (Addr)key;
-      return (const Entry*)val;
-   }
-   if (!VG_(findBoundsFM)(entries, &lo_key, &lo_val, NULL, NULL, 0, 0, ~(UWord)0, 0, (UWord)a))
+   UWord key, val;
+   if (!key_at_or_below(entries, a, &key, &val) || a - (Addr)key >= ((const Entry*)val)->size)
       return NULL;
-   if (lo_val == 0 || a - (Addr)lo_key >= ((const Entry*)lo_val)->size)
-      return NULL;
-   *start = (Addr)lo_key;
-   return (const Entry*)lo_val;
+   *start = (Addr)key;
+   return (const Entry*)val;
 }
 
 Bool VP_(perfmap_fn)(Addr a, UInt* name, Addr* start)
@@ -242,21 +247,14 @@ void VP_(note_call_target)(Addr a)
 
 Bool VP_(call_target_fn)(Addr a, Addr* start)
 {
-   UWord lo_key = 0, lo_val = 0;
-   if (call_targets == NULL)
-      return False;
-   if (VG_(lookupFM)(call_targets, &lo_key, &lo_val, (UWord)a)) {
-      *start = a;
-      return True;
-   }
-   if (!VG_(findBoundsFM)(call_targets, &lo_key, &lo_val, NULL, NULL, 0, 0, ~(UWord)0, 0,
-                          (UWord)a) || lo_val == 0)
+   UWord key, val;
+   if (call_targets == NULL || !key_at_or_below(call_targets, a, &key, &val))
       return False;
    /* The start must lie in a's mapping: code in another mapping is
       another runtime's, or another generation of the same. */
    const NSegment* seg = VG_(am_find_nsegment)(a);
-   if (seg == NULL || (Addr)lo_key < seg->start)
+   if (seg == NULL || (Addr)key < seg->start)
       return False;
-   *start = (Addr)lo_key;
+   *start = (Addr)key;
    return True;
 }
