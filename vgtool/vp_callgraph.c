@@ -795,6 +795,16 @@ static void end_guest(Context* c)
    c->guest_fn = VP_NO_ID;
 }
 
+/* Calls visit on every context of every thread, a signal handler's and
+   the ones it interrupted alike. */
+static void each_context(void (*visit)(Context*))
+{
+   Int t;
+   Context* c;
+   for (t = 0; t < VG_N_THREADS; t++)
+      for (c = contexts[t]; c; c = c->outer) visit(c);
+}
+
 /*------------------------------------------------------------*/
 /*--- Spans of the timeline                                ---*/
 /*------------------------------------------------------------*/
@@ -843,16 +853,16 @@ static inline void span_on_pop(Context* c)
       VP_(spans_offered)++;
 }
 
+static void cut_context_spans(Context* c)
+{
+   UInt i;
+   for (i = 0; i < c->depth; i++)
+      if (!c->frames[i].skip) add_span(c, i, True);
+}
+
 void VP_(callgraph_cut_spans)(void)
 {
-   Int t;
-   UInt i;
-   for (t = 0; t < VG_N_THREADS; t++) {
-      Context* c;
-      for (c = contexts[t]; c; c = c->outer)
-         for (i = 0; i < c->depth; i++)
-            if (!c->frames[i].skip) add_span(c, i, True);
-   }
+   each_context(cut_context_spans);
 }
 
 static void pop_frame(Context* c)
@@ -1201,18 +1211,24 @@ void VP_(register_callgraph_tracking)(void)
 
 /* Brings every record up to date with the frames still active, as if
    they returned now, without popping them. */
+static void checkpoint_context(Context* c)
+{
+   UInt i;
+   for (i = 0; i < c->depth; i++)
+      account_frame(c, &c->frames[i]);
+   account_guest(c);
+}
+
 void VP_(callgraph_checkpoint)(void)
 {
-   Int t;
+   each_context(checkpoint_context);
+}
+
+static void restart_context_spans(Context* c)
+{
    UInt i;
-   for (t = 0; t < VG_N_THREADS; t++) {
-      Context* c;
-      for (c = contexts[t]; c; c = c->outer) {
-         for (i = 0; i < c->depth; i++)
-            account_frame(c, &c->frames[i]);
-         account_guest(c);
-      }
-   }
+   for (i = 0; i < c->depth; i++)
+      c->frames[i].span_start = VP_(heap_now)();
 }
 
 /* Forgets every cost and count recorded, keeping the active frames,
@@ -1220,14 +1236,8 @@ void VP_(callgraph_checkpoint)(void)
 void VP_(callgraph_zero)(void)
 {
    Word i;
-   Int  t;
    VP_(callgraph_checkpoint)();   /* restarts the active frames' clocks */
-   for (t = 0; t < VG_N_THREADS; t++) {
-      Context* c;
-      for (c = contexts[t]; c; c = c->outer)
-         for (i = 0; i < c->depth; i++)
-            c->frames[i].span_start = VP_(heap_now)();
-   }
+   each_context(restart_context_spans);
    for (i = 0; i < n_records(&edges); i++) {
       VP_Edge* e = record(&edges, i);
       e->count = 0;
