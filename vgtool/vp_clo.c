@@ -35,8 +35,8 @@ void VP_(init_clo)(void)
    VP_(clo).heap = True;
    VP_(clo).heap_depth = 12;
    VP_(clo).data = True;
-   VP_(clo).timeline = False;
-   VP_(clo).timeline_spans = 100000;
+   VP_(clo).timeline = True;
+   VP_(clo).timeline_spans = 20000;
    VP_(clo).alloc_fns = VG_(newXA)(VG_(malloc), "vp.clo.allocfns", VG_(free),
                                    sizeof(const HChar*));
    VP_(clo).toggle_collect = VG_(newXA)(VG_(malloc), "vp.clo.toggle", VG_(free),
@@ -101,9 +101,9 @@ void VP_(print_usage)(void)
 "    --separate-threads=no|yes also record each thread's call graph [no]\n"
 "    --timeline=yes|no         record the time order: spans of calls in\n"
 "                              instruction time, and marks (needs\n"
-"                              --call-graph=yes) [no]\n"
+"                              --call-graph=yes) [yes]\n"
 "    --timeline-spans=<n>      most spans kept: shorter ones are folded\n"
-"                              into their callers [100000]\n"
+"                              into their callers [20000]\n"
 "    --instr-atstart=yes|no    instrument from the start [yes]; see\n"
 "                              VGPROF_START_INSTRUMENTATION in <vgprof.h>\n"
 "    --collect-atstart=yes|no  collect costs from the start [yes]\n"

@@ -61,8 +61,13 @@ typedef struct {
 ULong VP_(span_threshold) = 1;
 ULong VP_(spans_offered);
 
-static UChar* spans;       /* n_spans records of span_size bytes */
-static UInt   n_spans, cap_spans;
+/* The spans are kept in chunks of SPAN_CHUNK records, allocated as they
+   fill and never moved: growing one array would hold the old and the new
+   copy at once, twice the memory the spans need. */
+#define SPAN_CHUNK 1024
+static UChar** chunks;     /* chunks[i]: spans i*SPAN_CHUNK onwards */
+static UInt    n_chunks;   /* allocated (room for n_chunks*SPAN_CHUNK spans) */
+static UInt    n_spans, cap_spans;
 static SizeT  span_size;
 static XArray* marks;      /* of Mark */
 static ULong  marks_dropped;
@@ -70,7 +75,7 @@ static Moment begin;
 
 static inline Span* span_at(UInt i)
 {
-   return (Span*)(spans + (SizeT)i * span_size);
+   return (Span*)(chunks[i / SPAN_CHUNK] + (SizeT)(i % SPAN_CHUNK) * span_size);
 }
 
 static void take_moment(Moment* m)
@@ -132,10 +137,13 @@ static void raise_threshold(void)
 static Span* room_for_span(void)
 {
    if (n_spans == cap_spans && cap_spans < VP_(clo).timeline_spans) {
-      UInt cap = cap_spans ? 2 * cap_spans : 1024;
-      if (cap > VP_(clo).timeline_spans) cap = VP_(clo).timeline_spans;
-      spans     = VG_(realloc)("vp.tl.spans", spans, (SizeT)cap * span_size);
-      cap_spans = cap;
+      if (chunks == NULL)
+         chunks = VG_(calloc)("vp.tl.chunks",
+                              (VP_(clo).timeline_spans + SPAN_CHUNK - 1) / SPAN_CHUNK,
+                              sizeof *chunks);
+      chunks[n_chunks++] = VG_(malloc)("vp.tl.spans", (SizeT)SPAN_CHUNK * span_size);
+      cap_spans = n_chunks * SPAN_CHUNK;
+      if (cap_spans > VP_(clo).timeline_spans) cap_spans = VP_(clo).timeline_spans;
    }
    if (n_spans == cap_spans)
       raise_threshold();

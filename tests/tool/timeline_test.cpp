@@ -188,12 +188,24 @@ TEST(Timeline, ShortCallsFallBelowARisingThresholdWithinTheBound)
    for (const std::string& fn : kPhaseFns) EXPECT_EQ(spans_of(run.profile, fn).size(), 1u) << fn;
 }
 
-TEST(Timeline, NoneByDefaultWithTheOptionOffOrWithoutTheCallGraph)
+TEST(Timeline, RecordedByDefaultWithinTwentyThousandSpans)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {progs_dir() + "/phases"},
+                      dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   ASSERT_NE(p.timeline(), nullptr);
+   EXPECT_EQ(p.timeline()->max_spans, 20000u);
+   EXPECT_EQ(p.timeline()->marks.size(), kMarks.size());
+}
+
+TEST(Timeline, NoneWithTheOptionOffOrWithoutTheCallGraph)
 {
    for (const std::vector<std::string>& options :
-        {std::vector<std::string>{}, {"--timeline=no"}, {"--timeline=yes", "--call-graph=no"}}) {
+        {std::vector<std::string>{"--timeline=no"}, {"--timeline=yes", "--call-graph=no"}}) {
       TempDir dir;
-      const std::string option = options.empty() ? "(defaults)" : options.back();
+      const std::string option = options.back();
       auto vp = run_tool("vgprof", with(options, "--vgprof-out-file=vp.json"),
                          {progs_dir() + "/phases"}, dir.path());
       ASSERT_EQ(vp.exit_code, 0) << vp.err;
