@@ -372,14 +372,18 @@ void VP_(strfn_account)(VP_StrFn fam, const UWord* arg, Addr sp)
    switch (fam) {
       case VP_SF_NONE:
          return;
+      /* DHAT's copies move nothing when source and destination are
+         one (git's strbuf_remove of nothing moves a string onto itself),
+         though libc's code may still load and store its bytes. */
       case VP_SF_MEMCPY:
-         touch(s, n, False, sp);
-         touch(d, n, True, sp);
+      case VP_SF_BCOPY: {   /* bcopy(src, dst, n) */
+         const Addr from = fam == VP_SF_BCOPY ? d : s, to = fam == VP_SF_BCOPY ? s : d;
+         if (from != to) {
+            touch(from, n, False, sp);
+            touch(to, n, True, sp);
+         }
          return;
-      case VP_SF_BCOPY:   /* bcopy(src, dst, n) */
-         touch(d, n, False, sp);
-         touch(s, n, True, sp);
-         return;
+      }
       case VP_SF_MEMSET:
          touch(d, n, True, sp);
          return;

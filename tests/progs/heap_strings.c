@@ -53,13 +53,20 @@ int main(void)
    char* backwards = copied(text, sizeof text);
    sink += (size_t)((char*)memrchr(backwards, 'a', sizeof text - 1) - backwards);
 
+   /* A move onto itself, as git's strbuf_remove makes when it removes
+      nothing: DHAT's replacement copies nothing then. */
+   char* still = copied(text, sizeof text);
+   memmove(still, still, sizeof text);
+   sink += (size_t)still[3];
+
    wchar_t* w = wide_copied(wtext);
    wchar_t* v = wide_copied(wtext);
    v[5] = L'X';
    sink += wcslen(w) + (size_t)wcscmp(w, v) + (size_t)(wcschr(w, L',') - w)
            + (size_t)(wcsrchr(w, L'e') - w);
 
-   free(a); free(b); free(upper); free(zeros); free(bounded); free(backwards); free(w); free(v);
+   free(a); free(b); free(upper); free(zeros); free(bounded); free(backwards); free(still); free(w);
+   free(v);
    printf("%zu\n", sink);
    return 0;
 }

@@ -160,6 +160,25 @@ TEST(Heap, EdgesOfTheInterfaceAreCountedAsTheLibraryHandlesThem)
    EXPECT_EQ(t.writes, 2u);
 }
 
+// The reads and writes of each site of a single block, by the block's size.
+using ByBlockSize = std::map<uint64_t, std::pair<uint64_t, uint64_t>>;
+
+ByBlockSize single_block_sites(const vgprof::Profile& p)
+{
+   ByBlockSize sizes;
+   for (const vgprof::HeapSite& s : p.heap()->sites)
+      if (s.blocks == 1) sizes[s.bytes] = {s.reads, s.writes};
+   return sizes;
+}
+
+ByBlockSize single_block_sites(const Sites& dhat)
+{
+   ByBlockSize sizes;
+   for (const auto& [stack, s] : dhat)
+      if (s.blocks == 1) sizes[s.bytes] = {s.reads, s.writes};
+   return sizes;
+}
+
 // What system calls read from and write into blocks counts, as the
 // kernel touches the bytes (heap_syscalls.c's own arithmetic): a path
 // string is read with its terminating zero. DHAT agrees on the buffers of
@@ -175,11 +194,7 @@ TEST(Heap, SystemCallsReadAndWriteBlocks)
                       dir.path());
    ASSERT_EQ(dh.exit_code, 0) << dh.err;
    const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
-   std::map<uint64_t, std::pair<uint64_t, uint64_t>> mine, dhat;   // bytes: reads, writes
-   for (const vgprof::HeapSite& s : p.heap()->sites)
-      if (s.blocks == 1) mine[s.bytes] = {s.reads, s.writes};
-   for (const auto& [stack, s] : read_dhat(dir / "dh.json"))
-      if (s.blocks == 1) dhat[s.bytes] = {s.reads, s.writes};
+   ByBlockSize mine = single_block_sites(p), dhat = single_block_sites(read_dhat(dir / "dh.json"));
    const size_t path = sizeof "/dev/null";
    EXPECT_EQ(mine[48], std::make_pair(uint64_t(path), uint64_t(path)));
    EXPECT_EQ(mine[100], std::make_pair(uint64_t(100), uint64_t(100)));
@@ -187,6 +202,37 @@ TEST(Heap, SystemCallsReadAndWriteBlocks)
    EXPECT_EQ(dhat[100], mine[100]);
    EXPECT_EQ(dhat[72], mine[72]);
    EXPECT_EQ(dhat[48], std::make_pair(uint64_t(path - 2), uint64_t(path)));
+}
+
+// Valgrind's preloaded library, DHAT's included, wraps setenv and unsetenv
+// and walks each string it is given, one byte at a time to its terminating
+// zero, before calling the C library's. The program does not make those
+// reads, so DHAT counts each string's length and zero once more per call
+// than vgprof does: heap_setenv's value (40 characters) once, its name (13)
+// twice. Everything else the two count alike.
+TEST(Heap, DhatReadsTheStringsOfSetenvOnceMoreInItsWrapper)
+{
+   TempDir dir;
+   const std::string program = progs_dir() + "/heap_setenv";
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   auto dh = run_tool("dhat", {"--dhat-out-file=dh.json"}, {program}, dir.path());
+   ASSERT_EQ(dh.exit_code, 0) << dh.err;
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   const Sites theirs = read_dhat(dir / "dh.json");
+   ByBlockSize mine = single_block_sites(p), dhat = single_block_sites(theirs);
+   const uint64_t name = sizeof "VGPROF_SETENV", value = 41;
+   ASSERT_EQ(mine[32].second, name);
+   ASSERT_EQ(mine[100].second, value);
+   EXPECT_EQ(dhat[32], std::make_pair(mine[32].first + 2 * name, name));
+   EXPECT_EQ(dhat[100], std::make_pair(mine[100].first + value, value));
+   uint64_t dhat_reads = 0, dhat_writes = 0;
+   for (const auto& [stack, s] : theirs) {
+      dhat_reads += s.reads;
+      dhat_writes += s.writes;
+   }
+   EXPECT_EQ(dhat_reads, p.heap()->totals.reads + 2 * name + value);
+   EXPECT_EQ(dhat_writes, p.heap()->totals.writes);
 }
 
 // A shared library's 40 static objects with destructors (exitfns_lib.cpp):
