@@ -58,6 +58,17 @@ std::vector<TimeRange> phase_ranges(const Timeline& t)
     return phases;
 }
 
+// A track's name at its top left, on a ground of its own so that the
+// marks' lines do not cross it.
+void track_label(const TimelineView::Geometry& g, float y, const std::string& text)
+{
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    draw->AddRectFilled(ImVec2(g.x0 + 2, y + 1), ImVec2(g.x0 + 6 + size.x, y + 1 + size.y),
+                        IM_COL32(250, 250, 252, 230));
+    draw->AddText(ImVec2(g.x0 + 4, y + 1), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
 std::string range_text(uint64_t t0, uint64_t t1)
 {
     return format_thousands(t0) + " .. " + format_thousands(t1);
@@ -224,7 +235,7 @@ void TimelineView::draw_lanes(ViewContext& ctx, const Geometry& g, const SpanTre
     float y = origin.y;
     for (const SpanTree::Lane& lane : tree.lanes()) {
         const std::string title = "thread " + std::to_string(lane.thread);
-        draw->AddText(ImVec2(g.x0 + 2, y + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), title.c_str());
+        draw->AddText(ImVec2(g.x0 + 4, y + 2), ImGui::GetColorU32(ImGuiCol_Text), title.c_str());
         y += header;
         for (const std::vector<uint32_t>& spans : lane.rows) {
             const float y0 = y, y1 = y + row - 1;
@@ -318,11 +329,10 @@ void TimelineView::draw_heap_track(ViewContext& ctx, const Geometry& g)
         if (heap_columns_[i].max_bytes > 0)
             draw->AddRectFilled(ImVec2(x, hy), ImVec2(x + 1, y1), to_imgui(category_color(0)));
     }
-    const std::string label = "live heap, up to " + bytes_text(top) + " here";
-    draw->AddText(ImVec2(g.x0 + 4, y0 + 1), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
     draw_marks(g, *p.timeline(), y0, y1, false);
     if (const TimeRange* r = ctx.range(); r && r->t1 > g.t0 && r->t0 < g.t1)
         draw->AddRectFilled(ImVec2(g.x_of(r->t0), y0), ImVec2(g.x_of(r->t1), y1), kRangeFill);
+    track_label(g, y0, "live heap, up to " + bytes_text(top) + " here");
     ImGui::Dummy(ImVec2(g.width(), h));
     const ImVec2 mouse = ImGui::GetMousePos();
     if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y1 && mouse.x >= g.x0 && mouse.x < g.x1) {
@@ -359,10 +369,10 @@ void TimelineView::draw_cost_track(ViewContext& ctx, const Geometry& g, const Sp
     const double per_column = double(g.t1 - g.t0) / double(g.width());
     const std::string label = p.meta().events[event] + " per " + short_count(uint64_t(std::max(1.0, per_column))) +
                               " instructions, up to " + short_count(uint64_t(std::llround(top)));
-    draw->AddText(ImVec2(g.x0 + 4, y0 + 1), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
     draw_marks(g, tree.timeline(), y0, y1, false);
     if (const TimeRange* r = ctx.range(); r && r->t1 > g.t0 && r->t0 < g.t1)
         draw->AddRectFilled(ImVec2(g.x_of(r->t0), y0), ImVec2(g.x_of(r->t1), y1), kRangeFill);
+    track_label(g, y0, label);
     ImGui::Dummy(ImVec2(g.width(), h));
     const ImVec2 mouse = ImGui::GetMousePos();
     if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y1 && mouse.x >= g.x0 && mouse.x < g.x1 &&

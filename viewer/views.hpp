@@ -403,9 +403,10 @@ private:
 class TimelineView {
 public:
     void draw(ViewContext& ctx);
+    // Where the time axis lies on screen (view_timeline.cpp).
+    struct Geometry;
 
 private:
-    struct Geometry;
     void draw_toolbar(ViewContext& ctx, const Timeline& t);
     void draw_axis(ViewContext& ctx, const Geometry& g);
     void draw_phases(ViewContext& ctx, const Geometry& g, const Timeline& t);
