@@ -43,18 +43,25 @@ namespace {
 const ImU32 kRangeFill = IM_COL32(255, 200, 0, 60);
 const ImU32 kMarkLine = IM_COL32(200, 40, 40, 200);
 
-// The phases: [begin, first mark), [mark, next mark) ... [last mark, end).
-std::vector<TimeRange> phase_ranges(const Timeline& t)
+// A phase: [begin, first mark), [mark, next mark) ... [last mark, end),
+// with the moments that bound it.
+struct Phase {
+    TimeRange range;
+    const TimelineMoment *from, *to;
+};
+
+std::vector<Phase> phases_of(const Timeline& t)
 {
-    std::vector<TimeRange> phases;
-    uint64_t from = t.begin.time;
+    std::vector<Phase> phases;
+    const TimelineMoment* from = &t.begin;
     for (const TimelineMark& m : t.marks) {
-        if (m.time > from)
-            phases.push_back({from, m.time});
-        from = std::max(from, m.time);
+        if (m.time > from->time)
+            phases.push_back({{from->time, m.time}, from, &m});
+        if (m.time >= from->time)
+            from = &m;
     }
-    if (t.end.time > from)
-        phases.push_back({from, t.end.time});
+    if (t.end.time > from->time)
+        phases.push_back({{from->time, t.end.time}, from, &t.end});
     return phases;
 }
 
@@ -175,7 +182,9 @@ void TimelineView::draw_phases(ViewContext& ctx, const Geometry& g, const Timeli
     const ImVec2 mouse = ImGui::GetMousePos();
     const bool over = ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y1;
     const TimeRange* range = ctx.range();
-    for (const TimeRange& ph : phase_ranges(t)) {
+    const Profile& p = ctx.doc.profile();
+    for (const Phase& phase : phases_of(t)) {
+        const TimeRange& ph = phase.range;
         if (ph.t1 <= g.t0 || ph.t0 >= g.t1)
             continue;
         const float a = g.x_of(ph.t0), b = g.x_of(ph.t1);
@@ -185,8 +194,15 @@ void TimelineView::draw_phases(ViewContext& ctx, const Geometry& g, const Timeli
                             chosen ? IM_COL32(255, 205, 60, 255)
                                    : under ? IM_COL32(215, 225, 240, 255) : IM_COL32(232, 236, 244, 255));
         if (under) {
-            ImGui::SetTooltip("Phase %s (%s instructions): click to narrow the views to it",
-                              range_text(ph.t0, ph.t1).c_str(), format_thousands(ph.t1 - ph.t0).c_str());
+            // Its exact costs: the difference of the running totals at its bounds.
+            ImGui::BeginTooltip();
+            ImGui::Text("Phase %s (%s instructions): click to narrow the views to it",
+                        range_text(ph.t0, ph.t1).c_str(), format_thousands(ph.t1 - ph.t0).c_str());
+            for (size_t e = 0; e < p.num_events() && e < phase.to->totals.size(); ++e)
+                ImGui::Text("%-5s %15s", p.meta().events[e].c_str(),
+                            format_thousands(phase.to->totals[e] - phase.from->totals[e]).c_str());
+            ImGui::TextDisabled("from the running totals at its two ends: exact");
+            ImGui::EndTooltip();
             if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && ImGui::GetMouseDragDelta(0, 0).x == 0 &&
                 !ImGui::GetIO().KeyShift)
                 ctx.timeline->range = chosen ? std::nullopt : std::optional<TimeRange>(ph);
