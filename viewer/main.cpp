@@ -29,8 +29,8 @@ int main(int argc, char** argv)
 {
     using namespace vgprof::viewer;
     CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call tree (top-down, "
-                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source and "
-                 "heap. With two profiles, shows how the second differs from the first.",
+                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source, "
+                 "heap and timeline. With two profiles, shows how the second differs from the first.",
                  "vgprof-viewer"};
     cli.set_version_flag("--version", "vgprof-viewer " PACKAGE_VERSION);
     AppOptions options;
