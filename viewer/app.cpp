@@ -83,6 +83,22 @@ FnId function_to_select(const Document& doc, const std::string& name)
     return find_function(doc.profile(), name);
 }
 
+// The range --range names, "A:B" with A < B, within a profile that has a
+// timeline.
+TimeRange range_to_show(const Profile& p, const std::string& text)
+{
+    unsigned long long a = 0, b = 0;
+    char colon = 0, rest = 0;
+    if (std::sscanf(text.c_str(), "%llu%c%llu%c", &a, &colon, &b, &rest) != 3 || colon != ':' ||
+        text.find('-') != std::string::npos)
+        throw Error("expected A:B, two instruction counts, got \"" + text + "\"");
+    if (a >= b)
+        throw Error("the range " + text + " is empty: A must be below B");
+    if (!p.timeline())
+        throw Error("the profile has no timeline (record it with --timeline=yes)");
+    return TimeRange{a, b};
+}
+
 // Frames drawn after the profile is in, before a screenshot is taken: the
 // tables size their columns and the graph scrolls to its centre over the
 // first frames.
@@ -249,6 +265,13 @@ void App::take_loaded()
             error_ = doc.path() + ": " + e.what();
         }
     }
+    if (!options_.range.empty()) {
+        try {
+            session_->timeline.range = range_to_show(doc.profile(), options_.range);
+        } catch (const Error& e) {
+            error_ = std::string("--range: ") + e.what();
+        }
+    }
     if (!options_.select.empty()) {
         try {
             session_->selection.select(Selection::function(function_to_select(doc, options_.select)));
@@ -312,8 +335,11 @@ void App::handle(const SDL_Event& event)
             else
                 session_->whole_list.focus_search();
         } else if ((mod & KMOD_CTRL) && !typing && key >= SDLK_1 &&
-                   key < SDLK_1 + int(std::size(kAllViews)))
+                   key < SDLK_1 + int(std::size(kAllViews)) && key <= SDLK_9)
             show(kAllViews[key - SDLK_1]);
+        // The tenth view is on Ctrl+0, as the keyboard's row goes on.
+        else if ((mod & KMOD_CTRL) && !typing && key == SDLK_0 && std::size(kAllViews) >= 10)
+            show(kAllViews[9]);
         break;
     }
     default:

@@ -33,6 +33,7 @@ struct AppOptions {
     std::optional<bool> machine_code;   // the Source view's machine code shown first (or its source)
     std::string event;                  // the event chosen first
     std::optional<uint32_t> thread;     // the thread chosen first
+    std::string range;                  // the range of time the views are narrowed to first, A:B
     int width = 1400, height = 900;     // window size in pixels
     std::optional<float> scale;         // UI scale; default from the display's DPI
     size_t bench_frames = 0;            // > 0: time this many frames per view and exit
@@ -75,6 +76,9 @@ struct Session {
     HeatmapView heatmap;
     SourceView source;
     HeapView heap;
+    TimelineView timeline_view;
+    // The range of time the views are narrowed to, and the spans' nesting.
+    TimelineFocus timeline;
 
     explicit Session(std::unique_ptr<Loaded> l)
         : loaded(std::move(l)), threads(thread_choices(loaded->now->profile())),
@@ -101,12 +105,15 @@ struct Session {
         return loaded->diff && !loaded->diff->differences().empty() && !compared_anyway;
     }
     // What the views of the whole program draw from.
-    ViewContext context() { return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring}; }
+    ViewContext context()
+    {
+        return ViewContext{*loaded->now, loaded->diff.get(), selection, event, coloring, &timeline};
+    }
     // What the views of the thread chosen draw from.
     ViewContext thread_context()
     {
         ViewContext ctx = context();
-        return thread_doc ? ViewContext{*thread_doc, nullptr, selection, event, coloring} : ctx;
+        return thread_doc ? ViewContext{*thread_doc, nullptr, selection, event, coloring, &timeline} : ctx;
     }
     // Whether a view is still working in the background (disassembling).
     bool busy() const { return source.busy(); }

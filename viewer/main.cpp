@@ -29,8 +29,8 @@ int main(int argc, char** argv)
 {
     using namespace vgprof::viewer;
     CLI::App cli{"Shows profiles written by valgrind --tool=vgprof: functions, call tree (top-down, "
-                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source and "
-                 "heap. With two profiles, shows how the second differs from the first.",
+                 "bottom-up, sandwich), call graph, flame graph, cache-miss heatmap, source, "
+                 "heap and timeline. With two profiles, shows how the second differs from the first.",
                  "vgprof-viewer"};
     cli.set_version_flag("--version", "vgprof-viewer " PACKAGE_VERSION);
     AppOptions options;
@@ -63,6 +63,11 @@ int main(int argc, char** argv)
                    "bottom-up, sandwich, call graph and flame graph show its costs and calls")
         ->type_name("TID")
         ->check(CLI::NonNegativeNumber);
+    cli.add_option("--range", options.range,
+                   "narrow the views to the instructions from A to B of the run's clock, A:B (a "
+                   "profile recorded with --timeline=yes): the functions' costs are those of the "
+                   "timeline's calls in it, the heap sites those live in it")
+        ->type_name("A:B");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");
     cli.add_option("--scale", options.scale, "UI scale (default: from the display's DPI; 1 for --screenshot)")
         ->check(CLI::Range(0.5f, 4.0f));

@@ -52,7 +52,7 @@ void App::draw_menu()
             session_->selection.forward();
         ImGui::Separator();
         for (size_t i = 0; i < std::size(kAllViews); ++i) {
-            const std::string shortcut = "Ctrl+" + std::to_string(i + 1);
+            const std::string shortcut = "Ctrl+" + std::to_string((i + 1) % 10);
             if (ImGui::MenuItem(view_title(kAllViews[i]), shortcut.c_str(), active_ == kAllViews[i]))
                 show(kAllViews[i]);
         }
@@ -209,6 +209,7 @@ void App::draw_body()
             case ViewId::heatmap: s.heatmap.draw(whole); break;
             case ViewId::source: s.source.draw(whole); break;
             case ViewId::heap: s.heap.draw(whole); break;
+            case ViewId::timeline: s.timeline_view.draw(whole); break;
             case ViewId::functions: break;
             }
             ImGui::EndChild();
@@ -250,6 +251,19 @@ void App::draw_status()
                   format_thousands(d->functions_only_in_base()) + " functions only there";
     // One line whatever the command line holds (python3 -c "..." spans
     // several): the command gets what the totals leave, at least a fifth.
+    // A range of time narrowing the views, and the way to clear it.
+    ViewContext ctx = session_->context();
+    if (const TimeRange* r = diff ? nullptr : ctx.range()) {
+        ImGui::TextColored(ImVec4(0.6f, 0.35f, 0.0f, 1), "Range %s .. %s", format_thousands(r->t0).c_str(),
+                           format_thousands(r->t1).c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("The functions' costs are those of this stretch of the run's instructions, "
+                              "from the timeline's calls in it (chosen on the Timeline)");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Clear range"))
+            session_->timeline.range.reset();
+        ImGui::SameLine();
+    }
     const std::string command = drawable(one_line(doc.command().empty() ? doc.path() : doc.command()));
     const float width = ImGui::GetContentRegionAvail().x;
     const float room = std::max(width * 0.2f, width - ImGui::CalcTextSize(totals.c_str()).x);

@@ -9,6 +9,7 @@
 #include "capabilities.hpp"
 #include "data_selection.hpp"
 
+#include "vgprof/format.hpp"
 #include "vgprof/identity.hpp"
 
 
@@ -52,13 +53,47 @@ int64_t largest_change(const ViewContext& ctx, size_t event, CostKind kind)
 
 } // namespace
 
+const RangeCosts* FunctionsView::costs_in_range(ViewContext& ctx)
+{
+    const TimeRange* range = ctx.range();
+    const SpanTree* spans = range ? ctx.timeline->spans(ctx.doc.profile()) : nullptr;
+    if (!spans) {
+        if (range_costs_) {
+            table_.set_costs(nullptr);
+            range_costs_.reset();
+        }
+        return nullptr;
+    }
+    if (!range_costs_ || range_costs_->t0 != range->t0 || range_costs_->t1 != range->t1 ||
+        range_costs_->thread != ctx.doc.thread()) {
+        table_.set_costs(nullptr);  // before the costs it points to change
+        range_costs_ = range_costs(*spans, ctx.doc.num_functions(), range->t0, range->t1, ctx.doc.thread());
+        table_.set_costs(&range_costs_->functions);
+    }
+    return &*range_costs_;
+}
+
 void FunctionsView::narrow_to_data(ViewContext& ctx)
 {
     const Profile& p = ctx.doc.profile();
     const std::optional<DataObjId> object =
         compact_ ? std::nullopt : selected_data_object(p, ctx.selection.current());
+    const RangeCosts* in_range = costs_in_range(ctx);
+    if (in_range) {
+        const std::string span = format_thousands(in_range->t0) + " .. " + format_thousands(in_range->t1);
+        if (compact_)
+            ImGui::TextColored(ImVec4(0.6f, 0.35f, 0.0f, 1), "Range %s", span.c_str());
+        else
+            ImGui::TextColored(ImVec4(0.6f, 0.35f, 0.0f, 1),
+                               "Costs in the range %s of the run's instructions (from the timeline's calls "
+                               "in it): %zu functions ran in it",
+                               span.c_str(), in_range->ran.size());
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Clear range"))
+            ctx.timeline->range.reset();
+    }
     if (!object || show_all_at_ == ctx.selection.version()) {
-        table_.set_only(std::nullopt);
+        table_.set_only(in_range ? std::optional<std::vector<FnId>>(in_range->ran) : std::nullopt);
         return;
     }
     std::vector<FnId> fns = functions_missing_on(*p.data(), *object);
@@ -208,14 +243,14 @@ void FunctionsView::draw(ViewContext& ctx)
                         continue;
                     if (!ImGui::TableNextColumn())
                         continue;
-                    const uint64_t value = kind == CostKind::self ? ctx.doc.self(fn, e)
-                                                                  : ctx.doc.inclusive(fn, e);
+                    const uint64_t value = kind == CostKind::self ? table_.self(fn, e)
+                                                                  : table_.inclusive(fn, e);
                     if (ctx.diff) {
                         const int64_t d = kind == CostKind::self ? ctx.diff->self_delta(fn, e)
                                                                  : ctx.diff->inclusive_delta(fn, e);
                         delta_cell(d, value, largest_change_[2 * e + (kind == CostKind::self ? 0 : 1)], compact_);
                     } else {
-                        cost_cell(value, ctx.doc.total(e), compact_);
+                        cost_cell(value, range_costs_ ? range_costs_->total[e] : ctx.doc.total(e), compact_);
                     }
                 }
             if (compact_)

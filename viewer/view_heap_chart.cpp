@@ -167,9 +167,15 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
         draw->AddText(ImVec2(tx, y - font * 1.25f), red, label.c_str());
     }
     // The range selected, and one being dragged.
-    if (sel.kind == Selection::Kind::time_range && sel.t1 > w.begin() && sel.t0 < w.end())
-        draw->AddRectFilled(ImVec2(x_of(std::max(sel.t0, w.begin())), plot.min.y),
-                            ImVec2(x_of(std::min(sel.t1, w.end())), plot.max.y), IM_COL32(255, 200, 0, 60));
+    // (Else the one chosen on the Timeline, which narrows the sites too.)
+    std::optional<TimeRange> shaded;
+    if (sel.kind == Selection::Kind::time_range)
+        shaded = TimeRange{sel.t0, sel.t1};
+    else if (const TimeRange* r = ctx.range())
+        shaded = *r;
+    if (shaded && shaded->t1 > w.begin() && shaded->t0 < w.end())
+        draw->AddRectFilled(ImVec2(x_of(std::max(shaded->t0, w.begin())), plot.min.y),
+                            ImVec2(x_of(std::min(shaded->t1, w.end())), plot.max.y), IM_COL32(255, 200, 0, 60));
     if (chosen_time_ && *chosen_time_ >= w.begin() && *chosen_time_ <= w.end())
         draw->AddLine(ImVec2(x_of(*chosen_time_), plot.min.y), ImVec2(x_of(*chosen_time_), plot.max.y),
                       IM_COL32(40, 110, 220, 255), 2);

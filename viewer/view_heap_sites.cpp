@@ -105,9 +105,14 @@ void sort_rows(std::vector<SiteId>& ids, Value value)
 
 void HeapView::draw_sites(ViewContext& ctx, const Heap& heap)
 {
-    const Selection& sel = ctx.selection.current();
+    // A range dragged on the chart, else the one chosen on the Timeline.
+    Selection sel = ctx.selection.current();
+    if (const TimeRange* r = ctx.range(); r && sel.kind != Selection::Kind::time_range)
+        sel = Selection::time_range(r->t0, r->t1, sel.fn);
     if (sel.kind == Selection::Kind::time_range) {
-        ImGui::Checkbox("Only the range selected on the chart", &range_only_);
+        ImGui::Checkbox("Only the range selected", &range_only_);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Dragged on the chart, or chosen on the Timeline");
         if (range_only_) {
             draw_range_sites(ctx, heap, sel);
             return;

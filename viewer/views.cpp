@@ -17,13 +17,15 @@ const char* view_key(ViewId view)
     case ViewId::heatmap: return "heatmap";
     case ViewId::source: return "source";
     case ViewId::heap: return "heap";
+    case ViewId::timeline: return "timeline";
     }
     return "";
 }
 
 bool shows_thread(ViewId view)
 {
-    return view != ViewId::heatmap && view != ViewId::source && view != ViewId::heap;
+    return view != ViewId::heatmap && view != ViewId::source && view != ViewId::heap &&
+           view != ViewId::timeline;
 }
 
 const char* view_title(ViewId view)
@@ -38,8 +40,18 @@ const char* view_title(ViewId view)
     case ViewId::heatmap: return "Cache heatmap";
     case ViewId::source: return "Source";
     case ViewId::heap: return "Heap";
+    case ViewId::timeline: return "Timeline";
     }
     return "";
+}
+
+const SpanTree* TimelineFocus::spans(const Profile& p)
+{
+    if (!p.timeline())
+        return nullptr;
+    if (!tree_)
+        tree_.emplace(*p.timeline(), p.num_events());
+    return &*tree_;
 }
 
 std::optional<ViewId> view_from_key(const std::string& key)

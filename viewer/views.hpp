@@ -26,6 +26,8 @@
 #include "selection.hpp"
 #include "source_calls.hpp"
 #include "source_lines.hpp"
+#include "timeline_costs.hpp"
+#include "timeline_spans.hpp"
 #include "tree_indent.hpp"
 #include "view_data_heatmap.hpp"
 
@@ -41,11 +43,12 @@
 namespace vgprof::viewer {
 
 enum class ViewId {
-    functions, calltree, bottomup, sandwich, callgraph, flamegraph, heatmap, source, heap
+    functions, calltree, bottomup, sandwich, callgraph, flamegraph, heatmap, source, heap, timeline
 };
 inline constexpr ViewId kAllViews[] = {ViewId::functions, ViewId::calltree,  ViewId::bottomup,
                                        ViewId::sandwich,  ViewId::callgraph, ViewId::flamegraph,
-                                       ViewId::heatmap,   ViewId::source,    ViewId::heap};
+                                       ViewId::heatmap,   ViewId::source,    ViewId::heap,
+                                       ViewId::timeline};
 // The name on the command line ("callgraph") and on the tab ("Call graph").
 const char* view_key(ViewId view);
 const char* view_title(ViewId view);
@@ -55,6 +58,21 @@ std::optional<ViewId> view_from_key(const std::string& key);
 // program (source lines, the cache heatmap, the heap: not per thread).
 bool shows_thread(ViewId view);
 
+// The stretch of the run's time the views are narrowed to, chosen on the
+// Timeline, and the timeline's spans as they nest, read through for it;
+// one per open profile. Apart from the selection: picking a function in a
+// view narrowed to a range keeps the range.
+class TimelineFocus {
+public:
+    std::optional<TimeRange> range;
+    // The nesting of the profile's spans, worked out the first time it is
+    // asked for; nullptr without a timeline.
+    const SpanTree* spans(const Profile& p);
+
+private:
+    std::optional<SpanTree> tree_;
+};
+
 // What every view draws from.
 struct ViewContext {
     const Document& doc;
@@ -62,6 +80,14 @@ struct ViewContext {
     SelectionHistory& selection;
     size_t event = 0;              // the event chosen for colors and orders
     DiffColoring coloring = DiffColoring::total;  // diff mode: what box colors show
+    TimelineFocus* timeline = nullptr;  // the profile's (not in diff mode)
+
+    // The range the views are narrowed to, when there is one and a
+    // timeline to read it from.
+    const TimeRange* range() const
+    {
+        return timeline && timeline->range && !diff ? &*timeline->range : nullptr;
+    }
 };
 
 class FunctionsView {
@@ -78,10 +104,14 @@ public:
 
 private:
     // Narrows the table to the functions that missed on the data object
-    // selected, unless asked to show every function for that selection.
+    // selected, unless asked to show every function for that selection;
+    // else to those that ran in the range of time chosen, if any.
     void narrow_to_data(ViewContext& ctx);
+    // The functions' costs in the range chosen on the Timeline, or nullptr.
+    const RangeCosts* costs_in_range(ViewContext& ctx);
 
     FunctionTable table_;
+    std::optional<RangeCosts> range_costs_;
     bool compact_;
     std::optional<uint64_t> show_all_at_;  // the selection's version when asked
     char search_[256] = "";
@@ -364,6 +394,48 @@ private:
     const std::string* source_text(const std::string& path);
     std::vector<AsmRow> asm_rows_;
     std::optional<size_t> scroll_to_asm_line_;  // a jump's target, to scroll to
+};
+
+// The Timeline view: the run's calls as a flame chart over instruction
+// time, a lane per thread, the marks across it, and under it on the same
+// axis the live heap and what the chosen event cost in each stretch
+// (view_timeline.cpp).
+class TimelineView {
+public:
+    void draw(ViewContext& ctx);
+    // Where the time axis lies on screen (view_timeline.cpp).
+    struct Geometry;
+
+private:
+    void draw_toolbar(ViewContext& ctx, const Timeline& t);
+    void draw_axis(ViewContext& ctx, const Geometry& g);
+    void draw_phases(ViewContext& ctx, const Geometry& g, const Timeline& t);
+    void draw_lanes(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
+    void draw_heap_track(ViewContext& ctx, const Geometry& g);
+    void draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
+    void draw_marks(const Geometry& g, const Timeline& t, float y0, float y1, bool labels);
+    void span_tooltip(ViewContext& ctx, const SpanTree& tree, const SpanBox& box);
+    // Wheel zoom, drag pan, shift+drag range, over the area just drawn.
+    void handle_mouse(ViewContext& ctx, const Geometry& g, bool hovered);
+
+    std::optional<TimeWindow> window_;
+    std::optional<size_t> cost_event_;       // the cost track's; the toolbar's at first
+    std::optional<uint64_t> range_from_;     // a shift+drag under way
+    bool panning_ = false;
+    std::optional<SpanBox> hovered_;         // the span under the pointer
+    struct CostKey {
+        uint64_t t0 = 0, t1 = 0;
+        size_t event = 0;
+        int width = 0;
+        bool operator==(const CostKey& o) const
+        {
+            return t0 == o.t0 && t1 == o.t1 && event == o.event && width == o.width;
+        }
+    };
+    std::optional<CostKey> cost_built_;
+    std::vector<double> cost_columns_;
+    std::optional<CostKey> heap_built_;
+    std::vector<TimelineBucket> heap_columns_;
 };
 
 enum class HeapPanel { sites, flamegraph, summary };

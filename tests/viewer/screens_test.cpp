@@ -13,6 +13,8 @@
 
 #include "../tool/harness.hpp"
 
+#include "vgprof/load.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -299,3 +301,36 @@ TEST_F(ViewerScreens, AThreadChosenIsNamedAndTheWholeProgramsViewsSaySo)
 }
 
 } // namespace
+
+// tests/progs/phases recorded with --timeline=yes: the Timeline draws its
+// thread's lane and labels the marks; --range from the "loaded" mark to
+// the "worked" one (read from the profile) narrows the Functions view,
+// which says so. A profile without a timeline says how to record one.
+TEST_F(ViewerScreens, TimelineLabelsTheMarksAndARangeNarrowsTheFunctions)
+{
+    const std::string profile = *dir_ / "phases.json";
+    const RunResult rec = run_tool("vgprof", {"--timeline=yes", "--vgprof-out-file=" + profile},
+                                   {progs_dir() + "/phases"}, dir_->path());
+    ASSERT_EQ(rec.exit_code, 0) << rec.err;
+    const Grey timeline = shot_of(profile, *dir_ / "timeline.png", {"--view", "timeline", "--select", "work"});
+    EXPECT_TRUE(shows(timeline, kViewArea, "thread 1"));
+    EXPECT_TRUE(shows(timeline, kViewArea, "loaded"));
+    EXPECT_FALSE(shows(timeline, kViewArea, kNotThere));
+
+    const vgprof::Profile p = vgprof::load_profile(profile);
+    ASSERT_NE(p.timeline(), nullptr);
+    ASSERT_EQ(p.timeline()->marks.size(), 4u);
+    const std::string range = std::to_string(p.timeline()->marks[1].time) + ":" +
+                              std::to_string(p.timeline()->marks[2].time);
+    const Grey narrowed = shot_of(profile, *dir_ / "range.png", {"--view", "functions", "--range", range});
+    EXPECT_TRUE(shows(narrowed, kBody, "Costs in the range"));
+    const Grey whole = shot_of(profile, *dir_ / "norange.png", {"--view", "functions"});
+    EXPECT_FALSE(shows(whole, kBody, "Costs in the range"));
+
+    const Grey none = shot_of(*dir_ / "matmul.json", *dir_ / "notimeline.png", {"--view", "timeline"});
+    EXPECT_TRUE(shows(none, kViewArea, "This profile has no timeline of calls"));
+    const RunResult empty = viewer({profile, "--screenshot", *dir_ / "bad.png", "--range", "5:3"});
+    EXPECT_EQ(empty.exit_code, 2);
+    EXPECT_NE(empty.err.find("--range: the range 5:3 is empty: A must be below B"), std::string::npos)
+        << empty.err;
+}

@@ -54,6 +54,7 @@ struct ViewSet {
     HeatmapView heat;
     SourceView source;
     HeapView heap;
+    TimelineView timeline;
 
     ViewSet(const Document& doc, const DiffLink* diff) : table(doc, diff, false), list(doc, diff, true) {}
 
@@ -65,7 +66,7 @@ struct ViewSet {
                 {"sandwich", [&] { sandwich.draw(ctx); }},
                 {"callgraph", [&] { graph.draw(ctx); }}, {"flamegraph", [&] { flame.draw(ctx); }},
                 {"heatmap", [&] { heat.draw(ctx); }},     {"source", [&] { source.draw(ctx); }},
-                {"heap", [&] { heap.draw(ctx); }}};
+                {"heap", [&] { heap.draw(ctx); }},        {"timeline", [&] { timeline.draw(ctx); }}};
     }
 };
 
@@ -82,7 +83,7 @@ TEST_F(Headless, EveryViewDrawsTheProfile)
     const std::map<std::string, int> least{{"functions", 400}, {"list", 200}, {"calltree", 400},
                                            {"bottomup", 400}, {"sandwich", 200}, {"callgraph", 400},
                                            {"flamegraph", 200}, {"heatmap", 50}, {"source", 50},
-                                           {"heap", 50}};
+                                           {"heap", 50}, {"timeline", 50}};
     for (int i = 0; i < 3; ++i)
         for (const auto& [name, draw] : views.draws(ctx))
             EXPECT_GT(frame(draw), least.at(name)) << name;
@@ -266,6 +267,58 @@ TEST_F(Headless, ClickingAFlameGraphBoxSelectsItsFunction)
         click(draw, 40, y);
     ASSERT_EQ(selection.current().kind, Selection::Kind::function);
     EXPECT_EQ(selection.current().fn, FnId(kMain));
+}
+
+// app_profile with a timeline: main's call [0,2100) holds compute's
+// [500,2000), marked "go" and "done" at its ends.
+ProfileText app_profile_with_timeline()
+{
+    ProfileText t = app_profile();
+    t.set("vgprof", "10")
+        .set("calls", "[[0,1,1,11,4096,1,500],[0,2,1,12,4112,1,1500],[1,3,1,21,4128,2,200],"
+                      "[2,3,1,31,4144,5,500]]")
+        .set("timeline", R"({"clock":"instructions","threshold":1,"max_spans":100,"begin":[0,0,0,0],)"
+                         R"("end":[2100,0,0,2100],)"
+                         R"("spans":[[1,1,2,3,500,2000,0,1500],[1,0,0,0,0,2100,1,2100]],"dropped":0,)"
+                         R"("marks":[[500,1,"go",0,0,500],[2000,1,"done",0,0,2000]],"marks_dropped":0})");
+    return t;
+}
+
+TEST_F(Headless, TimelineCallsSelectTheirFunctionAndAShiftDragNarrowsTheFunctions)
+{
+    const auto doc = document_of(app_profile_with_timeline());
+    SelectionHistory selection;
+    TimelineFocus focus;
+    ViewContext ctx{*doc, nullptr, selection, 0, DiffColoring::total, &focus};
+    TimelineView view;
+    const auto draw = [&] { view.draw(ctx); };
+    frame(draw);
+    // Down the middle, [500,2000) is compute's, under main's.
+    const float middle = ImGui::GetIO().DisplaySize.x / 2;
+    for (float y = 10; y < 400 && selection.current().fn != FnId(kCompute); y += 4)
+        click(draw, middle, y);
+    EXPECT_EQ(selection.current().fn, FnId(kCompute));
+
+    focus.range.reset();
+    ImGuiIO& io = ImGui::GetIO();
+#if IMGUI_VERSION_NUM >= 18900
+    io.AddKeyEvent(ImGuiMod_Shift, true);
+#else
+    io.KeyShift = true;
+#endif
+    drag(draw, ImVec2(middle * 0.5f, 300), ImVec2(middle * 1.5f, 300));
+#if IMGUI_VERSION_NUM >= 18900
+    io.AddKeyEvent(ImGuiMod_Shift, false);
+#else
+    io.KeyShift = false;
+#endif
+    ASSERT_TRUE(focus.range);
+    // A quarter to three quarters of the width: about 525 to 1575.
+    EXPECT_NEAR(double(focus.range->t0), 525, 60);
+    EXPECT_NEAR(double(focus.range->t1), 1575, 60);
+    EXPECT_EQ(selection.current().fn, FnId(kCompute));  // the range leaves the selection be
+    FunctionsView table(*doc, nullptr, false);
+    frame([&] { table.draw(ctx); });
 }
 
 TEST_F(Headless, CallTreeRowsSelectTheirFunction)

@@ -91,6 +91,20 @@ std::optional<std::string> why_no_costs(const Profile& p)
     return std::nullopt;
 }
 
+std::optional<std::string> why_no_timeline(const Profile& p)
+{
+    if (p.timeline())
+        return std::nullopt;
+    const std::string how = "record one with valgrind --tool=vgprof --timeline=yes ./program "
+                            "(and mark its phases with VGPROF_MARK(\"label\") or vgprof control PID mark LABEL).";
+    if (tool_of(p) == "callgrind" || tool_of(p) == "cachegrind" || tool_of(p) == "dhat")
+        return "A " + tool_of(p) + " file has no timeline of calls: " + how;
+    if (!p.has_call_graph())
+        return "This profile has no timeline: it was recorded with --call-graph=no, and the timeline's "
+               "spans are calls. To see one, " + how;
+    return "This profile has no timeline of calls: " + how;
+}
+
 bool has_heap_timeline(const Profile& p) { return p.heap() && tool_of(p) != "dhat"; }
 
 std::string event_description(const std::string& event)

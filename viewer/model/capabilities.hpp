@@ -25,6 +25,9 @@ std::optional<std::string> why_no_heap(const Profile& profile);
 std::optional<std::string> why_no_simulation(const Profile& profile);
 // Why there are no instruction costs (a DHAT file), or nullopt.
 std::optional<std::string> why_no_costs(const Profile& profile);
+// Why there is no timeline of calls and marks (format version 10, recorded
+// with --timeline=yes), or nullopt.
+std::optional<std::string> why_no_timeline(const Profile& profile);
 // Whether the heap's timeline was recorded over the run (a DHAT file knows
 // only the peak and the end, which are no timeline to draw).
 bool has_heap_timeline(const Profile& profile);

@@ -40,6 +40,25 @@ void FunctionTable::set_only(std::optional<std::vector<FnId>> fns)
     apply_filter();
 }
 
+void FunctionTable::set_costs(const std::vector<FunctionCost>* costs)
+{
+    if (costs == costs_)
+        return;
+    costs_ = costs;
+    sort_all();
+    apply_filter();
+}
+
+uint64_t FunctionTable::self(FnId fn, size_t event) const
+{
+    return costs_ ? (*costs_)[fn.index()].self[event] : doc_->self(fn, event);
+}
+
+uint64_t FunctionTable::inclusive(FnId fn, size_t event) const
+{
+    return costs_ ? (*costs_)[fn.index()].inclusive[event] : doc_->inclusive(fn, event);
+}
+
 void FunctionTable::set_order(const TableOrder& order)
 {
     if (order == order_)
@@ -109,7 +128,7 @@ void FunctionTable::sort_all()
             delta[fn.index()] = incl ? diff_->inclusive_delta(fn, e) : diff_->self_delta(fn, e);
     } else {
         for (FnId fn : sorted_)
-            cost[fn.index()] = incl ? doc_->inclusive(fn, e) : doc_->self(fn, e);
+            cost[fn.index()] = incl ? inclusive(fn, e) : self(fn, e);
     }
     const bool descending = order_.descending;
     std::sort(sorted_.begin(), sorted_.end(), [&](FnId a, FnId b) {

@@ -46,6 +46,12 @@ public:
     // selected), and the search within them; nullopt keeps every function.
     void set_only(std::optional<std::vector<FnId>> fns);
     bool narrowed() const { return only_.has_value(); }
+    // Orders and shows these costs (by function id: those of a range of
+    // time) instead of the document's; nullptr: the document's. The
+    // vector must outlive its use here.
+    void set_costs(const std::vector<FunctionCost>* costs);
+    uint64_t self(FnId fn, size_t event) const;
+    uint64_t inclusive(FnId fn, size_t event) const;
     void set_order(const TableOrder& order);
     const std::string& filter() const { return filter_; }
     const TableOrder& order() const { return order_; }
@@ -65,6 +71,7 @@ private:
     const DiffLink* diff_;
     std::string filter_;
     std::optional<std::vector<FnId>> only_;  // sorted
+    const std::vector<FunctionCost>* costs_ = nullptr;
     TableOrder order_;
     std::vector<FnId> sorted_;
     std::vector<FnId> rows_;
