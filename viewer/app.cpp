@@ -95,7 +95,8 @@ TimeRange range_to_show(const Profile& p, const std::string& text)
     if (a >= b)
         throw Error("the range " + text + " is empty: A must be below B");
     if (!p.timeline())
-        throw Error("the profile has no timeline (record it with --timeline=yes)");
+        throw Error("the profile has no timeline (it was recorded with --timeline=no, --call-graph=no or "
+                    "before format version 10)");
     return TimeRange{a, b};
 }
 

@@ -65,7 +65,7 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     cli.add_option("--range", options.range,
                    "narrow the views to the instructions from A to B of the run's clock, A:B (a "
-                   "profile recorded with --timeline=yes): the functions' costs are those of the "
+                   "profile with a timeline, recorded without --timeline=no): the functions' costs are those of the "
                    "timeline's calls in it, the heap sites those live in it")
         ->type_name("A:B");
     cli.add_option("--size", size, "window size, WIDTHxHEIGHT (default 1400x900)");

@@ -95,14 +95,16 @@ std::optional<std::string> why_no_timeline(const Profile& p)
 {
     if (p.timeline())
         return std::nullopt;
-    const std::string how = "record one with valgrind --tool=vgprof --timeline=yes ./program "
-                            "(and mark its phases with VGPROF_MARK(\"label\") or vgprof control PID mark LABEL).";
+    const std::string how = "record one with valgrind --tool=vgprof ./program (the timeline is on by "
+                            "default since format version 10; mark the program's phases with "
+                            "VGPROF_MARK(\"label\") or vgprof control PID mark LABEL).";
     if (tool_of(p) == "callgrind" || tool_of(p) == "cachegrind" || tool_of(p) == "dhat")
         return "A " + tool_of(p) + " file has no timeline of calls: " + how;
     if (!p.has_call_graph())
         return "This profile has no timeline: it was recorded with --call-graph=no, and the timeline's "
                "spans are calls. To see one, " + how;
-    return "This profile has no timeline of calls: " + how;
+    return "This profile has no timeline of calls (recorded with --timeline=no, or before format "
+           "version 10): " + how;
 }
 
 bool has_heap_timeline(const Profile& p) { return p.heap() && tool_of(p) != "dhat"; }
