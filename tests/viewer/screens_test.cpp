@@ -302,10 +302,10 @@ TEST_F(ViewerScreens, AThreadChosenIsNamedAndTheWholeProgramsViewsSaySo)
 
 } // namespace
 
-// tests/progs/phases recorded with --timeline=yes: the Timeline draws its
+// tests/progs/phases recorded with its timeline: the Timeline draws its
 // thread's lane and labels the marks; --range from the "loaded" mark to
 // the "worked" one (read from the profile) narrows the Functions view,
-// which says so. A profile without a timeline says how to record one.
+// which says so. A profile recorded with --timeline=no says how to record one.
 TEST_F(ViewerScreens, TimelineLabelsTheMarksAndARangeNarrowsTheFunctions)
 {
     const std::string profile = *dir_ / "phases.json";
@@ -327,7 +327,11 @@ TEST_F(ViewerScreens, TimelineLabelsTheMarksAndARangeNarrowsTheFunctions)
     const Grey whole = shot_of(profile, *dir_ / "norange.png", {"--view", "functions"});
     EXPECT_FALSE(shows(whole, kBody, "Costs in the range"));
 
-    const Grey none = shot_of(*dir_ / "matmul.json", *dir_ / "notimeline.png", {"--view", "timeline"});
+    const std::string untimed = *dir_ / "phases-untimed.json";
+    const RunResult rec_untimed = run_tool("vgprof", {"--timeline=no", "--vgprof-out-file=" + untimed},
+                                           {progs_dir() + "/phases"}, dir_->path());
+    ASSERT_EQ(rec_untimed.exit_code, 0) << rec_untimed.err;
+    const Grey none = shot_of(untimed, *dir_ / "notimeline.png", {"--view", "timeline"});
     EXPECT_TRUE(shows(none, kViewArea, "This profile has no timeline of calls"));
     const RunResult empty = viewer({profile, "--screenshot", *dir_ / "bad.png", "--range", "5:3"});
     EXPECT_EQ(empty.exit_code, 2);
