@@ -78,11 +78,6 @@ void write_text(std::ostream& out, const Profile& profile, const Timeline& t,
                                     bound(p.from, "beginning"), bound(p.to, "end"),
                                     format_thousands(p.start), format_thousands(p.end)));
         print_line(out, "  " + costs_text(p.costs.data(), names, shown));
-        if (p.after_end)
-            print_line(out, fmt::format("  of which {} instructions ran after the program ended "
-                                        "(the C library's clean-up that Valgrind runs at exit, "
-                                        "outside the clock)",
-                                        format_thousands(p.after_end)));
         if (profile.heap())
             print_line(out, fmt::format("  heap live at its end: {} bytes in {} blocks ({} bytes, "
                                         "{} blocks)",
@@ -139,7 +134,6 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
                                    {"start", p.start},
                                    {"end", p.end},
                                    {"costs", costs_json(p.costs.data(), names, shown)},
-                                   {"after_end", p.after_end},
                                    {"spans", std::move(spans)}};
         if (profile.heap()) {
             row["live_bytes"] = p.live_bytes;
@@ -169,8 +163,7 @@ void write_timeline_report(std::ostream& out, const Profile& profile,
                                 options.profile));
     const ShownEvents shown = shown_events(profile, options);
     const std::vector<TimelinePhase> phases =
-        timeline_phases(*t, options.top ? options.top : kDefaultSpans,
-                        profile.event_index("Ir").value_or(SIZE_MAX));
+        timeline_phases(*t, options.top ? options.top : kDefaultSpans);
     if (options.format == "json")
         write_json(out, profile, options, *t, phases, shown);
     else

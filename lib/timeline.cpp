@@ -11,7 +11,7 @@ namespace vgprof {
 namespace {
 
 TimelinePhase phase_between(const TimelineMoment& a, const std::string& from,
-                            const TimelineMoment& b, const std::string& to, size_t instructions)
+                            const TimelineMoment& b, const std::string& to)
 {
     TimelinePhase p;
     p.from = from;
@@ -24,8 +24,6 @@ TimelinePhase phase_between(const TimelineMoment& a, const std::string& from,
     p.live_blocks = b.live_blocks;
     p.bytes_change = signed_delta(b.live_bytes, a.live_bytes);
     p.blocks_change = signed_delta(b.live_blocks, a.live_blocks);
-    if (instructions < p.costs.size() && p.costs[instructions] > p.end - p.start)
-        p.after_end = p.costs[instructions] - (p.end - p.start);
     return p;
 }
 
@@ -53,18 +51,18 @@ void add_longest_spans(const Timeline& t, size_t top, TimelinePhase& p)
 
 } // namespace
 
-std::vector<TimelinePhase> timeline_phases(const Timeline& t, size_t top, size_t instructions)
+std::vector<TimelinePhase> timeline_phases(const Timeline& t, size_t top)
 {
     std::vector<TimelinePhase> phases;
     const TimelineMoment* from = &t.begin;
     std::string from_label;
     for (const TimelineMark& m : t.marks) {
-        phases.push_back(phase_between(*from, from_label, m, m.label, instructions));
+        phases.push_back(phase_between(*from, from_label, m, m.label));
         from = &m;
         from_label = m.label;
     }
     if (t.marks.empty() || from->time < t.end.time || from->totals != t.end.totals)
-        phases.push_back(phase_between(*from, from_label, t.end, "", instructions));
+        phases.push_back(phase_between(*from, from_label, t.end, ""));
     for (TimelinePhase& p : phases)
         add_longest_spans(t, top, p);
     return phases;

@@ -684,6 +684,7 @@ static Bool makes_a_block(const Call* c, const Known* k)
 static void freeres_starts(void)
 {
    VP_(heap_stopped_at) = VP_(heap_now)();
+   if (VP_(clo).timeline) VP_(timeline_clock_stops)();
    VP_(collection_ends)();
 }
 

@@ -72,6 +72,9 @@ static SizeT  span_size;
 static XArray* marks;      /* of Mark */
 static ULong  marks_dropped;
 static Moment begin;
+/* The running totals when the clock stopped (VP_(timeline_clock_stops)). */
+static Bool  stopped;
+static ULong total_at_stop[VP_MAX_EVENTS];
 
 static inline Span* span_at(UInt i)
 {
@@ -85,7 +88,14 @@ static void take_moment(Moment* m)
       VP_(heap_live)(&m->live_bytes, &m->live_blocks);
    else
       m->live_bytes = m->live_blocks = 0;
-   VG_(memcpy)(m->total, VP_(total), sizeof m->total);
+   VG_(memcpy)(m->total, stopped ? total_at_stop : VP_(total), sizeof m->total);
+}
+
+void VP_(timeline_clock_stops)(void)
+{
+   if (stopped) return;
+   VG_(memcpy)(total_at_stop, VP_(total), sizeof total_at_stop);
+   stopped = True;
 }
 
 void VP_(timeline_init)(void)

@@ -10,7 +10,6 @@
 #include "vgprof/profile.hpp"
 
 #include <cstdint>
-#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,11 +21,6 @@ struct TimelinePhase {
     std::vector<uint64_t> costs;    // per event: the totals' difference
     uint64_t live_bytes = 0, live_blocks = 0;   // at its end
     int64_t bytes_change = 0, blocks_change = 0;
-    // Instructions counted in it after the clock stopped: the C library's
-    // clean-up that Valgrind runs once the program has ended is counted in
-    // the costs (as every reference tool counts it) but not in time, so
-    // only the last phase of a profile written at exit has any.
-    uint64_t after_end = 0;
     // The longest spans lying within it (at most `top`), in the order they
     // started: indices into Timeline::spans.
     std::vector<size_t> spans;
@@ -34,10 +28,7 @@ struct TimelinePhase {
 
 // The phases of `timeline`; an empty last phase (the profile ends at its
 // last mark, as a dump does) is left out. `top`: spans kept per phase.
-// `instructions`: the index of the Ir event, whose running total is the
-// clock until it stops (SIZE_MAX: the profile has none).
-std::vector<TimelinePhase> timeline_phases(const Timeline& timeline, size_t top,
-                                           size_t instructions = SIZE_MAX);
+std::vector<TimelinePhase> timeline_phases(const Timeline& timeline, size_t top);
 
 } // namespace vgprof
 

@@ -82,24 +82,6 @@ TEST(TimelinePhases, EachPhaseCostsTheDifferenceOfItsBounds)
     EXPECT_TRUE(phases[0].spans.empty());
 }
 
-TEST(TimelinePhases, InstructionsAfterTheClockStoppedAreNamedInTheLastPhaseOnly)
-{
-    // The clock stops when the program ends; the C library's clean-up that
-    // Valgrind runs afterwards (here 1000 instructions) is still counted.
-    std::string text = timeline();
-    const std::string end = R"("end":[2485947,0,0,2485947])";
-    text.replace(text.find(end), end.size(), R"("end":[2485947,0,0,2486947])");
-    const Profile p = test::load(with_timeline(text));
-    const std::vector<TimelinePhase> phases = timeline_phases(*p.timeline(), 10, 0);
-    ASSERT_EQ(phases.size(), 3u);
-    EXPECT_EQ(phases[0].after_end, 0u);
-    EXPECT_EQ(phases[1].after_end, 0u);
-    EXPECT_EQ(phases[2].costs[0], 2486947u - 2485347u);
-    EXPECT_EQ(phases[2].after_end, 1000u);
-    // Without an instruction event nothing is claimed.
-    EXPECT_EQ(timeline_phases(*p.timeline(), 10)[2].after_end, 0u);
-}
-
 TEST(TimelineLoad, BadTimelinesAreRefusedNamingTheProblem)
 {
     const struct {
