@@ -48,10 +48,21 @@ json::object costs_of(const Profile& p, const uint64_t* costs)
     return o;
 }
 
+// The program's file name: the process's track label. (The whole command,
+// in otherData, made speedscope's import of a trace of several threads fail
+// to export again when it held a long path.)
+std::string program_name(const Profile& p)
+{
+    if (p.meta().argv.empty())
+        return "vgprof";
+    const std::string& program = p.meta().argv[0];
+    return program.substr(program.find_last_of('/') + 1);
+}
+
 void write_metadata(EventWriter& w, const Profile& p, const std::vector<ThreadSpans>& threads)
 {
     w.write({{"ph", "M"}, {"name", "process_name"}, {"tid", 0},
-             {"args", {{"name", command_text(p)}}}});
+             {"args", {{"name", program_name(p)}}}});
     w.write({{"ph", "M"}, {"name", "process_labels"}, {"tid", 0}, {"args", {{"labels", kClock}}}});
     std::vector<uint32_t> tids;
     for (const ThreadSpans& t : threads)

@@ -14,7 +14,8 @@ namespace vgprof {
 // Writes `profile`'s timeline as one JSON object {"traceEvents":[...],
 // "otherData":{...}}. The clock is the run's instructions, one instruction
 // written as one microsecond (the format's unit for ts and dur). The events:
-//  - metadata: the process's name (the command) and label (the clock), and
+//  - metadata: the process's name (the program's file name) and label (the
+//    clock; otherData holds it too, with the whole command), and
 //    each thread's name, "thread N" (Valgrind's thread number);
 //  - a complete event ("X") per span: pid the process, tid the thread, ts
 //    its start, dur its length, name the function, args its cost in every

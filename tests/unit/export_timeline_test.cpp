@@ -57,7 +57,7 @@ TEST(ExportChrome, ACompleteEventPerSpanInInstructionTimeWithItsCosts)
               "time: 1 instruction executed = 1 \u00b5s");
 }
 
-TEST(ExportChrome, MarksAreGlobalInstantsAndThreadsAreNamed)
+TEST(ExportChrome, MarksAreGlobalInstantsAndTheProcessAndThreadsAreNamed)
 {
     const std::string trace = exported<write_chrome_trace>(with_timeline(timeline()));
     EXPECT_EQ(events_of(trace, "i"),
@@ -69,6 +69,11 @@ TEST(ExportChrome, MarksAreGlobalInstantsAndThreadsAreNamed)
     const std::vector<std::string> meta = events_of(trace, "M");
     EXPECT_NE(std::find(meta.begin(), meta.end(),
                         R"({"ph":"M","name":"thread_name","tid":1,"args":{"name":"thread 1"},)"
+                        R"("pid":4242})"),
+              meta.end())
+        << trace;
+    EXPECT_NE(std::find(meta.begin(), meta.end(),
+                        R"({"ph":"M","name":"process_name","tid":0,"args":{"name":"app"},)"
                         R"("pid":4242})"),
               meta.end())
         << trace;
