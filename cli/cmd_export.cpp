@@ -8,6 +8,7 @@
 
 #include "vgprof/error.hpp"
 #include "vgprof/export_callgrind.hpp"
+#include "vgprof/export_chrome.hpp"
 #include "vgprof/export_collapsed.hpp"
 #include "vgprof/export_dhat.hpp"
 #include "vgprof/export_heaptrack.hpp"
@@ -55,6 +56,15 @@ void export_one(std::ostream& out, const std::vector<Profile>& profiles, const E
     }
 }
 
+void export_speedscope(std::ostream& out, const std::vector<Profile>& profiles,
+                       const ExportOptions& options)
+{
+    if (options.timeline)
+        export_one<write_speedscope_timeline>(out, profiles, options);
+    else
+        export_one<write_speedscope>(out, profiles, options);
+}
+
 // Every stack is found before anything is written, so a profile without a
 // call graph fails with nothing on the output.
 void export_collapsed(std::ostream& out, const std::vector<Profile>& profiles,
@@ -83,7 +93,8 @@ const ExportFormat kFormats[] = {
     {"callgrind", 1, false, export_callgrind},
     {"collapsed", 2, true, export_collapsed},
     {"dhat", 1, false, export_one<write_dhat>},
-    {"speedscope", 1, false, export_one<write_speedscope>},
+    {"speedscope", 1, false, export_speedscope},
+    {"chrome", 1, false, export_one<write_chrome_trace>},
     {"pprof", 1, false, export_one<write_pprof>},
     {"massif", 1, false, export_one<write_massif>},
     {"heaptrack", 1, false, export_one<write_heaptrack>},
@@ -138,6 +149,10 @@ void check_export_options(const ExportOptions& options)
         throw Error(fmt::format("--event applies to --format collapsed, not {}", format.name));
     if (!format.stack_options && options.threads)
         throw Error(fmt::format("--threads applies to --format collapsed, not {}", format.name));
+    if (options.timeline && options.format != "speedscope")
+        throw Error(fmt::format("--timeline applies to --format speedscope, not {} (--format "
+                                "chrome always writes the timeline)",
+                                format.name));
     if (options.thread && options.format != "callgrind")
         throw Error(fmt::format("--thread applies to --format callgrind, not {} (speedscope and "
                                 "pprof files hold every thread's costs apart already)",
@@ -158,7 +173,9 @@ Command add_export_command(CLI::App& app)
         "Write a profile in another tool's format: callgrind (KCachegrind, callgrind_annotate), "
         "DHAT's JSON (dh_view), collapsed stacks (flame graphs; with two profiles, a "
         "differential flame graph), speedscope, pprof (go tool pprof), massif (ms_print, "
-        "massif-visualizer) or heaptrack (heaptrack_print, heaptrack_gui).");
+        "massif-visualizer), heaptrack (heaptrack_print, heaptrack_gui) or, of a profile "
+        "recorded with --timeline=yes, the Chrome trace event format (Perfetto, "
+        "chrome://tracing).");
     std::vector<std::string> names;
     for (const ExportFormat& f : kFormats)
         names.push_back(f.name);
@@ -179,6 +196,10 @@ Command add_export_command(CLI::App& app)
     cmd->add_flag("--threads", options->threads,
                   "collapsed: begin each stack with its thread (needs a profile recorded with "
                   "--separate-threads=yes)");
+    cmd->add_flag("--timeline", options->timeline,
+                  "speedscope: the timeline's calls of each thread in time order (evented "
+                  "profiles, speedscope's Time Order view), instructions as time (needs a profile "
+                  "recorded with --timeline=yes)");
     cmd->add_option("--thread", options->thread,
                     "callgrind: write thread TID's costs and calls alone, as callgrind "
                     "--separate-threads=yes writes one file per thread (needs a profile recorded "

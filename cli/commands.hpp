@@ -258,6 +258,9 @@ struct ExportOptions {
     // Callgrind format: this thread's file alone, as callgrind
     // --separate-threads=yes writes one per thread.
     std::optional<uint32_t> thread;
+    // Speedscope: the timeline's calls in time order rather than the
+    // call-path tree's samples.
+    bool timeline = false;
 };
 
 // Throws vgprof::Error when options do not fit options.format: more

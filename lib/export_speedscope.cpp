@@ -16,6 +16,7 @@
 #include "vgprof/export_dhat.hpp"
 #include "vgprof/identity.hpp"
 #include "vgprof/query.hpp"
+#include "vgprof/timeline.hpp"
 
 #include <boost/json.hpp>
 
@@ -169,7 +170,56 @@ uint64_t stack_frames(const std::vector<Sampled>& profiles)
     return frames;
 }
 
+// One thread's calls as an evented profile: a frame opens where its span
+// starts and closes where it ends, the spans taken in the order they were
+// entered, so that a call closes before its caller does.
+void write_evented(std::ostream& out, const Profile& p, const ThreadSpans& thread)
+{
+    const Timeline& t = *p.timeline();
+    out << "{\"type\":\"evented\",\"name\":\"thread " << thread.thread
+        << ": instructions in time order\",\"unit\":\"none\",\"startValue\":" << t.begin.time
+        << ",\"endValue\":" << t.end.time << ",\"events\":[";
+    bool first = true;
+    const auto event = [&](char type, const TimelineSpan& s) {
+        out << (first ? "" : ",") << "{\"type\":\"" << type << "\",\"frame\":" << s.fn.index()
+            << ",\"at\":" << (type == 'O' ? s.start : s.end) << '}';
+        first = false;
+    };
+    std::vector<const TimelineSpan*> open;
+    for (const size_t i : thread.spans) {
+        const TimelineSpan& s = t.spans[i];
+        for (; !open.empty() && open.back()->end <= s.start; open.pop_back())
+            event('C', *open.back());
+        event('O', s);
+        open.push_back(&s);
+    }
+    for (; !open.empty(); open.pop_back())
+        event('C', *open.back());
+    out << "]}";
+}
+
+void write_speedscope_head(std::ostream& out, const Profile& profile, const HeapFrames& heap_frames)
+{
+    out << "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+        << "\"exporter\":\"vgprof\",\"name\":" << quoted(command_text(profile))
+        << ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[";
+    write_frames(out, profile, heap_frames);
+    out << "]},\"profiles\":[";
+}
+
 } // namespace
+
+void write_speedscope_timeline(std::ostream& out, const Profile& profile)
+{
+    require_timeline(profile, "--format speedscope --timeline");
+    const std::vector<ThreadSpans> threads = spans_by_thread(profile);
+    write_speedscope_head(out, profile, HeapFrames(profile));
+    for (size_t i = 0; i < threads.size(); ++i) {
+        out << (i ? ",\n" : "\n");
+        write_evented(out, profile, threads[i]);
+    }
+    out << "]}\n";
+}
 
 void write_speedscope(std::ostream& out, const Profile& profile)
 {
@@ -196,11 +246,7 @@ void write_speedscope(std::ostream& out, const Profile& profile)
             for (const ThreadGraph& t : profile.threads())
                 profiles.push_back(event_profile(profile, e, depths, &tids, t.tid));
     check_stack_frames("speedscope", stack_frames(profiles));
-    out << "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-        << "\"exporter\":\"vgprof\",\"name\":" << quoted(command_text(profile))
-        << ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[";
-    write_frames(out, profile, *heap_frames);
-    out << "]},\"profiles\":[";
+    write_speedscope_head(out, profile, *heap_frames);
     for (size_t i = 0; i < profiles.size(); ++i) {
         out << (i ? ",\n" : "\n");
         write_sampled(out, profiles[i]);

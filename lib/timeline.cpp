@@ -2,9 +2,13 @@
 // The phases of a timeline (vgprof/timeline.hpp).
 #include "vgprof/timeline.hpp"
 
+#include "vgprof/error.hpp"
 #include "vgprof/identity.hpp"
 
+#include "text.hpp"
+
 #include <algorithm>
+#include <map>
 
 namespace vgprof {
 
@@ -66,6 +70,49 @@ std::vector<TimelinePhase> timeline_phases(const Timeline& t, size_t top)
     for (TimelinePhase& p : phases)
         add_longest_spans(t, top, p);
     return phases;
+}
+
+std::vector<ThreadSpans> spans_by_thread(const Profile& profile)
+{
+    const Timeline& t = *profile.timeline();
+    std::map<uint32_t, std::vector<size_t>> of_thread;
+    for (size_t i = 0; i < t.spans.size(); ++i)
+        of_thread[t.spans[i].thread].push_back(i);
+    std::vector<ThreadSpans> threads;
+    for (auto& [thread, spans] : of_thread) {
+        // Entered first, then the outer call first, then the longer one.
+        std::sort(spans.begin(), spans.end(), [&](size_t a, size_t b) {
+            const TimelineSpan &x = t.spans[a], &y = t.spans[b];
+            if (x.start != y.start)
+                return x.start < y.start;
+            if (x.depth != y.depth)
+                return x.depth < y.depth;
+            return x.end > y.end;
+        });
+        std::vector<size_t> open;
+        for (const size_t i : spans) {
+            const TimelineSpan& s = t.spans[i];
+            while (!open.empty() && t.spans[open.back()].end <= s.start)
+                open.pop_back();
+            if (!open.empty() && t.spans[open.back()].end < s.end) {
+                const TimelineSpan& outer = t.spans[open.back()];
+                throw Error(detail::cat("the timeline's calls of thread ", thread, " overlap: ",
+                                profile.fn_name(outer.fn), " [", outer.start, ", ", outer.end,
+                                "] and ", profile.fn_name(s.fn), " [", s.start, ", ", s.end, "]"));
+            }
+            open.push_back(i);
+        }
+        threads.push_back({thread, std::move(spans)});
+    }
+    return threads;
+}
+
+const Timeline& require_timeline(const Profile& profile, const std::string& what)
+{
+    if (profile.timeline() == nullptr)
+        throw Error(what + " needs the timeline, which the profile does not have: record it with "
+                           "valgrind --tool=vgprof --timeline=yes (and the call graph, the default)");
+    return *profile.timeline();
 }
 
 } // namespace vgprof

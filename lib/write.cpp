@@ -362,6 +362,43 @@ void write_threads(JsonOut& j, const Profile& p, int version)
     j.raw("]");
 }
 
+// `,live_bytes,live_blocks,total…]`: the end of a moment whose time (and a
+// mark's thread and label) the caller wrote.
+void write_moment(JsonOut& j, const TimelineMoment& m)
+{
+    j.raw(",").number(m.live_bytes).raw(",").number(m.live_blocks);
+    j.costs(m.totals.data(), m.totals.size()).raw("]");
+}
+
+// The timeline section as the tool writes it (vgtool/vp_timeline.c).
+void write_timeline(JsonOut& j, const Profile& p)
+{
+    const Timeline& t = *p.timeline();
+    j.raw("\n,\"timeline\":{\"clock\":\"instructions\",\"threshold\":").number(t.threshold);
+    j.raw(",\"max_spans\":").number(t.max_spans);
+    j.raw("\n ,\"begin\":[").number(t.begin.time);
+    write_moment(j, t.begin);
+    j.raw("\n ,\"end\":[").number(t.end.time);
+    write_moment(j, t.end);
+    j.raw("\n ,\"spans\":[");
+    for (size_t i = 0; i < t.spans.size(); ++i) {
+        const TimelineSpan& s = t.spans[i];
+        j.raw(i ? "\n ,[" : "\n  [").number(s.thread).raw(",").number(s.depth).raw(",");
+        j.number(s.fn.value).raw(",").number(s.node.value).raw(",").number(s.start).raw(",");
+        j.number(s.end).raw(",").number(int(s.open));
+        j.costs(p.span_cost(i), p.num_events()).raw("]");
+    }
+    j.raw("]\n ,\"dropped\":").number(t.dropped);
+    j.raw("\n ,\"marks\":[");
+    for (size_t i = 0; i < t.marks.size(); ++i) {
+        const TimelineMark& m = t.marks[i];
+        j.raw(i ? "\n ,[" : "\n  [").number(m.time).raw(",").number(m.thread).raw(",");
+        j.string(m.label);
+        write_moment(j, m);
+    }
+    j.raw("]\n ,\"marks_dropped\":").number(t.marks_dropped).raw("}");
+}
+
 // `[count, value, …]`: per-offset access counts, each run of equal
 // counts as its length and the count.
 void write_accesses(JsonOut& j, const std::vector<uint32_t>& accesses)
@@ -561,6 +598,8 @@ int written_version(const Profile& profile)
         version = std::max(version, 8);
     if (profile.heap() && profile.heap()->whole_run)
         version = std::max(version, 9);
+    if (profile.timeline())
+        version = std::max(version, 10);
     return version;
 }
 
@@ -580,6 +619,8 @@ void write_profile(std::ostream& out, const Profile& profile)
         write_paths(j, profile);
         if (profile.has_thread_graphs())
             write_threads(j, profile, version);
+        if (profile.timeline())
+            write_timeline(j, profile);
     }
     if (const Heap* heap = profile.heap())
         write_heap(j, *heap);

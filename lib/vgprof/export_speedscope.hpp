@@ -30,6 +30,17 @@ namespace vgprof {
 // vgprof::Error when the profile has neither a call-path tree nor a heap.
 void write_speedscope(std::ostream& out, const Profile& profile);
 
+// Writes `profile`'s timeline as one speedscope file holding an "evented"
+// profile per thread, "thread N: instructions in time order", unit "none":
+// each span a frame opened at its start and closed at its end on the run's
+// instruction clock, so that speedscope's Time Order view draws the
+// thread's calls as they ran (a span cut open ends at the period's end).
+// speedscope's evented profiles have one weight, time, so the other
+// events' costs are not in it. The frames are write_speedscope's. Throws
+// vgprof::Error, writing nothing, when the profile has no timeline or its
+// spans do not nest.
+void write_speedscope_timeline(std::ostream& out, const Profile& profile);
+
 } // namespace vgprof
 
 #endif

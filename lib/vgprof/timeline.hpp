@@ -30,6 +30,23 @@ struct TimelinePhase {
 // last mark, as a dump does) is left out. `top`: spans kept per phase.
 std::vector<TimelinePhase> timeline_phases(const Timeline& timeline, size_t top);
 
+// One thread's spans in the order they were entered (a caller before the
+// calls it made), for the exports that draw a thread's calls as nested
+// bars.
+struct ThreadSpans {
+    uint32_t thread = 0;
+    std::vector<size_t> spans;   // indices into Timeline::spans
+};
+
+// Each thread's spans, threads in ascending order. Throws vgprof::Error
+// naming both calls when two spans of a thread overlap without one holding
+// the other, which no run records but a reader of the exports refuses.
+std::vector<ThreadSpans> spans_by_thread(const Profile& profile);
+
+// The profile's timeline; throws vgprof::Error saying how to record one
+// when it has none, for `what` ("--format chrome").
+const Timeline& require_timeline(const Profile& profile, const std::string& what);
+
 } // namespace vgprof
 
 #endif

@@ -14,7 +14,7 @@ namespace vgprof {
 
 // The format version a profile is written as: its own (meta().version),
 // raised to the oldest version that has everything it holds (2 for a call
-// graph, 3 for the heap, 4 for meta.merged).
+// graph, 3 for the heap, 4 for meta.merged, 10 for the timeline).
 int written_version(const Profile& profile);
 
 // Writes `profile` as JSON text. The tables are written in the model's

@@ -5,12 +5,14 @@
 // (the app's Export button), which writes speedscope's own model of them,
 // and reads that.
 //
-//   node speedscope-read.mjs FILE [--stacks] [--screenshot PNG]
+//   node speedscope-read.mjs FILE [--stacks] [--calls] [--screenshot PNG]
 //        [--view flamegraph|left-heavy|sandwich] [--size WxH]
 //
 // Prints a line per profile, "profile<TAB>N<TAB>name<TAB>unit<TAB>total"
 // (total: the weight of the profile's roots added up) and, with --stacks,
-// a line per stack with a self weight, "stack<TAB>N<TAB>a;b;c<TAB>weight".
+// a line per stack with a self weight, "stack<TAB>N<TAB>a;b;c<TAB>weight";
+// with --calls, a line per frame speedscope opened and closed, in the
+// order they closed, "call<TAB>N<TAB>a;b;c<TAB>start<TAB>duration".
 // With --screenshot, shows the first profile in the view chosen and saves
 // a picture of the page. The browser is Debian's Chromium
 // (CHROMIUM, default /usr/bin/chromium).
@@ -23,10 +25,11 @@ import {createRequire} from 'node:module';
 const require = createRequire(import.meta.url);
 
 function options(argv) {
-  const o = {file: null, stacks: false, screenshot: null, view: 'flamegraph', size: [1280, 800]};
+  const o = {file: null, stacks: false, calls: false, screenshot: null, view: 'flamegraph', size: [1280, 800]};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--stacks') o.stacks = true;
+    else if (a === '--calls') o.calls = true;
     else if (a === '--screenshot') o.screenshot = argv[++i];
     else if (a === '--view') o.view = argv[++i];
     else if (a === '--size') o.size = argv[++i].split('x').map(Number);
@@ -47,9 +50,10 @@ function loaderScript(file, dir) {
   return script;
 }
 
-// The self weight of every stack of an evented profile, and its roots' total.
+// The self weight of every stack of an evented profile, its roots' total
+// and its calls (stack, start, duration) in the order they closed.
 function readEvented(profile, frames) {
-  const open = [], selfByStack = new Map();
+  const open = [], selfByStack = new Map(), calls = [];
   let total = 0;
   for (const ev of profile.events) {
     if (ev.type === 'O') {
@@ -60,11 +64,12 @@ function readEvented(profile, frames) {
     const duration = ev.at - node.at;
     const stack = [...open.map(n => frames[n.frame].name), frames[node.frame].name].join(';');
     const self = duration - node.children;
+    calls.push([stack, node.at, duration]);
     if (self > 0) selfByStack.set(stack, (selfByStack.get(stack) || 0) + self);
     if (open.length) open[open.length - 1].children += duration;
     else total += duration;
   }
-  return {total, selfByStack};
+  return {total, selfByStack, calls};
 }
 
 const VIEW_BUTTONS = {flamegraph: 'Time Order', 'left-heavy': 'Left Heavy', sandwich: 'Sandwich'};
@@ -91,14 +96,19 @@ async function main() {
     } catch (e) {
       throw new Error(`speedscope did not open the file${errors.length ? ': ' + errors.join('; ') : ''}`);
     }
-    const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+    // A large file takes speedscope a while on a loaded machine.
+    const [download] = await Promise.all([page.waitForEvent('download', {timeout: 120000}),
+                                          exportButton.click()]);
     const exported = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
     exported.profiles.forEach((p, i) => {
-      const {total, selfByStack} = readEvented(p, exported.shared.frames);
+      const {total, selfByStack, calls} = readEvented(p, exported.shared.frames);
       console.log(['profile', i, p.name, p.unit, total].join('\t'));
       if (o.stacks)
         for (const [stack, weight] of [...selfByStack].sort())
           console.log(['stack', i, stack, weight].join('\t'));
+      if (o.calls)
+        for (const [stack, start, duration] of calls)
+          console.log(['call', i, stack, start, duration].join('\t'));
     });
     if (o.screenshot) {
       await page.getByText(VIEW_BUTTONS[o.view], {exact: false}).first().click();

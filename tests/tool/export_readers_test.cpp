@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -511,6 +512,248 @@ TEST_F(ThreadExports, ThreadTheProfileDoesNotHaveIsAOneLineErrorAndNoFile)
    for (const auto& [tid, total] : *totals_) listed += (listed.empty() ? "" : " ") + std::to_string(tid);
    EXPECT_EQ(r.err, "vgprof: vp.json: no thread 99 in this profile (threads: " + listed + ")\n");
    EXPECT_NE(access((*dir_ / "none.out").c_str(), F_OK), 0);
+}
+
+// --- the timeline: speedscope's Time Order and the Chrome trace event format ------
+
+// speedscope-read.mjs --calls: each call speedscope drew, by profile name:
+// its stack ("a;b;c") and duration, in the order they closed. speedscope's
+// Chrome importer names a frame by its event's name and args ("load
+// {\"Ir\":618535,...}"): the args are kept apart, the last frame's in `args`.
+struct SpeedscopeCall {
+   std::string stack;
+   uint64_t duration = 0;
+   std::map<std::string, uint64_t> args;
+};
+
+SpeedscopeCall speedscope_call(const std::string& stack_with_args, uint64_t duration)
+{
+   SpeedscopeCall call{"", duration, {}};
+   std::istringstream in(stack_with_args);
+   for (std::string frame; std::getline(in, frame, ';');) {
+      const size_t brace = frame.find(" {");
+      call.stack += (call.stack.empty() ? "" : ";") + frame.substr(0, brace);
+      call.args.clear();
+      if (brace == std::string::npos) continue;
+      const boost::json::value args = boost::json::parse(frame.substr(brace + 1));
+      for (const auto& [key, value] : args.as_object())
+         if (value.is_number()) call.args[key] = value.to_number<uint64_t>();
+   }
+   return call;
+}
+
+std::map<std::string, std::vector<SpeedscopeCall>> speedscope_calls(const std::string& out)
+{
+   std::map<std::string, std::string> name_of;   // profile number -> name
+   std::map<std::string, std::vector<SpeedscopeCall>> calls;
+   for (const std::string& line : lines_of(out)) {
+      std::vector<std::string> f;
+      std::istringstream in(line);
+      for (std::string field; std::getline(in, field, '\t');) f.push_back(field);
+      if (f.size() == 5 && f[0] == "profile") name_of[f[1]] = f[2];
+      if (f.size() == 5 && f[0] == "call")
+         calls[name_of.at(f[1])].push_back(speedscope_call(f[2], std::stoull(f[4])));
+   }
+   return calls;
+}
+
+// The calls of `fn` (the last frame of their stack).
+std::vector<SpeedscopeCall> calls_of(const std::vector<SpeedscopeCall>& calls, const std::string& fn)
+{
+   std::vector<SpeedscopeCall> out;
+   for (const SpeedscopeCall& c : calls)
+      if (c.stack == fn || ends_with(c.stack, ";" + fn)) out.push_back(c);
+   return out;
+}
+
+// The timeline's exports: --format and its options.
+const std::vector<std::vector<std::string>> kTimelineFormats = {{"chrome"},
+                                                                {"speedscope", "--timeline"}};
+
+// vp.json in `dir` exported as `format` to tl.FORMAT.
+RunResult export_timeline(const std::vector<std::string>& format, const std::string& dir)
+{
+   std::vector<std::string> argv{cli_path(), "export", "--format"};
+   argv.insert(argv.end(), format.begin(), format.end());
+   argv.insert(argv.end(), {"-o", "tl." + format[0], "vp.json"});
+   return run(argv, dir);
+}
+
+// phases.c (load, work, flush between VGPROF_MARKs) recorded with
+// --timeline=yes and callgrind run beside; exported as a Chrome trace and
+// as speedscope's evented profiles; the spans `vgprof report --timeline
+// --format json` lists.
+class TimelineExports : public ::testing::Test {
+public:
+   static void SetUpTestSuite()
+   {
+      dir_ = new TempDir;
+      const std::vector<std::string> program{progs_dir() + "/phases"};
+      auto cl = run_tool("callgrind", {"--callgrind-out-file=cl.out"}, program, dir_->path());
+      ASSERT_EQ(cl.exit_code, 0) << cl.err;
+      callgrind_ = new CallMap(read_callgrind_calls(*dir_ / "cl.out"));
+      auto vp = run_tool("vgprof", {"--timeline=yes", "--vgprof-out-file=vp.json"}, program,
+                         dir_->path());
+      ASSERT_EQ(vp.exit_code, 0) << vp.err;
+      for (const auto& format : kTimelineFormats) {
+         auto ex = export_timeline(format, dir_->path());
+         ASSERT_EQ(ex.exit_code, 0) << format[0] << ": " << ex.err;
+      }
+      auto report = run({cli_path(), "report", "--timeline", "--format", "json", "--top", "100000",
+                         "vp.json"},
+                        dir_->path());
+      ASSERT_EQ(report.exit_code, 0) << report.err;
+      report_ = new boost::json::value(boost::json::parse(report.out));
+   }
+   static void TearDownTestSuite()
+   {
+      delete report_;
+      delete callgrind_;
+      delete dir_;
+   }
+   static RunResult in_dir(const std::vector<std::string>& argv) { return run(argv, dir_->path()); }
+
+   // The costs the report gives the one span of `fn`, by event.
+   static std::map<std::string, uint64_t> report_span_costs(const std::string& fn)
+   {
+      std::map<std::string, uint64_t> costs;
+      size_t found = 0;
+      for (const auto& phase : report_->at("phases").as_array())
+         for (const auto& span : phase.at("spans").as_array())
+            if (span.at("function").as_string().find(fn + " (") == 0) {
+               ++found;
+               for (const auto& [event, cost] : span.at("costs").as_object())
+                  costs[event] = cost.to_number<uint64_t>();
+            }
+      EXPECT_EQ(found, 1u) << fn;
+      return costs;
+   }
+   static uint64_t callgrind_inclusive(const std::string& fn) { return callgrind_->at({"main", fn}).inclusive; }
+
+   static TempDir* dir_;
+   static CallMap* callgrind_;
+   static boost::json::value* report_;
+};
+TempDir* TimelineExports::dir_ = nullptr;
+CallMap* TimelineExports::callgrind_ = nullptr;
+boost::json::value* TimelineExports::report_ = nullptr;
+
+const char* const kPhaseFns[] = {"load", "work", "flush"};
+
+// `file` as speedscope reads it: one thread, one profile (its name ending
+// in `name`). Each phase's call, called by main, lasts as long on the
+// instruction clock as it cost Ir (nothing else ran): what the report's span
+// and callgrind's main -> fn say; with args (the Chrome trace's), its costs
+// in every event are the report's.
+void expect_phase_calls_as_long_as_their_ir(const std::string& file, const std::string& name,
+                                            bool with_args)
+{
+   auto ss = TimelineExports::in_dir({"node", js_dir() + "/speedscope-read.mjs", file, "--calls"});
+   ASSERT_EQ(ss.exit_code, 0) << ss.err;
+   const auto calls = speedscope_calls(ss.out);
+   ASSERT_EQ(calls.size(), 1u) << ss.out.substr(0, 2000);
+   EXPECT_TRUE(ends_with(calls.begin()->first, name)) << calls.begin()->first;
+   for (const char* fn : kPhaseFns) {
+      const std::vector<SpeedscopeCall> of_fn = calls_of(calls.begin()->second, fn);
+      ASSERT_EQ(of_fn.size(), 1u) << fn;
+      EXPECT_TRUE(ends_with(of_fn[0].stack, std::string(";main;") + fn)) << of_fn[0].stack;
+      EXPECT_EQ(of_fn[0].duration, TimelineExports::report_span_costs(fn).at("Ir")) << fn;
+      EXPECT_EQ(of_fn[0].duration, TimelineExports::callgrind_inclusive(fn)) << fn;
+      if (with_args) EXPECT_EQ(of_fn[0].args, TimelineExports::report_span_costs(fn)) << fn;
+   }
+}
+
+TEST_F(TimelineExports, SpeedscopeTimeOrderDrawsEachPhaseCallAsLongAsItsIr)
+{
+   REQUIRE_READER(speedscope_installed(), "speedscope");
+   expect_phase_calls_as_long_as_their_ir("tl.speedscope", "thread 1: instructions in time order",
+                                          false);
+}
+
+// speedscope's own importer of the Chrome trace event format reads the
+// same calls with the same durations and costs, the thread named as the
+// trace names it ("PROGRAM (pid N), thread 1 (tid 1)").
+TEST_F(TimelineExports, SpeedscopeReadsTheChromeTraceWithEachPhaseCallAsLongAsItsIr)
+{
+   REQUIRE_READER(speedscope_installed(), "speedscope");
+   expect_phase_calls_as_long_as_their_ir("tl.chrome", ", thread 1 (tid 1)", true);
+}
+
+// The Chrome trace's own fields, which speedscope does not read: each
+// phase call's args are its costs in every event as the report gives them,
+// the marks are global instants in order, and the heap counter at each mark
+// is what phases.c holds then (100 blocks of 1000 bytes after load).
+TEST_F(TimelineExports, ChromeTraceCarriesEveryEventsCostTheMarksAndTheLiveHeap)
+{
+   const boost::json::value trace = boost::json::parse(read_file(*dir_ / "tl.chrome"));
+   std::map<std::string, std::map<std::string, uint64_t>> args_of;
+   std::vector<std::pair<std::string, uint64_t>> marks;
+   std::map<uint64_t, uint64_t> heap_at;
+   for (const auto& e : trace.at("traceEvents").as_array()) {
+      const std::string ph(e.at("ph").as_string());
+      if (ph == "X") {
+         const std::string name(e.at("name").as_string());
+         if (std::find(std::begin(kPhaseFns), std::end(kPhaseFns), name) == std::end(kPhaseFns))
+            continue;
+         auto& args = args_of[name];
+         for (const auto& [event, cost] : e.at("args").as_object())
+            if (cost.is_number()) args[event] = cost.to_number<uint64_t>();
+         EXPECT_EQ(e.at("dur").to_number<uint64_t>(), args.at("Ir")) << name;
+      } else if (ph == "i") {
+         EXPECT_EQ(e.at("s").as_string(), "g");
+         marks.emplace_back(std::string(e.at("name").as_string()), e.at("ts").to_number<uint64_t>());
+      } else if (ph == "C") {
+         heap_at[e.at("ts").to_number<uint64_t>()] = e.at("args").at("bytes").to_number<uint64_t>();
+      }
+   }
+   for (const char* fn : kPhaseFns) EXPECT_EQ(args_of.at(fn), report_span_costs(fn)) << fn;
+   const std::vector<std::string> labels = {"start", "loaded", "worked", "flushed"};
+   const uint64_t live[] = {0, 100 * 1000, 100 * 1000, 0};
+   ASSERT_EQ(marks.size(), labels.size());
+   for (size_t i = 0; i < labels.size(); i++) {
+      EXPECT_EQ(marks[i].first, labels[i]);
+      if (i) EXPECT_LT(marks[i - 1].second, marks[i].second);
+      ASSERT_TRUE(heap_at.count(marks[i].second)) << labels[i];
+      EXPECT_EQ(heap_at.at(marks[i].second), live[i]) << labels[i];
+   }
+   EXPECT_NE(trace.at("otherData").at("clock").as_string().find("1 instruction"), std::string::npos);
+}
+
+// threads.c: four workers calling compute and main calling it too, under
+// Valgrind's thread numbers (a finished worker's number is given to the
+// next): one speedscope profile per thread number, from both exports, and
+// the calls of compute in them, added up, are as many as callgrind counts.
+TEST(TimelineThreadExports, EachThreadIsOneProfileWithItsOwnCalls)
+{
+   REQUIRE_READER(speedscope_installed(), "speedscope");
+   TempDir dir;
+   const std::vector<std::string> program{progs_dir() + "/threads"};
+   auto cl = run_tool("callgrind", {"--callgrind-out-file=cl.out"}, program, dir.path());
+   ASSERT_EQ(cl.exit_code, 0) << cl.err;
+   uint64_t computes = 0;
+   for (const auto& [edge, totals] : read_callgrind_calls(dir / "cl.out"))
+      if (edge.second == "compute") computes += totals.count;
+   auto vp = run_tool("vgprof", {"--timeline=yes", "--vgprof-out-file=vp.json"}, program, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   // The threads with a call that lasted: speedscope has nothing to draw of
+   // a thread whose calls all lasted no time.
+   std::set<uint32_t> tids;
+   for (const auto& span : vgprof::load_profile(dir / "vp.json").timeline()->spans)
+      if (span.end > span.start) tids.insert(span.thread);
+   EXPECT_GT(tids.size(), 1u);
+   for (const auto& format : kTimelineFormats) {
+      SCOPED_TRACE(format[0]);
+      auto ex = export_timeline(format, dir.path());
+      ASSERT_EQ(ex.exit_code, 0) << ex.err;
+      auto ss = run({"node", js_dir() + "/speedscope-read.mjs", "tl." + format[0], "--calls"},
+                    dir.path());
+      ASSERT_EQ(ss.exit_code, 0) << ss.err;
+      const auto calls = speedscope_calls(ss.out);
+      EXPECT_EQ(calls.size(), tids.size());
+      uint64_t drawn = 0;
+      for (const auto& [name, of_thread] : calls) drawn += calls_of(of_thread, "compute").size();
+      EXPECT_EQ(drawn, computes);
+   }
 }
 
 }  // namespace

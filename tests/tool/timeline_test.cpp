@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,33 @@ TEST(Timeline, NoneWithTheOptionOffOrWithoutTheCallGraph)
       ASSERT_EQ(vp.exit_code, 0) << vp.err;
       EXPECT_EQ(vgprof::load_profile(dir / "vp.json").timeline(), nullptr) << option;
    }
+}
+
+// The timeline's exports need one: without it, a one-line error naming the
+// option to record it with, exit 2, and no file.
+TEST(Timeline, ExportsOfAProfileWithoutOneNameTheOptionAndWriteNothing)
+{
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {progs_dir() + "/phases"}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   for (const std::vector<std::string>& format :
+        {std::vector<std::string>{"chrome"}, {"speedscope", "--timeline"}}) {
+      std::vector<std::string> argv{cli_path(), "export", "--format"};
+      argv.insert(argv.end(), format.begin(), format.end());
+      argv.insert(argv.end(), {"-o", "out.json", "vp.json"});
+      auto ex = vgtest::run(argv, dir.path());
+      EXPECT_EQ(ex.exit_code, 2) << format[0];
+      EXPECT_EQ(std::count(ex.err.begin(), ex.err.end(), '\n'), 1) << ex.err;
+      EXPECT_NE(ex.err.find("vp.json: "), std::string::npos) << ex.err;
+      EXPECT_NE(ex.err.find("--timeline=yes"), std::string::npos) << ex.err;
+      EXPECT_EQ(dir.files_starting_with("out.json"), std::vector<std::string>{}) << format[0];
+   }
+   auto other = vgtest::run({cli_path(), "export", "--format", "pprof", "--timeline", "-o",
+                             "out.json", "vp.json"},
+                            dir.path());
+   EXPECT_EQ(other.exit_code, 2);
+   EXPECT_NE(other.err.find("--timeline applies to --format speedscope"), std::string::npos)
+       << other.err;
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "heap_fixture.hpp"
 #include "profile_compare.hpp"
 #include "report_fixture.hpp"
+#include "timeline_fixture.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/inlined.hpp"
@@ -430,6 +431,15 @@ TEST(MergeProfiles, LeavesOutTheHeap)
     EXPECT_EQ(notes, std::vector<std::string>{
                          "b.json has heap data, which is not merged (a heap's peak, times and "
                          "timeline are one run's): the merged profile has none"});
+}
+
+// A timeline is one run's clock: spans and marks of two runs do not add up.
+TEST(MergeProfiles, LeavesOutTheTimeline)
+{
+    const ProfileText run = test::with_timeline(test::timeline());
+    const Profile sum = merge({{"a.json", run}, {"b.json", run}});
+    EXPECT_EQ(sum.timeline(), nullptr);
+    EXPECT_EQ(sum.meta().totals, std::vector<uint64_t>{2 * 2485947});
 }
 
 // The data objects go with the heap: a heap object is one of its sites.

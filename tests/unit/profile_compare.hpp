@@ -181,6 +181,40 @@ inline std::vector<Row> heap_rows(const Heap& h)
     return rows;
 }
 
+// A timeline as rows: its figures, its bounds, each span with its costs,
+// then each mark (its label compared apart).
+inline std::vector<Row> timeline_rows(const Profile& p)
+{
+    const Timeline& t = *p.timeline();
+    const auto moment = [](const TimelineMoment& m) {
+        Row row = {m.time, m.live_bytes, m.live_blocks};
+        row.insert(row.end(), m.totals.begin(), m.totals.end());
+        return row;
+    };
+    std::vector<Row> rows = {{t.threshold, t.max_spans, t.dropped, t.marks_dropped},
+                             moment(t.begin), moment(t.end)};
+    for (size_t i = 0; i < t.spans.size(); ++i) {
+        const TimelineSpan& s = t.spans[i];
+        Row row = {s.thread, s.depth, s.fn.value, s.node.value, s.start, s.end, s.open};
+        row.insert(row.end(), p.span_cost(i), p.span_cost(i) + p.num_events());
+        rows.push_back(row);
+    }
+    for (const TimelineMark& m : t.marks) {
+        Row row = moment(m);
+        row.push_back(m.thread);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+inline std::vector<std::string> mark_labels(const Timeline& t)
+{
+    std::vector<std::string> labels;
+    for (const TimelineMark& m : t.marks)
+        labels.push_back(m.label);
+    return labels;
+}
+
 inline void expect_same_profile(const Profile& a, const Profile& b)
 {
     expect_same_meta(a.meta(), b.meta());
@@ -225,6 +259,11 @@ inline void expect_same_profile(const Profile& a, const Profile& b)
     ASSERT_EQ(a.heap() != nullptr, b.heap() != nullptr);
     if (a.heap()) {
         EXPECT_EQ(heap_rows(*a.heap()), heap_rows(*b.heap()));
+    }
+    ASSERT_EQ(a.timeline() != nullptr, b.timeline() != nullptr);
+    if (a.timeline()) {
+        EXPECT_EQ(timeline_rows(a), timeline_rows(b));
+        EXPECT_EQ(mark_labels(*a.timeline()), mark_labels(*b.timeline()));
     }
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The timeline section (format version 10) as the loader reads and checks
-// it, and the phases computed from its marks. The profile is the format
-// page's sample (main calls work once) with a timeline of main's open span,
-// work's span and two marks around work; each hostile case changes one
-// thing and must be refused with a message naming it.
+// it, and the phases computed from its marks, on timeline_fixture.hpp's
+// profile; each hostile case changes one thing and must be refused with a
+// message naming it.
 #include "diff_fixture.hpp"
 #include "error_of.hpp"
+#include "timeline_fixture.hpp"
 
 #include "vgprof/timeline.hpp"
 
@@ -15,27 +15,11 @@ namespace vgprof {
 namespace {
 
 using test::error_of;
+using test::kMarks;
+using test::kSpans;
 using test::ProfileText;
-
-const char* const kSpans = "[[1,1,1,1,600,2485347,0,2484747],[1,0,0,0,0,2485947,1,2485947]]";
-const char* const kMarks = R"([[600,1,"work begins",0,0,600],[2485347,1,"work done",4000,4,2485347]])";
-
-std::string timeline(const std::string& spans = kSpans, const std::string& marks = kMarks,
-                     const std::string& more = "")
-{
-    return R"({"clock":"instructions","threshold":2,"max_spans":100,"begin":[0,0,0,0],)"
-           R"("end":[2485947,0,0,2485947],"spans":)" +
-           spans + R"(,"dropped":0,"marks":)" + marks + R"(,"marks_dropped":0)" + more + "}";
-}
-
-ProfileText with_timeline(const std::string& text, const char* version = "10")
-{
-    ProfileText p;
-    p.set("vgprof", version);
-    p.set("calls", "[[0,1,1,12,4198690,1,2484747]]");
-    p.set("timeline", text);
-    return p;
-}
+using test::timeline;
+using test::with_timeline;
 
 std::string load_error(const std::string& text)
 {

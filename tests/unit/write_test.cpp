@@ -6,6 +6,7 @@
 #include "heap_fixture.hpp"
 #include "profile_compare.hpp"
 #include "report_fixture.hpp"
+#include "timeline_fixture.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/load.hpp"
@@ -149,6 +150,10 @@ TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
         {"branches only, a signal, some run facts", varied_meta_profile()},
         {"the heap", test::with_heap()},
         {"a fingerprint", fingerprinted_profile()},
+        {"a timeline", test::with_timeline(test::timeline())},
+        {"a timeline's mark labelled with quotes and a tab",
+         test::with_timeline(test::timeline(
+             test::kSpans, R"([[600,1,"say \"go\"\tnow",0,0,600]])"))},
     };
     for (const RoundTrip& c : cases) {
         SCOPED_TRACE(c.name);
@@ -158,6 +163,24 @@ TEST(WriteProfile, LoadingWhatWasWrittenGivesTheSameModel)
         test::expect_same_profile(original, again);
         EXPECT_EQ(written(again), text);
     }
+}
+
+// The timeline after the paths, in vgtool/vp_timeline.c's layout.
+TEST(WriteProfile, WritesTheTimelineAsTheToolDoes)
+{
+    const std::string text = written(load(test::with_timeline(test::timeline())));
+    EXPECT_NE(text.find("\n,\"timeline\":{\"clock\":\"instructions\",\"threshold\":2,"
+                        "\"max_spans\":100\n"
+                        " ,\"begin\":[0,0,0,0]\n"
+                        " ,\"end\":[2485947,0,0,2485947]\n"
+                        " ,\"spans\":[\n  [1,1,1,1,600,2485347,0,2484747]\n"
+                        " ,[1,0,0,0,0,2485947,1,2485947]]\n"
+                        " ,\"dropped\":0\n"
+                        " ,\"marks\":[\n  [600,1,\"work begins\",0,0,600]\n"
+                        " ,[2485347,1,\"work done\",4000,4,2485347]]\n"
+                        " ,\"marks_dropped\":0}\n}\n"),
+              std::string::npos)
+        << text;
 }
 
 // The heap fixture's tables in the tool's layout.
@@ -187,6 +210,7 @@ TEST(WriteProfile, VersionIsTheProfilesOwn)
     EXPECT_EQ(written_version(load(test::two_event_profile())), 2);
     EXPECT_EQ(written_version(load(test::with_heap())), 3);
     EXPECT_EQ(written_version(load(fingerprinted_profile())), 7);
+    EXPECT_EQ(written_version(load(test::with_timeline(test::timeline()))), 10);
 }
 
 TEST(WriteProfile, WritesTheFingerprintAsTheToolDoes)
