@@ -110,8 +110,9 @@ std::vector<ThreadSpans> spans_by_thread(const Profile& profile)
 const Timeline& require_timeline(const Profile& profile, const std::string& what)
 {
     if (profile.timeline() == nullptr)
-        throw Error(what + " needs the timeline, which the profile does not have: record it with "
-                           "valgrind --tool=vgprof --timeline=yes (and the call graph, the default)");
+        throw Error(what + " needs the timeline, which the profile does not have (recorded with "
+                           "--timeline=no or --call-graph=no, or before format version 10): "
+                           "--timeline=yes, the default, records it");
     return *profile.timeline();
 }
 

@@ -211,12 +211,13 @@ TEST(Timeline, NoneWithTheOptionOffOrWithoutTheCallGraph)
    }
 }
 
-// The timeline's exports need one: without it, a one-line error naming the
+// The timeline's exports need one: recorded with --timeline=no, a one-line error naming the
 // option to record it with, exit 2, and no file.
 TEST(Timeline, ExportsOfAProfileWithoutOneNameTheOptionAndWriteNothing)
 {
    TempDir dir;
-   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {progs_dir() + "/phases"}, dir.path());
+   auto vp = run_tool("vgprof", {"--timeline=no", "--vgprof-out-file=vp.json"}, {progs_dir() + "/phases"},
+                      dir.path());
    ASSERT_EQ(vp.exit_code, 0) << vp.err;
    for (const std::vector<std::string>& format :
         {std::vector<std::string>{"chrome"}, {"speedscope", "--timeline"}}) {
