@@ -76,6 +76,8 @@ typedef struct {
    UChar strfn_count; /* VP_StrFn: the outermost such frame counts its call */
    UWord strfn_arg[3];
    ULong span_start;  /* VP_(heap_now)() at entry, or at the last dump */
+   UInt  below;       /* frames of functions below it on its thread's stack,
+                         the interrupted contexts' included: its span's depth */
    ULong enter[VP_MAX_EVENTS];
 } Frame;
 
@@ -535,6 +537,23 @@ static UInt node_for(UInt parent, UInt fn, UInt tid)
 /*--- Pushing and popping frames                           ---*/
 /*------------------------------------------------------------*/
 
+/* The frames of functions at and below f: kept in each frame as it is
+   pushed, so that a span's depth costs nothing however deep a stack grows
+   (a loop that jumps back to its function's start pushes a frame each
+   time round). */
+static inline UInt outer_depth_of(const Frame* f)
+{
+   return f->below + (f->skip ? 0 : 1);
+}
+
+/* The frames of functions in context c and the ones it interrupted. */
+static UInt outer_depth(const Context* c)
+{
+   for (; c; c = c->outer)
+      if (c->depth > 0) return outer_depth_of(&c->frames[c->depth - 1]);
+   return 0;
+}
+
 static Frame* push_frame(Context* c)
 {
    if (c->depth == c->cap) {
@@ -542,6 +561,7 @@ static Frame* push_frame(Context* c)
       c->frames = VG_(realloc)("vp.cg.frames", c->frames, c->cap * sizeof(Frame));
    }
    Frame* f = &c->frames[c->depth++];
+   f->below = c->depth > 1 ? outer_depth_of(&c->frames[c->depth - 2]) : outer_depth(c->outer);
    /* Field by field, what the callers do not set themselves: a frame is
       pushed at most calls, returns and jumps between functions.  enter[]
       is set when a function is entered, and unused otherwise; strfn_arg[]
@@ -816,15 +836,9 @@ static Bool cutting;
 /* Frame i of c's depth on its thread's stack: the frames of functions
    below it, the interrupted contexts' included (a PLT stub's frame is
    none). */
-static UInt span_depth(const Context* c, UInt i)
+static inline UInt span_depth(const Context* c, UInt i)
 {
-   UInt d = 0, k;
-   for (k = 0; k < i; k++)
-      if (!c->frames[k].skip) d++;
-   for (c = c->outer; c; c = c->outer)
-      for (k = 0; k < c->depth; k++)
-         if (!c->frames[k].skip) d++;
-   return d;
+   return c->frames[i].below;
 }
 
 /* Frame i of c as a span ending now, with what it cost since it was

@@ -68,6 +68,11 @@ ULong VP_(spans_offered);
 static UChar** chunks;     /* chunks[i]: spans i*SPAN_CHUNK onwards */
 static UInt    n_chunks;   /* allocated (room for n_chunks*SPAN_CHUNK spans) */
 static UInt    n_spans, cap_spans;
+/* Set when the room holds open spans alone, which are never dropped: no
+   later span of the period can be kept, and looking again for one to
+   drop would cost a pass over the room for every span offered (a thread
+   cut at its end with a stack of 100,000s of frames offers as many). */
+static Bool only_open;
 static SizeT  span_size;
 static XArray* marks;      /* of Mark */
 static ULong  marks_dropped;
@@ -109,6 +114,7 @@ void VP_(timeline_restart)(void)
 {
    Word i;
    n_spans  = 0;
+   only_open = False;
    VP_(spans_offered) = 0;
    VP_(span_threshold) = 1;
    for (i = 0; i < VG_(sizeXA)(marks); i++)
@@ -123,18 +129,24 @@ static Bool kept_at(const Span* s, ULong threshold)
    return s->open || s->end - s->start >= threshold;
 }
 
+
 /* Raises the threshold until a quarter of the kept spans fall below it,
-   then drops them, keeping the order. */
+   or as far as it goes, then drops them, keeping the order. */
 static void raise_threshold(void)
 {
-   UInt  i, k, drop;
+   UInt  i, k, drop = 0;
    ULong t = VP_(span_threshold);
-   do {
-      if (t > (~0ULL >> 1)) return;   /* open spans alone: nothing to drop */
+   if (only_open) return;
+   while (t <= (~0ULL >> 1)) {
       t *= 2;
       for (i = 0, drop = 0; i < n_spans; i++)
          if (!kept_at(span_at(i), t)) drop++;
-   } while (drop < n_spans / 4 && drop < n_spans);
+      if (drop >= n_spans / 4 || drop == n_spans) break;
+   }
+   if (drop == 0) {
+      only_open = True;
+      return;
+   }
    for (i = 0, k = 0; i < n_spans; i++) {
       if (!kept_at(span_at(i), t)) continue;
       if (k != i) VG_(memcpy)(span_at(k), span_at(i), span_size);
