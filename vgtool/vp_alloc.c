@@ -683,8 +683,10 @@ static Bool makes_a_block(const Call* c, const Known* k)
    nothing is collected from here on, and the heap's clock stops. */
 static void freeres_starts(void)
 {
-   VP_(heap_stopped_at) = VP_(heap_now)();
+   if (VP_(heap_stopped_at) != 0)
+      return;   /* a second library's clean-up: all stopped at the first */
    if (VP_(clo).timeline) VP_(timeline_clock_stops)();
+   VP_(heap_stopped_at) = VP_(heap_now)();
    VP_(collection_ends)();
 }
 

@@ -494,9 +494,10 @@ void VP_(timeline_add_span)(UInt thread, UInt depth, UInt fn, UInt node, ULong s
                             ULong end, Bool open, const ULong* cost);
 /* label is the client's memory when from_client. */
 void VP_(timeline_mark)(ThreadId tid, const HChar* label, Bool from_client);
-/* The program has ended and collection stops: the running totals go on
-   counting Valgrind's clean-up of libc, which no profile counts, so the
-   timeline's later moments take the totals from here. */
+/* The program has ended and collection stops, before VP_(heap_stopped_at)
+   is set: the running totals go on counting Valgrind's clean-up of libc,
+   which no profile counts, so the timeline's later moments take the
+   totals from here. */
 void VP_(timeline_clock_stops)(void);
 UInt VP_(timeline_n_marks)(void);
 /* Writes the "timeline" member; node_out and fn_out map the call graph's

@@ -77,8 +77,7 @@ static SizeT  span_size;
 static XArray* marks;      /* of Mark */
 static ULong  marks_dropped;
 static Moment begin;
-/* The running totals when the clock stopped (VP_(timeline_clock_stops)). */
-static Bool  stopped;
+/* The running totals when the clock stopped (VP_(heap_stopped_at)). */
 static ULong total_at_stop[VP_MAX_EVENTS];
 
 static inline Span* span_at(UInt i)
@@ -93,14 +92,13 @@ static void take_moment(Moment* m)
       VP_(heap_live)(&m->live_bytes, &m->live_blocks);
    else
       m->live_bytes = m->live_blocks = 0;
-   VG_(memcpy)(m->total, stopped ? total_at_stop : VP_(total), sizeof m->total);
+   VG_(memcpy)(m->total, VP_(heap_stopped_at) != 0 ? total_at_stop : VP_(total),
+               sizeof m->total);
 }
 
 void VP_(timeline_clock_stops)(void)
 {
-   if (stopped) return;
    VG_(memcpy)(total_at_stop, VP_(total), sizeof total_at_stop);
-   stopped = True;
 }
 
 void VP_(timeline_init)(void)
@@ -128,7 +126,6 @@ static Bool kept_at(const Span* s, ULong threshold)
 {
    return s->open || s->end - s->start >= threshold;
 }
-
 
 /* Raises the threshold until a quarter of the kept spans fall below it,
    or as far as it goes, then drops them, keeping the order. */
