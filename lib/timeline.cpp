@@ -72,6 +72,15 @@ std::vector<TimelinePhase> timeline_phases(const Timeline& t, size_t top)
     return phases;
 }
 
+bool entered_before(const TimelineSpan& x, const TimelineSpan& y)
+{
+    if (x.start != y.start)
+        return x.start < y.start;
+    if (x.depth != y.depth)
+        return x.depth < y.depth;
+    return x.end > y.end;
+}
+
 std::vector<ThreadSpans> spans_by_thread(const Profile& profile)
 {
     const Timeline& t = *profile.timeline();
@@ -80,15 +89,8 @@ std::vector<ThreadSpans> spans_by_thread(const Profile& profile)
         of_thread[t.spans[i].thread].push_back(i);
     std::vector<ThreadSpans> threads;
     for (auto& [thread, spans] : of_thread) {
-        // Entered first, then the outer call first, then the longer one.
-        std::sort(spans.begin(), spans.end(), [&](size_t a, size_t b) {
-            const TimelineSpan &x = t.spans[a], &y = t.spans[b];
-            if (x.start != y.start)
-                return x.start < y.start;
-            if (x.depth != y.depth)
-                return x.depth < y.depth;
-            return x.end > y.end;
-        });
+        std::sort(spans.begin(), spans.end(),
+                  [&](size_t a, size_t b) { return entered_before(t.spans[a], t.spans[b]); });
         std::vector<size_t> open;
         for (const size_t i : spans) {
             const TimelineSpan& s = t.spans[i];

@@ -30,6 +30,11 @@ struct TimelinePhase {
 // last mark, as a dump does) is left out. `top`: spans kept per phase.
 std::vector<TimelinePhase> timeline_phases(const Timeline& timeline, size_t top);
 
+// Whether span a of a thread was entered before span b: it started
+// earlier, or at the same instruction it is the caller (less deep), or
+// the longer.
+bool entered_before(const TimelineSpan& a, const TimelineSpan& b);
+
 // One thread's spans in the order they were entered (a caller before the
 // calls it made), for the exports that draw a thread's calls as nested
 // bars.

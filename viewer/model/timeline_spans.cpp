@@ -3,6 +3,8 @@
 // (timeline_spans.hpp).
 #include "timeline_spans.hpp"
 
+#include "vgprof/timeline.hpp"
+
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -21,11 +23,7 @@ SpanTree::SpanTree(const Timeline& timeline, size_t num_events) : timeline_(&tim
         const TimelineSpan &x = spans[a], &y = spans[b];
         if (x.thread != y.thread)
             return x.thread < y.thread;
-        if (x.start != y.start)
-            return x.start < y.start;
-        if (x.depth != y.depth)
-            return x.depth < y.depth;
-        return x.end > y.end;
+        return entered_before(x, y);
     });
 
     parent_.assign(n, kNone);
