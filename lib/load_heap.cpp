@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The loader's heap section: totals, frames, allocation sites, the
-// timeline and the snapshots (see loader.hpp).
+// timeline, the snapshots and the changes (see loader.hpp).
 #include "loader.hpp"
 
 namespace vgprof::detail {
@@ -27,6 +27,8 @@ void Loader::load_heap(const json::value& v, const Where& at)
     detail::check_heap_sums(heap, name_);
     load_timeline(required(o, "timeline", at), timeline, heap);
     load_snapshots(required(o, "snapshots", at), snapshots, heap);
+    if (version() >= 11)
+        load_changes(required(o, "changes", at), at.member("changes"), heap);
     p_.heap = std::move(heap);
 }
 
@@ -255,6 +257,108 @@ void Loader::load_snapshots(const json::value& v, const Where& at, Heap& heap) c
         }
         heap.snapshots.push_back(std::move(sn));
     }
+}
+
+// (version 11) What each site allocated and freed over time. A site's rows
+// add up to what it allocated in the period, and what it freed cannot
+// exceed that and what it held when the period began; so the live bytes
+// of every site at every stretch's edge follow, never below zero.
+void Loader::load_changes(const json::value& v, const Where& at, Heap& heap) const
+{
+    const json::object& o = object_at(v, at);
+    const Where width = at.member("width"), max = at.member("max"), rows = at.member("rows");
+    HeapChanges c;
+    c.width = uint_at(required(o, "width", at), width);
+    if (c.width == 0)
+        fail(width, "the width of a stretch must be at least 1");
+    c.max = uint_at(required(o, "max", at), max);
+    const json::array& a = array_at(required(o, "rows", at), rows);
+    c.rows.reserve(a.size());
+    struct Sums {
+        CheckedSum bytes, blocks, freed_bytes, freed_blocks;
+        uint64_t live_bytes = 0, live_blocks = 0;
+    };
+    std::vector<Sums> sums(heap.sites.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        const Where item = rows.element(i);
+        const json::array& row = array_at(a[i], item);
+        if (row.size() != 6)
+            fail(item, cat("expected 6 entries [site, time, bytes, blocks, freed_bytes, "
+                           "freed_blocks], got ",
+                           row.size()));
+        HeapChange ch;
+        ch.site = id_at<SiteId>(row[0], item.element(0), "heap site", heap.sites.size(), "site");
+        ch.time = uint_at(row[1], item.element(1));
+        ch.bytes = uint_at(row[2], item.element(2));
+        ch.blocks = uint_at(row[3], item.element(3));
+        ch.freed_bytes = uint_at(row[4], item.element(4));
+        ch.freed_blocks = uint_at(row[5], item.element(5));
+        if (ch.time % c.width != 0)
+            fail(item.element(1), cat("time ", ch.time, " is not the start of a stretch of ",
+                                      c.width, " instructions"));
+        if (ch.time > heap.totals.end_time || ch.time / c.width < heap.start_time / c.width)
+            fail(item.element(1), cat("time ", ch.time, " is outside the period (", heap.start_time,
+                                      " to ", heap.totals.end_time, ")"));
+        if (!c.rows.empty()) {
+            const HeapChange& prev = c.rows.back();
+            if (ch.site.index() < prev.site.index() ||
+                (ch.site == prev.site && ch.time <= prev.time))
+                fail(item, "rows must be in order of site, then of time, each once");
+        }
+        Sums& s = sums[ch.site.index()];
+        s.bytes.add(ch.bytes);
+        s.blocks.add(ch.blocks);
+        s.freed_bytes.add(ch.freed_bytes);
+        s.freed_blocks.add(ch.freed_blocks);
+        c.rows.push_back(ch);
+    }
+    for (size_t i = 0; i < sums.size(); ++i) {
+        const HeapSite& site = heap.sites[i];
+        const Sums& s = sums[i];
+        const Where site_at = at.member("rows");
+        if (!(s.bytes == CheckedSum{site.bytes, false}) ||
+            !(s.blocks == CheckedSum{site.blocks, false}))
+            fail(site_at, cat("site ", i, "'s rows allocate ", s.bytes.str(), " bytes in ",
+                              s.blocks.str(), " blocks, but the site allocated ", site.bytes,
+                              " in ", site.blocks));
+        // What the site held when the period began, and after each row:
+        // never below zero.
+        CheckedSum held_bytes, held_blocks;
+        held_bytes.add(site.end_bytes);
+        held_bytes.add(s.freed_bytes.value);
+        held_blocks.add(site.end_blocks);
+        held_blocks.add(s.freed_blocks.value);
+        if (s.freed_bytes.overflow || s.freed_blocks.overflow || held_bytes.overflow ||
+            held_blocks.overflow || held_bytes.value < site.bytes ||
+            held_blocks.value < site.blocks)
+            fail(site_at, cat("site ", i, "'s rows free more than it allocated and held"));
+        sums[i].live_bytes = held_bytes.value - site.bytes;
+        sums[i].live_blocks = held_blocks.value - site.blocks;
+    }
+    for (size_t i = 0; i < c.rows.size(); ++i) {
+        const HeapChange& ch = c.rows[i];
+        Sums& s = sums[ch.site.index()];
+        // Every figure here is bounded by the site's checked sums.
+        s.live_bytes += ch.bytes;
+        s.live_blocks += ch.blocks;
+        if (s.live_bytes < ch.freed_bytes || s.live_blocks < ch.freed_blocks)
+            fail(rows.element(i), cat("the row frees more than site ", ch.site.value,
+                                      " held (", s.live_bytes, " bytes in ", s.live_blocks,
+                                      " blocks)"));
+        s.live_bytes -= ch.freed_bytes;
+        s.live_blocks -= ch.freed_blocks;
+    }
+    CheckedSum freed_bytes, freed_blocks;
+    for (const Sums& s : sums) {
+        freed_bytes.add(s.freed_bytes.value);
+        freed_blocks.add(s.freed_blocks.value);
+    }
+    if (!(freed_bytes == CheckedSum{heap.totals.freed_bytes, false}) ||
+        !(freed_blocks == CheckedSum{heap.totals.freed_blocks, false}))
+        fail(rows, cat("the rows free ", freed_bytes.str(), " bytes in ", freed_blocks.str(),
+                       " blocks, but the period freed ", heap.totals.freed_bytes, " in ",
+                       heap.totals.freed_blocks));
+    heap.changes = std::move(c);
 }
 
 } // namespace vgprof::detail

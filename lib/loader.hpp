@@ -330,6 +330,7 @@ private:
     std::vector<uint32_t> accesses_at(const json::value& v, const Where& at) const;
     void load_timeline(const json::value& v, const Where& at, Heap& heap) const;
     void load_snapshots(const json::value& v, const Where& at, Heap& heap) const;
+    void load_changes(const json::value& v, const Where& at, Heap& heap) const;
     void load_data(const json::value& v, const Where& at);
     void load_run_timeline(const json::value& v, const Where& at);
     TimelineMoment moment_at(const json::value& v, const Where& at, size_t fixed) const;

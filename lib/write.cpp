@@ -520,7 +520,22 @@ void write_heap(JsonOut& j, const Heap& heap)
         j.raw(i ? "\n  ," : "\n  ");
         write_snapshot(j, heap.snapshots[i]);
     }
-    j.raw("]}");
+    j.raw("]");
+    if (heap.changes) {
+        write_key(j, "\n ,", "changes").raw("{");
+        write_key(j, "", "width").number(heap.changes->width);
+        write_key(j, ",", "max").number(heap.changes->max);
+        write_key(j, ",", "rows").raw("[");
+        for (size_t i = 0; i < heap.changes->rows.size(); ++i) {
+            const HeapChange& c = heap.changes->rows[i];
+            j.raw(i ? "\n  ,[" : "\n  [").number(c.site.value).raw(",").number(c.time);
+            for (uint64_t n : {c.bytes, c.blocks, c.freed_bytes, c.freed_blocks})
+                j.raw(",").number(n);
+            j.raw("]");
+        }
+        j.raw("]}");
+    }
+    j.raw("}");
 }
 
 // `,n` or `,null`: a column of a data object that its kind may lack.
@@ -600,6 +615,10 @@ int written_version(const Profile& profile)
         version = std::max(version, 9);
     if (profile.timeline())
         version = std::max(version, 10);
+    if (profile.heap() && profile.heap()->changes)
+        version = std::max(version, 11);
+    else if (profile.heap() && version >= 11)
+        version = 10;   // version 11's heap has its changes
     return version;
 }
 

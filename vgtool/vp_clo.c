@@ -34,6 +34,7 @@ void VP_(init_clo)(void)
    VP_(clo).collect_atstart = True;
    VP_(clo).heap = True;
    VP_(clo).heap_depth = 12;
+   VP_(clo).heap_changes = 20000;
    VP_(clo).data = True;
    VP_(clo).timeline = True;
    VP_(clo).timeline_spans = 20000;
@@ -64,6 +65,7 @@ Bool VP_(process_cmd_line_option)(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--collect-atstart", VP_(clo).collect_atstart) {}
    else if VG_BOOL_CLO(arg, "--heap", VP_(clo).heap) {}
    else if VG_BINT_CLO(arg, "--heap-depth", VP_(clo).heap_depth, 1, VP_MAX_HEAP_DEPTH) {}
+   else if VG_BINT_CLO(arg, "--heap-changes", VP_(clo).heap_changes, 1, 100000000) {}
    else if VG_BOOL_CLO(arg, "--data", VP_(clo).data) {}
    else if VG_BOOL_CLO(arg, "--timeline", VP_(clo).timeline) {}
    else if VG_BINT_CLO(arg, "--timeline-spans", VP_(clo).timeline_spans, 1, 100000000) {}
@@ -116,6 +118,9 @@ void VP_(print_usage)(void)
 "                              tcmalloc, Rust's global allocator) [yes]\n"
 "    --heap-depth=<n>          frames of an allocation stack, the\n"
 "                              allocator's own included [12]\n"
+"    --heap-changes=<n>        rows of what each site allocated and freed\n"
+"                              over time, beyond one per site: stretches\n"
+"                              of time widen to stay within it [20000]\n"
 "    --data=yes|no             book each data access and cache miss to\n"
 "                              what it touched: heap site and offset,\n"
 "                              global, stack (needs --cache-sim=yes and\n"

@@ -22,7 +22,7 @@
 #include "pub_tool_vki.h"
 #include "vp_data.h"
 
-#define VP_FORMAT_VERSION 10
+#define VP_FORMAT_VERSION 11
 #define NONE 0xFFFFFFFFu
 
 /* Renumbering: internal id -> output id (NONE: not written). */
@@ -853,6 +853,30 @@ static void write_snapshots(VP_Out* o)
    VP_(out_s)(o, "]");
 }
 
+/* What each site allocated and freed over time, by site, then time. */
+static void write_changes(VP_Out* o)
+{
+   UInt site, i;
+   Bool first = True;
+   out_field(o, "\n ,\"changes\":{\"width\":", VP_(heap_changes_width)());
+   out_field(o, ",\"max\":", VP_(clo).heap_changes);
+   VP_(out_s)(o, ",\"rows\":[");
+   for (site = 0; site < VP_(heap_n_sites)(); site++)
+      for (i = 0; i < VP_(heap_site_n_changes)(site); i++) {
+         ULong time, bytes, blocks, freed_bytes, freed_blocks;
+         VP_(heap_site_change)(site, i, &time, &bytes, &blocks, &freed_bytes, &freed_blocks);
+         out_field(o, first ? "\n  [" : "\n  ,[", site);
+         out_field(o, ",", time);
+         out_field(o, ",", bytes);
+         out_field(o, ",", blocks);
+         out_field(o, ",", freed_bytes);
+         out_field(o, ",", freed_blocks);
+         VP_(out_s)(o, "]");
+         first = False;
+      }
+   VP_(out_s)(o, "]}");
+}
+
 /* The figures of `totals` (the period's, with its start) or of
    `whole_run` (no start: the run's). */
 static void out_heap_totals(VP_Out* o, const HChar* key, const VP_HeapTotals* t, Bool period)
@@ -939,6 +963,7 @@ static void write_heap(VP_Out* o)
    }
    VP_(out_s)(o, "]}");
    write_snapshots(o);
+   write_changes(o);
    VP_(out_s)(o, "}");
    VG_(free)(rows);
 }

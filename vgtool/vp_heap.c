@@ -91,6 +91,8 @@ struct _VP_Site {
    SizeT xsize;
    UInt* acc;                /* [xsize]: access counts of retired blocks */
    VP_DataObj* data;         /* what its blocks' accesses are booked to */
+   struct _VP_Change* ch;    /* what it allocated and freed over time */
+   UInt  n_ch, cap_ch;
 };
 
 static VgHashTable* sites;
@@ -591,6 +593,77 @@ static void snap_maybe(void)
 }
 
 /*------------------------------------------------------------*/
+/*--- Each site's changes over time                        ---*/
+/*------------------------------------------------------------*/
+
+/* What each site allocated and freed, per stretch of ch_width
+   instructions in which it did either: from these the live bytes of any
+   site at any stretch's edge, and what a range of time allocated, are
+   exact.  Stretches start one instruction wide, so a short run keeps
+   every change at its instruction; they double whenever the rows beyond
+   each site's first would exceed --heap-changes, merging each site's
+   neighbours. */
+typedef struct _VP_Change {
+   ULong stretch;             /* its time / ch_width */
+   ULong bytes, blocks;       /* allocated (a realloc's new size) */
+   ULong freed_bytes, freed_blocks;
+} VP_Change;
+
+static ULong ch_width = 1;
+static ULong ch_rows;         /* in every site */
+static ULong ch_sites;        /* sites with a row */
+
+static void ch_widen(void)
+{
+   VP_Site* s;
+   ch_width *= 2;
+   ch_rows = 0;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL) {
+      UInt i, k = 0;
+      for (i = 0; i < s->n_ch; i++) {
+         VP_Change c = s->ch[i];
+         c.stretch /= 2;
+         if (k > 0 && s->ch[k - 1].stretch == c.stretch) {
+            VP_Change* m = &s->ch[k - 1];
+            m->bytes += c.bytes;             m->blocks += c.blocks;
+            m->freed_bytes += c.freed_bytes; m->freed_blocks += c.freed_blocks;
+         } else {
+            s->ch[k++] = c;
+         }
+      }
+      s->n_ch = k;
+      ch_rows += k;
+   }
+}
+
+static void site_changes(VP_Site* s, ULong bytes, ULong blocks, ULong freed_bytes,
+                         ULong freed_blocks)
+{
+   ULong now = VP_(heap_now)();
+   VP_Change* c;
+   if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {
+      /* Widening ends once every stretch holds the whole run so far. */
+      while (s->n_ch > 0 && ch_rows - ch_sites >= VP_(clo).heap_changes && ch_width <= now)
+         ch_widen();
+   }
+   if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {
+      if (s->n_ch == s->cap_ch) {
+         s->cap_ch = s->cap_ch ? 2 * s->cap_ch : 4;
+         s->ch = VG_(realloc)("vp.heap.changes", s->ch, s->cap_ch * sizeof(VP_Change));
+      }
+      if (s->n_ch == 0) ch_sites++;
+      c = &s->ch[s->n_ch++];
+      ch_rows++;
+      c->stretch = now / ch_width;
+      c->bytes = c->blocks = c->freed_bytes = c->freed_blocks = 0;
+   }
+   c = &s->ch[s->n_ch - 1];
+   c->bytes += bytes;             c->blocks += blocks;
+   c->freed_bytes += freed_bytes; c->freed_blocks += freed_blocks;
+}
+
+/*------------------------------------------------------------*/
 /*--- Allocation and freeing                               ---*/
 /*------------------------------------------------------------*/
 
@@ -635,6 +708,7 @@ void VP_(heap_alloc)(VP_Site* s, Addr a, SizeT size, Bool inner)
    cur_bytes += size; cur_blocks++;
    s->tot_bytes += size; s->tot_blocks++;
    s->cur_bytes += size; s->cur_blocks++;
+   site_changes(s, size, 1, 0, 0);
    new_peak_check(s);
    tl_record();
    snap_maybe();
@@ -695,6 +769,7 @@ static void free_block(VP_Block* b)
    cur_bytes -= b->size; cur_blocks--;
    freed_bytes += b->size; freed_blocks++;
    s->cur_bytes -= b->size; s->cur_blocks--;
+   site_changes(s, 0, 0, b->size, 1);
    retire_into(s, b, VP_(heap_now)());
    remove_block(b);
    if (b->acc) VG_(free)(b->acc);
@@ -744,6 +819,7 @@ Bool VP_(heap_resize)(Addr old_a, Addr new_a, SizeT new_size, Bool copies)
    s->cur_bytes += new_size; s->cur_bytes -= b->size;
    tot_bytes   += new_size; tot_blocks++;
    s->tot_bytes += new_size; s->tot_blocks++;
+   site_changes(s, new_size, 1, b->size, 1);
    b->start = new_a;
    b->size  = new_size;
    if (b->data) VP_(data_site_covers)(b->data, new_size);
@@ -789,6 +865,7 @@ static void site_into_run(VP_Site* s)
    s->xsize_state = XSIZE_UNKNOWN;
    if (s->acc) VG_(free)(s->acc);
    s->acc = NULL;
+   s->n_ch = 0;
 }
 
 /* A zero or a dump: the heap's figures describe the period from now on,
@@ -818,6 +895,8 @@ void VP_(heap_zero)(void)
    tl_used  = 0;
    tl_width = 1;
    tl_record();
+   ch_width = 1;
+   ch_rows = ch_sites = 0;
    snaps_used = 0;
    snap_width = 1 << 20;
    snap_next  = (now / snap_width + 1) * snap_width;
@@ -1073,6 +1152,19 @@ void VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out)
 }
 
 ULong VP_(heap_sample_width)(void) { return tl_width; }
+
+ULong VP_(heap_changes_width)(void) { return ch_width; }
+
+UInt VP_(heap_site_n_changes)(UInt site) { return outs[site].orig->n_ch; }
+
+void VP_(heap_site_change)(UInt site, UInt i, ULong* time, ULong* bytes, ULong* blocks,
+                           ULong* freed_bytes, ULong* freed_blocks)
+{
+   const VP_Change* c = &outs[site].orig->ch[i];
+   *time = c->stretch * ch_width;
+   *bytes = c->bytes;             *blocks = c->blocks;
+   *freed_bytes = c->freed_bytes; *freed_blocks = c->freed_blocks;
+}
 
 /* The heap live now, for the monitor's status command. */
 void VP_(heap_live)(ULong* bytes, ULong* blocks)

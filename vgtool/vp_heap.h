@@ -270,6 +270,12 @@ void  VP_(heap_whole_run)(VP_HeapTotals* t);
 UInt  VP_(heap_n_samples)(void);
 void  VP_(heap_sample)(UInt i, ULong* time, ULong* bytes, ULong* blocks);
 ULong VP_(heap_sample_width)(void);
+/* What site allocated and freed over time: rows in time order, each the
+   start of a stretch of heap_changes_width instructions. */
+ULong VP_(heap_changes_width)(void);
+UInt  VP_(heap_site_n_changes)(UInt site);
+void  VP_(heap_site_change)(UInt site, UInt i, ULong* time, ULong* bytes, ULong* blocks,
+                            ULong* freed_bytes, ULong* freed_blocks);
 UInt  VP_(heap_n_snapshots)(void);
 void  VP_(heap_snapshot)(UInt i, VP_HeapSnapshot* out);
 void  VP_(heap_top_sites)(Bool at_peak, VP_HeapSnapshot* out);

@@ -18,7 +18,7 @@
 namespace vgprof {
 
 // The newest profile format version this library reads.
-inline constexpr int kNewestVersion = 10;
+inline constexpr int kNewestVersion = 11;
 
 // One simulated cache, as cachegrind's --I1, --D1 and --LL options give it.
 struct CacheGeometry {
@@ -228,6 +228,24 @@ struct HeapSnapshot {
     std::vector<SnapshotSite> sites;   // largest first
 };
 
+// (version 11) A row of `heap.changes`: what one site allocated (a
+// realloc's new size among them) and freed within one stretch of time,
+// [time, time + HeapChanges::width).
+struct HeapChange {
+    SiteId site;
+    uint64_t time = 0;
+    uint64_t bytes = 0, blocks = 0, freed_bytes = 0, freed_blocks = 0;
+};
+
+// (version 11) What each site allocated and freed over the period, in
+// stretches of `width` instructions (1: at each instruction, exact): the
+// rows of a site in time order, the sites in order.
+struct HeapChanges {
+    uint64_t width = 1;
+    uint64_t max = 0;   // rows kept beyond each site's first (--heap-changes)
+    std::vector<HeapChange> rows;
+};
+
 struct Heap {
     uint32_t depth = 0;    // frames unwound per allocation (--heap-depth)
     // (version 9) The period the figures describe, as the costs do: from
@@ -246,6 +264,7 @@ struct Heap {
     uint64_t sample_width = 0;   // instructions per timeline interval
     std::vector<HeapSample> samples;
     std::vector<HeapSnapshot> snapshots;   // in time order
+    std::optional<HeapChanges> changes;    // version 11; nullopt before
 
     const HeapFrame& frame(FrameId id) const { return frames[id.index()]; }
     const HeapSite& site(SiteId id) const { return sites[id.index()]; }

@@ -491,16 +491,16 @@ TEST(LoadProfileError, EmptyObjectIsNotAProfile)
 
 TEST(LoadProfileError, FutureVersionAsksForAnUpgrade)
 {
-    EXPECT_EQ(load_error(ProfileText().set("vgprof", "11")),
-              "p.json: profile format version 11 is newer than this vgprof understands "
-              "(newest: 10); upgrade vgprof");
+    EXPECT_EQ(load_error(ProfileText().set("vgprof", "12")),
+              "p.json: profile format version 12 is newer than this vgprof understands "
+              "(newest: 11); upgrade vgprof");
 }
 
 TEST(LoadProfileError, HugeVersionIsAlsoAFutureVersion)
 {
     EXPECT_EQ(load_error(ProfileText().set("vgprof", "18446744073709551615")),
               "p.json: profile format version 18446744073709551615 is newer than this vgprof "
-              "understands (newest: 10); upgrade vgprof");
+              "understands (newest: 11); upgrade vgprof");
 }
 
 TEST(LoadProfileError, VersionZeroIsInvalid)
