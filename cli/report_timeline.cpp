@@ -2,13 +2,19 @@
 // `vgprof report --timeline`: the phases between the timeline's marks (the
 // period's beginning and end bound the first and the last; a profile
 // without marks is one phase), each with its instructions, the shown events
-// (misses), the heap live at its end and the change, and its longest calls
-// in time order, indented by depth. Text for a terminal, JSON for scripts.
+// (misses), the heap live at its end and the change, what it allocated and
+// freed and the site that allocated most in it (from the heap's changes,
+// format version 11), and its longest calls in time order, indented by
+// depth. Text for a terminal, JSON for scripts.
 #include "report_layout.hpp"
 
 #include "vgprof/error.hpp"
 #include "vgprof/format.hpp"
+#include "vgprof/heap.hpp"
+#include "vgprof/heap_changes.hpp"
 #include "vgprof/identity.hpp"
+#include "vgprof/own_code.hpp"
+#include "vgprof/path_display.hpp"
 #include "vgprof/timeline.hpp"
 
 #include <fmt/format.h>
@@ -63,8 +69,44 @@ std::string signed_text(int64_t v)
     return v < 0 ? "-" + format_thousands(uint64_t(-(v + 1)) + 1) : "+" + format_thousands(uint64_t(v));
 }
 
-void write_text(std::ostream& out, const Profile& profile, const Timeline& t,
-                const std::vector<TimelinePhase>& phases, const ShownEvents& shown)
+// What a phase allocated and freed, and the site that allocated the most
+// bytes in it (the first of equals), from the heap's changes.
+struct PhaseHeap {
+    HeapInRange range;
+    std::optional<SiteId> most;
+};
+
+std::optional<PhaseHeap> phase_heap(const Profile& profile, const TimelinePhase& p)
+{
+    const Heap* heap = profile.heap();
+    if (heap == nullptr || !heap->changes)
+        return std::nullopt;
+    PhaseHeap h{heap_in_range(*heap, p.start, p.end), std::nullopt};
+    uint64_t most = 0;
+    for (const SiteInRange& s : h.range.sites)
+        if (s.bytes > most) {
+            most = s.bytes;
+            h.most = s.site;
+        }
+    return h;
+}
+
+// A site named by the innermost frame of the program's own code, as
+// `report --heap` titles it.
+std::string site_text(const Profile& profile, SiteId id, const ReportOptions& options)
+{
+    const HeapSite& s = profile.heap()->site(id);
+    std::optional<FrameId> named = OwnCode(profile, options.own_code).named_frame(s);
+    if (!named && !s.frames.empty())
+        named = s.frames.front();
+    return named ? frame_label(profile, profile.heap()->frame(*named),
+                               PathDisplay{options.strip_prefixes})
+                 : std::string("(no stack)");
+}
+
+void write_text(std::ostream& out, const Profile& profile, const ReportOptions& options,
+                const Timeline& t, const std::vector<TimelinePhase>& phases,
+                const ShownEvents& shown)
 {
     const std::vector<std::string> names = shown_names(profile, shown);
     print_line(out, fmt::format("Timeline: {} marks, {} spans kept (calls of at least {} "
@@ -84,6 +126,25 @@ void write_text(std::ostream& out, const Profile& profile, const Timeline& t,
                                         format_thousands(p.live_bytes),
                                         format_thousands(p.live_blocks),
                                         signed_text(p.bytes_change), signed_text(p.blocks_change)));
+        if (const std::optional<PhaseHeap> h = phase_heap(profile, p)) {
+            const SiteInRange& a = h->range.total;
+            std::string text = fmt::format("  heap in it: {} allocated, {} freed",
+                                           bytes_in_blocks(a.bytes, a.blocks),
+                                           bytes_in_blocks(a.freed_bytes, a.freed_blocks));
+            if (h->most) {
+                const SiteInRange& m = *std::find_if(
+                    h->range.sites.begin(), h->range.sites.end(),
+                    [&](const SiteInRange& s) { return s.site == *h->most; });
+                text += fmt::format("; most by {}: {}", site_text(profile, *h->most, options),
+                                    bytes_in_blocks(m.bytes, m.blocks));
+            }
+            if (h->range.t0 != p.start || h->range.t1 != p.end)
+                text += fmt::format(" (instructions {} .. {}: the heap's changes are kept in "
+                                    "stretches of {})",
+                                    format_thousands(h->range.t0), format_thousands(h->range.t1),
+                                    format_thousands(profile.heap()->changes->width));
+            print_line(out, text);
+        }
         if (p.spans.empty())
             continue;
         uint32_t min_depth = UINT32_MAX;
@@ -141,6 +202,17 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             row["bytes_change"] = p.bytes_change;
             row["blocks_change"] = p.blocks_change;
         }
+        if (const std::optional<PhaseHeap> h = phase_heap(profile, p)) {
+            const SiteInRange& a = h->range.total;
+            row["allocated_bytes"] = a.bytes;
+            row["allocated_blocks"] = a.blocks;
+            row["freed_bytes"] = a.freed_bytes;
+            row["freed_blocks"] = a.freed_blocks;
+            row["heap_from"] = h->range.t0;
+            row["heap_to"] = h->range.t1;
+            if (h->most)
+                row["most_allocated_by"] = site_text(profile, *h->most, options);
+        }
         rows.push_back(std::move(row));
     }
     boost::json::object report = {{"profile", options.profile},
@@ -167,7 +239,7 @@ void write_timeline_report(std::ostream& out, const Profile& profile,
     if (options.format == "json")
         write_json(out, profile, options, *t, phases, shown);
     else
-        write_text(out, profile, *t, phases, shown);
+        write_text(out, profile, options, *t, phases, shown);
 }
 
 } // namespace vgprof::cli

@@ -14,6 +14,7 @@
 
 #include "harness.hpp"
 
+#include "vgprof/heap_changes.hpp"
 #include "vgprof/load.hpp"
 #include "vgprof/profile.hpp"
 
@@ -127,6 +128,49 @@ TEST(Timeline, MarksComeInOrderAroundTheirPhasesWithTheProgramsHeap)
    }
 }
 
+// Between two marks the heap's changes say what phases.c did in the phase:
+// load allocates its N blocks of K bytes, work nothing, flush frees them.
+TEST(Timeline, TheHeapsChangesBetweenMarksAreWhatEachPhaseAllocatedAndFreed)
+{
+   PhasesRun run;
+   const vgprof::Heap& h = *run.profile.heap();
+   ASSERT_TRUE(h.changes);
+   EXPECT_EQ(h.changes->width, 1u);
+   const vgprof::Timeline& t = *run.profile.timeline();
+   ASSERT_EQ(t.marks.size(), kMarks.size());
+   const uint64_t allocated[] = {kBlocks, 0, 0}, freed[] = {0, 0, kBlocks};
+   for (size_t i = 0; i + 1 < kMarks.size(); i++) {
+      const vgprof::HeapInRange r = vgprof::heap_in_range(h, t.marks[i].time, t.marks[i + 1].time);
+      EXPECT_EQ(r.t0, t.marks[i].time);
+      EXPECT_EQ(r.t1, t.marks[i + 1].time);
+      EXPECT_EQ(r.total.blocks, allocated[i]) << kPhaseFns[i];
+      EXPECT_EQ(r.total.bytes, allocated[i] * kBlockBytes) << kPhaseFns[i];
+      EXPECT_EQ(r.total.freed_blocks, freed[i]) << kPhaseFns[i];
+      EXPECT_EQ(r.total.freed_bytes, freed[i] * kBlockBytes) << kPhaseFns[i];
+      EXPECT_EQ(r.total.live_bytes_before, i == 0 ? 0 : kBlocks * kBlockBytes) << kPhaseFns[i];
+      EXPECT_EQ(r.total.live_bytes_after, i == 2 ? 0 : kBlocks * kBlockBytes) << kPhaseFns[i];
+      EXPECT_EQ(r.sites.size(), 1u) << kPhaseFns[i];
+   }
+   // Each block in its own row: they came at distinct instructions.
+   EXPECT_EQ(h.changes->rows.size(), 2 * kBlocks);
+}
+
+// Bounded to one row beyond each site's first, the stretches widen until
+// the rows fit; what they add up to stays exact.
+TEST(Timeline, TheHeapsChangesWidenToStayWithinTheirBound)
+{
+   PhasesRun run({"--heap-changes=1"});
+   const vgprof::Heap& h = *run.profile.heap();
+   ASSERT_TRUE(h.changes);
+   EXPECT_EQ(h.changes->max, 1u);
+   EXPECT_GT(h.changes->width, 1u);
+   EXPECT_LE(h.changes->rows.size(), h.sites.size() + 1);
+   const vgprof::HeapInRange all = vgprof::heap_in_range(h, 0, h.totals.end_time);
+   EXPECT_EQ(all.total.blocks, kBlocks);
+   EXPECT_EQ(all.total.freed_bytes, kBlocks * kBlockBytes);
+   EXPECT_EQ(all.total.live_bytes_after, 0u);
+}
+
 TEST(Timeline, ReportedPhasesCostTheMarksDifferences)
 {
    PhasesRun run;
@@ -149,6 +193,12 @@ TEST(Timeline, ReportedPhasesCostTheMarksDifferences)
                    to.totals[e] - from.totals[e])
              << run.profile.meta().events[e];
       EXPECT_EQ(ph.at("live_bytes").to_number<uint64_t>(), to.live_bytes);
+      // load allocates phases.c's blocks, flush frees them.
+      EXPECT_EQ(ph.at("allocated_blocks").to_number<uint64_t>(), i == 1 ? kBlocks : 0) << i;
+      EXPECT_EQ(ph.at("freed_bytes").to_number<uint64_t>(), i == 3 ? kBlocks * kBlockBytes : 0)
+          << i;
+      if (i == 1)
+         EXPECT_EQ(ph.at("most_allocated_by").as_string().rfind("load (", 0), 0u) << r.out;
       // The phase's function is among its longest calls.
       bool found = false;
       for (const auto& s : ph.at("spans").as_array())
