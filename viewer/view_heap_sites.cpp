@@ -171,19 +171,36 @@ void HeapView::draw_range_sites(ViewContext& ctx, const Heap& heap, const Select
 {
     const Profile& p = ctx.doc.profile();
     const HeapRange r = heap_range(heap, range.t0, range.t1);
-    const auto when = [](const HeapSnapshot* s) {
-        return s ? "the snapshot at " + format_thousands(s->time) : std::string("the start (nothing live)");
-    };
-    ImGui::TextDisabled("Instructions %s to %s, read from %s and %s: the ten largest sites of each snapshot",
-                        format_thousands(r.t0).c_str(), format_thousands(r.t1).c_str(), when(r.start).c_str(),
-                        when(r.end).c_str());
-    if (!ImGui::BeginTable("range sites", 7, table_flags()))
+    if (r.from_changes && r.width == 1)
+        ImGui::TextDisabled("Instructions %s to %s: every site, exact", format_thousands(r.t0).c_str(),
+                            format_thousands(r.t1).c_str());
+    else if (r.from_changes)
+        ImGui::TextDisabled("Instructions %s to %s: every site, exact from %s to %s (the profile records the "
+                            "heap's changes in stretches of %s instructions)",
+                            format_thousands(r.t0).c_str(), format_thousands(r.t1).c_str(),
+                            format_thousands(r.exact_t0).c_str(), format_thousands(r.exact_t1).c_str(),
+                            format_thousands(r.width).c_str());
+    else {
+        const auto when = [](const HeapSnapshot* s) {
+            return s ? "the snapshot at " + format_thousands(s->time) : std::string("the start (nothing live)");
+        };
+        ImGui::TextDisabled("Instructions %s to %s, read from %s and %s: the ten largest sites of each snapshot",
+                            format_thousands(r.t0).c_str(), format_thousands(r.t1).c_str(), when(r.start).c_str(),
+                            when(r.end).c_str());
+    }
+    // From the changes: what the range allocated and freed; from the
+    // snapshots, the site's whole period.
+    std::vector<const char*> figures = {"Growth", "Live at start", "Live at end", "Most in range"};
+    if (r.from_changes)
+        figures.insert(figures.end(), {"Allocated in range", "Blocks in range", "Freed in range"});
+    else
+        figures.push_back("Bytes allocated");
+    if (!ImGui::BeginTable("range sites", int(figures.size()) + 2, table_flags()))
         return;
     const float font = ImGui::GetFontSize();
     ImGui::TableSetupScrollFreeze(1, 1);
     ImGui::TableSetupColumn("Site", ImGuiTableColumnFlags_NoHide | ImGuiTableColumnFlags_NoSort, font * 26);
-    const char* const figures[] = {"Growth", "Live at start", "Live at end", "Most in range", "Bytes allocated"};
-    for (size_t c = 0; c < std::size(figures); ++c)
+    for (size_t c = 0; c < figures.size(); ++c)
         ImGui::TableSetupColumn(figures[c], ImGuiTableColumnFlags_PreferSortDescending |
                                                 (c == 0 ? ImGuiTableColumnFlags_DefaultSort : 0),
                                 ImGui::CalcTextSize("+0,000,000,000").x, ImGuiID(c));
@@ -202,7 +219,9 @@ void HeapView::draw_range_sites(ViewContext& ctx, const Heap& heap, const Select
         case 1: return double(s.at_start);
         case 2: return double(s.at_end);
         case 3: return double(s.most);
-        default: return double(heap.site(id).bytes);
+        case 4: return r.from_changes ? double(s.allocated_bytes) : double(heap.site(id).bytes);
+        case 5: return double(s.allocated_blocks);
+        default: return double(s.freed_bytes);
         }
     };
     // Ordered afresh each frame: the range can change with every drag.
@@ -216,7 +235,7 @@ void HeapView::draw_range_sites(ViewContext& ctx, const Heap& heap, const Select
         const RangeSite& s = *of.at(ids[row]);
         if (ImGui::TableNextColumn())
             right_aligned(signed_count(s.growth()));
-        for (ImGuiID c = 1; c < std::size(figures); ++c)
+        for (ImGuiID c = 1; c < figures.size(); ++c)
             if (ImGui::TableNextColumn())
                 right_aligned(format_thousands(uint64_t(value(ids[row], c))));
         if (ImGui::TableNextColumn())
