@@ -1098,24 +1098,6 @@ static Bool vaguer_than(const HChar* dem, const HChar* name)
           || (name != NULL && VG_(strncmp)(name, "{async", 6) == 0);
 }
 
-/* The interned name of a Rust function demangled as dem from linkage:
-   Rust's legacy mangling leaves out the generic arguments of an instance
-   (two instances of Vec<T>::push are one name), which the debug
-   information's name of it gives ("push<u8, alloc::alloc::Global>"):
-   added, so that the instances inlined are told apart. */
-static UInt with_instance(const HChar* dem, const HChar* linkage, const HChar* name)
-{
-   const HChar* args = name != NULL && name[0] != '<' ? VG_(strchr)(name, '<') : NULL;
-   if (args == NULL || VG_(strncmp)(linkage, "_ZN", 3) != 0)
-      return VP_(intern_str)(dem);
-   HChar* full = VG_(malloc)("vp.dw.instance", VG_(strlen)(dem) + VG_(strlen)(args) + 1);
-   VG_(strcpy)(full, dem);
-   VG_(strcat)(full, args);
-   UInt id = VP_(intern_str)(full);
-   VG_(free)(full);
-   return id;
-}
-
 /* The next "::"-separated component of a Rust path from *p, outside any
    generic arguments' brackets, into out (without its generic arguments
    when bare); False at the end. */
@@ -1215,8 +1197,16 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
    if (linkage != NULL) {
       const HChar* dem = linkage;
       VG_(demangle)(True, False, linkage, &dem);
+      /* A Rust instance is named as its symbol demangles, under either
+         mangling: legacy mangling leaves out an instance's generic
+         arguments (alloc::vec::Vec<T>::with_capacity), which the debug
+         information's name gives ("with_capacity<u64>"); callgrind and
+         perf name code by its symbol, so they show every instance without
+         them, and the profile names the instances that are not inlined
+         the same way. Adding them to the instances inlined would name one
+         function two ways, inlined and not. */
       if (dem != NULL && VG_(strcmp)(dem, linkage) != 0 && !(rust && vaguer_than(dem, name)))
-         result = rust ? with_instance(dem, linkage, name) : VP_(intern_str)(dem);
+         result = VP_(intern_str)(dem);
       else if (!VG_(clo_demangle))
          result = VP_(intern_str)(linkage);
    }
@@ -1234,7 +1224,7 @@ static UInt name_of(Obj* o, ULong off, UInt hops)
             merged = merged_closures(dem, b.s);
       }
       if (merged != NULL) {
-         result = with_instance(merged, linkage, name);
+         result = VP_(intern_str)(merged);
          VG_(free)(merged);
       } else {
          result = VP_(intern_str)(b.s);

@@ -248,10 +248,12 @@ public:
     void draw(ViewContext& ctx);
 
 private:
-    std::optional<PathId> zoom_;
+    std::optional<uint32_t> zoom_;  // a node of tree_
+    // The tree of the event shown, made again when the event changes.
+    std::optional<FlameTree> tree_;
     struct Key {
         size_t event = 0;
-        std::optional<PathId> zoom;
+        std::optional<uint32_t> zoom;
         int width = 0;
         bool operator==(const Key& o) const
         {

@@ -14,6 +14,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -462,6 +463,70 @@ TEST_P(RustRelease, InlinedFunctionsAreNodesOfTheTreeAndReportFunctionFindsThem)
    const std::string host = "rust_inline::main  [" + program + "]  " + source + ":" +
                             std::to_string(line_of(source, "let table = build_table(400);"));
    EXPECT_NE(r.out.find(host), std::string::npos) << r.out;
+}
+
+// The names binutils' demangler gives the linkage names in `program`'s
+// debug information, the hash suffix left out as Valgrind leaves it out.
+std::set<std::string> demangled_linkage_names(const std::string& program, const std::string& dir)
+{
+   const RunResult info = run({"readelf", "--debug-dump=info", "--wide", program}, dir);
+   std::string mangled;
+   std::istringstream lines(info.out);
+   for (std::string line; std::getline(lines, line);)
+      if (line.find("DW_AT_linkage_name") != std::string::npos)
+         mangled += line.substr(line.rfind(": ") + 2) + "\n";
+   write_file(dir + "/linkage", mangled);
+   const RunResult demangled = run({"sh", "-c", "c++filt < linkage"}, dir);
+   const std::regex hash("::h[0-9a-f]{16}$");
+   std::set<std::string> names;
+   std::istringstream out(demangled.out);
+   for (std::string line; std::getline(out, line);) names.insert(std::regex_replace(line, hash, ""));
+   return names;
+}
+
+// `name` without the generic arguments that end it ("f" for "f<u64>"), or
+// "" when it does not end with any.
+std::string without_final_arguments(const std::string& name)
+{
+   int depth = 0;
+   for (size_t i = name.size(); i-- > 0;) {
+      if (name[i] == '>') depth++;
+      else if (name[i] == '<' && --depth == 0) return name.substr(0, i);
+      if (depth == 0) break;
+   }
+   return "";
+}
+
+// Rust's legacy mangling leaves out an instance's generic arguments
+// (alloc::vec::Vec<T>::with_capacity), which the debug information's name
+// of it gives (with_capacity<u64>): callgrind and perf show every instance
+// as its symbol demangles, and so does the profile, the instances inlined
+// too, so that no function is named two ways, inlined and not.
+TEST_P(RustRelease, InlinedInstancesAreNamedAsTheirLegacySymbolsDemangle)
+{
+   const std::string program = rust_program(GetParam(), "rust_inline");
+   if (!exists(program)) GTEST_SKIP() << rust_missing(GetParam());
+   TempDir dir;
+   auto vp = run_tool("vgprof", {"--vgprof-out-file=vp.json"}, {program}, dir.path());
+   ASSERT_EQ(vp.exit_code, 0) << vp.err;
+   const std::set<std::string> linkage = demangled_linkage_names(program, dir.path());
+   ASSERT_TRUE(linkage.count("alloc::vec::Vec<T>::with_capacity")) << "binutils read no linkage name";
+   const vgprof::Profile p = vgprof::load_profile(dir / "vp.json");
+   size_t named = 0;
+   for (size_t i = 0; i < p.functions().size(); ++i) {
+      const vgprof::Function& fn = p.function(vgprof::FnId(static_cast<uint32_t>(i)));
+      if (!fn.inlined || base_name(p.obj_path(fn.obj)) != "rust_inline") continue;
+      const std::string name = p.fn_name(vgprof::FnId(static_cast<uint32_t>(i)));
+      if (linkage.count(name)) {
+         ++named;
+         continue;
+      }
+      const std::string bare = without_final_arguments(name);
+      EXPECT_FALSE(linkage.count(bare)) << name << " is " << bare << " with generic arguments added";
+   }
+   EXPECT_GT(named, 0u);
+   // rust_inline's Vec::with_capacity(n), inlined into build_table.
+   EXPECT_FALSE(inlined_named(p, "alloc::vec::Vec<T>::with_capacity").empty());
 }
 
 // The source file of the profile whose last component is `name`.

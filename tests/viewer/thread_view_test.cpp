@@ -82,8 +82,8 @@ TEST(ThreadDocument, FlameGraphsRootIsTheThreadsTotal)
         EXPECT_EQ(build_flame_graph(*doc, 1, std::nullopt, 0).boxes.front().value, dr);
         // No box of another thread's stacks: thread 2's root is work.
         for (const FlameBox& b : ir_graph.boxes) {
-            if (b.node && !doc->profile().path(*b.node).parent) {
-                EXPECT_EQ(doc->profile().path(*b.node).fn, FnId(tid == 1 ? kMainFn : kWorkFn));
+            if (b.path && !doc->profile().path(*b.path).parent) {
+                EXPECT_EQ(doc->profile().path(*b.path).fn, FnId(tid == 1 ? kMainFn : kWorkFn));
             }
         }
     }

@@ -5,11 +5,11 @@
 #include "call_tree.hpp"
 
 #include "function_table.hpp"
+#include "inlined_frames.hpp"
 
 #include "vgprof/identity.hpp"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace vgprof::viewer {
@@ -141,111 +141,25 @@ std::vector<Node> recorded_tree(const Document& doc, size_t event, const DiffLin
     return out;
 }
 
-// The self cost of `fn` in the whole program, whichever thread `doc` shows.
-uint64_t program_self(const Document& doc, FnId fn, size_t event)
-{
-    if (!doc.thread())
-        return doc.self(fn, event);
-    uint64_t self = 0;
-    const RowIndex& rows = doc.lines_of_fn();
-    for (const uint32_t* r = rows.begin_of(fn.index()); r != rows.end_of(fn.index()); ++r)
-        self += doc.profile().line_cost(*r)[event];
-    return self;
-}
-
-// Gives inlined functions their own cost where the profile says exactly
-// what it is. The path tree charges inlined code to the node of the
-// function it was inlined into, and the profile's inline_lines split that
-// function's code by inlined call over all its stacks together, not stack
-// by stack. The split is the node's when the function is on one stack
-// only, none of its code ran off that stack (its inclusive cost is the
-// node's), and the node's own cost holds all of its code's; there each
-// inlined call's code goes to a node of its inlined function (the chain of
-// inlined calls below the host, as the path tree hangs the calls made from
-// inlined code), taken from the host's own cost. Elsewhere the host keeps
-// it all, as recorded.
+// The inlined functions' frames (inlined_frames.hpp) as nodes of the
+// recorded tree, whose node of each path node is `node_of_path`.
 void split_inlined_code(const Document& doc, size_t event, const std::vector<uint32_t>& node_of_path,
                         std::vector<Node>& nodes)
 {
-    const Profile& p = doc.profile();
-    if (p.inlined_lines().empty())
-        return;
-    std::unordered_map<uint32_t, uint32_t> path_of;  // function -> its one path node, or kNone
-    for (uint32_t i = 0; i < p.paths().size(); ++i)
-        if (const auto fn = p.paths()[i].fn) {
-            const auto [it, first] = path_of.emplace(fn->value, i);
-            if (!first)
-                it->second = kNone;
-        }
-    std::unordered_map<uint32_t, uint32_t> holder;  // function -> the tree node holding its code
-    for (const auto& [fn, path] : path_of) {
-        // The inlined code's split is the program's: a thread's document
-        // splits the node of a function on one stack of the whole program.
-        const uint64_t* inclusive = p.fn_inclusive(FnId(fn));
-        if (path == kNone || !inclusive || !doc.has_path(path))
-            continue;
-        bool whole = true;
-        for (size_t e = 0; e < p.num_events() && whole; ++e)
-            whole = inclusive[e] == p.path_inclusive(path)[e] &&
-                    p.path_self(path)[e] >= program_self(doc, FnId(fn), e);
-        if (whole)
-            holder.emplace(fn, node_of_path[path]);
-    }
-    if (holder.empty())
-        return;
-    // The inlined functions' nodes below the hosts, by (parent, key): only
-    // those, a tree has millions of nodes.
-    std::vector<bool> host_or_inlined(nodes.size(), false);
-    for (const auto& [fn, node] : holder)
-        host_or_inlined[node] = true;
-    std::map<std::pair<uint32_t, uint64_t>, uint32_t> child;
-    for (uint32_t i = 0; i < nodes.size(); ++i) {
-        const uint32_t up = nodes[i].parent;
-        const auto fn = nodes[i].key.fn();
-        if (up == kNone || !host_or_inlined[up] || !fn || !p.function(*fn).inlined)
-            continue;
-        host_or_inlined[i] = true;
-        child.emplace(std::pair{up, nodes[i].key.code()}, i);
-    }
-    const auto child_of = [&](uint32_t parent, NodeKey key) {
-        const auto [it, added] = child.emplace(std::pair{parent, key.code()}, uint32_t(nodes.size()));
-        if (added) {
-            Node n;
-            n.parent = parent;
-            n.key = key;
-            nodes.push_back(n);
-        }
-        return it->second;
+    const InlinedFrames frames = inlined_frames(doc, event);
+    const uint32_t first_added = uint32_t(nodes.size());
+    const auto node_of = [&](uint32_t node) {
+        return frames.is_added(node) ? first_added + (node - frames.first_added) : node_of_path[node];
     };
-    // The node of each (host node, inlined call), found once: a chain of
-    // inlined calls is walked down from the first of it already placed.
-    std::unordered_map<uint64_t, uint32_t> placed;
-    const auto node_of_call = [&](uint32_t host, uint32_t inl) {
-        std::vector<uint32_t> chain;  // innermost first, down to one placed or the outermost
-        uint32_t at = host;
-        for (std::optional<uint32_t> c = inl; c; c = p.inlined_calls()[*c].parent) {
-            const auto found = placed.find(uint64_t(host) << 32 | *c);
-            if (found != placed.end()) {
-                at = found->second;
-                break;
-            }
-            chain.push_back(*c);
-        }
-        for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
-            at = child_of(at, NodeKey::of(p.inlined_calls()[*c].fn));
-            placed.emplace(uint64_t(host) << 32 | *c, at);
-        }
-        return at;
-    };
-    for (size_t r = 0; r < p.inlined_lines().size(); ++r) {
-        const InlinedLine& l = p.inlined_lines()[r];
-        const auto host = holder.find(l.fn.value);
-        if (host == holder.end())
-            continue;
-        const uint32_t at = node_of_call(host->second, l.inl);
-        const uint64_t cost = p.inlined_line_cost(r)[event];
-        nodes[at].self += cost;
-        nodes[host->second].self -= cost;
+    for (const InlinedFrames::Frame& f : frames.added) {
+        Node n;
+        n.parent = node_of(f.parent);
+        n.key = NodeKey::of(f.fn);
+        nodes.push_back(n);
+    }
+    for (const InlinedFrames::Move& m : frames.moves) {
+        nodes[node_of(m.to)].self += m.cost;
+        nodes[node_of(m.host)].self -= m.cost;
     }
 }
 
