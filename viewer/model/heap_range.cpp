@@ -18,10 +18,15 @@ int64_t RangeSite::growth() const { return signed_delta(at_end, at_start); }
 
 namespace {
 
+// The most grown first; of equal growth (a server's burst frees what it
+// allocates), the most allocated in the range.
 void sort_by_growth(HeapRange& r)
 {
-    std::stable_sort(r.sites.begin(), r.sites.end(),
-                     [](const RangeSite& a, const RangeSite& b) { return a.growth() > b.growth(); });
+    std::stable_sort(r.sites.begin(), r.sites.end(), [](const RangeSite& a, const RangeSite& b) {
+        if (a.growth() != b.growth())
+            return a.growth() > b.growth();
+        return a.allocated_bytes > b.allocated_bytes;
+    });
 }
 
 void read_changes(const Heap& heap, HeapRange& r)

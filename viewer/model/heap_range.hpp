@@ -40,8 +40,9 @@ struct HeapRange {
     const HeapSnapshot* start = nullptr;  // in force at t0; null: before the first
     const HeapSnapshot* end = nullptr;    // in force at t1; null: before the first
     size_t snapshots = 0;                 // snapshots from start to end, both included
-    // Every site among the largest at a snapshot from start to end, the
-    // most grown first (ties by site id).
+    // Every site (from the changes), or every site among the largest at a
+    // snapshot from start to end, the most grown first (ties: the most
+    // allocated in the range, then by site id).
     std::vector<RangeSite> sites;
 };
 
