@@ -3,8 +3,10 @@
 // (see vgprof/inlined.hpp).
 #include "vgprof/inlined.hpp"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace vgprof {
 
@@ -91,6 +93,67 @@ InlinedFunctionCost inlined_function_cost(const Profile& profile, FnId fn)
     }
     add_calls(profile, fn, out);
     return out;
+}
+
+void set_inlined_costs(const Profile& profile, std::vector<FunctionCost>& costs)
+{
+    const size_t events = profile.num_events();
+    const auto inlined = [&](FnId fn) { return profile.function(fn).inlined; };
+    for (FunctionCost& c : costs)
+        if (inlined(c.fn)) {
+            c.self.assign(events, 0);
+            if (!c.inclusive.empty())
+                c.inclusive.assign(events, 0);
+        }
+    // Own code: the rows whose innermost inlined call is the function's;
+    // with what was inlined into it: every row within a call of it, once.
+    std::vector<FnId> chain;
+    for (size_t row = 0; row < profile.inlined_lines().size(); ++row) {
+        const InlinedLine& l = profile.inlined_lines()[row];
+        const uint64_t* cost = profile.inlined_line_cost(row);
+        add(costs[profile.inlined_calls()[l.inl].fn.index()].self, cost);
+        chain.clear();
+        for (std::optional<uint32_t> at = l.inl; at; at = profile.inlined_calls()[*at].parent)
+            chain.push_back(profile.inlined_calls()[*at].fn);
+        std::sort(chain.begin(), chain.end());
+        chain.erase(std::unique(chain.begin(), chain.end()), chain.end());
+        for (const FnId fn : chain)
+            if (!costs[fn.index()].inclusive.empty())
+                add(costs[fn.index()].inclusive, cost);
+    }
+    // The calls made from its code: the nodes of the function that lie
+    // below no other node of it, found by numbering the tree depth first
+    // (parents come before their children) so that a node's subtree is
+    // [first, first + size).
+    const std::vector<PathNode>& paths = profile.paths();
+    std::vector<uint64_t> size(paths.size(), 1), first(paths.size(), 0), next(paths.size(), 0);
+    for (size_t i = paths.size(); i-- > 0;)
+        if (paths[i].parent)
+            size[paths[i].parent->index()] += size[i];
+    uint64_t next_root = 0;
+    std::vector<std::pair<uint64_t, size_t>> nodes;   // (first, node) of inlined functions
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (paths[i].parent) {
+            uint64_t& n = next[paths[i].parent->index()];
+            first[i] = n;
+            n += size[i];
+        } else {
+            first[i] = next_root;
+            next_root += size[i];
+        }
+        next[i] = first[i] + 1;
+        if (paths[i].fn && inlined(*paths[i].fn) && !costs[paths[i].fn->index()].inclusive.empty())
+            nodes.emplace_back(first[i], i);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    std::vector<uint64_t> outer_end(costs.size(), 0);   // by function: the last outermost node's
+    for (const auto& [at, i] : nodes) {
+        const size_t fn = paths[i].fn->index();
+        if (at < outer_end[fn])
+            continue;
+        outer_end[fn] = at + size[i];
+        add(costs[fn].inclusive, profile.path_inclusive(i));
+    }
 }
 
 } // namespace vgprof

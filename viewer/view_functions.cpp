@@ -256,7 +256,17 @@ void FunctionsView::draw(ViewContext& ctx)
             if (compact_)
                 continue;
             const Function& f = p.function(fn);
-            if (ImGui::TableNextColumn() && !is_unknown(p.file_path(f.file))) {
+            if (f.inlined) {
+                // Its figures lie within its hosts': say so where a file
+                // would be (an inlined function's row names none).
+                if (ImGui::TableNextColumn()) {
+                    ImGui::TextDisabled("inlined");
+                    if (ImGui::IsItemHovered())
+                        ImGui::SetTooltip("Inlined: its self cost is its own code and its inclusive cost that "
+                                          "with what it called; both are also in the self cost of the "
+                                          "functions it was inlined into.");
+                }
+            } else if (ImGui::TableNextColumn() && !is_unknown(p.file_path(f.file))) {
                 const std::string& path = p.file_path(f.file);
                 ImGui::TextDisabled("%s:%u", basename_of(path).c_str(), f.line);
                 if (ImGui::IsItemHovered())

@@ -32,6 +32,13 @@ struct InlinedFunctionCost {
 // The costs of an inlined function (Function::inlined) `fn`.
 InlinedFunctionCost inlined_function_cost(const Profile& profile, FnId fn);
 
+// The self and inclusive costs of every inlined function at once, as
+// inlined_function_cost gives them, into `costs` (function_costs' rows,
+// one per function): in one pass over the inline tables and the call-path
+// tree, not one per function. The inclusive costs only where `costs` has
+// them (a profile with a call graph).
+void set_inlined_costs(const Profile& profile, std::vector<FunctionCost>& costs);
+
 } // namespace vgprof
 
 #endif

@@ -8,6 +8,7 @@
 #include "vgprof/error.hpp"
 #include "vgprof/inlined.hpp"
 #include "vgprof/load.hpp"
+#include "vgprof/query.hpp"
 
 #include <gtest/gtest.h>
 
@@ -50,6 +51,29 @@ TEST(InlinedFunction, OwnCodeWhereItWasInlinedAndTheCallsFromItsCode)
     EXPECT_EQ(c.callees[0].fn, FnId(1));
     EXPECT_EQ(c.callees[0].count, 1u);
     EXPECT_EQ(c.callees[0].inclusive, std::vector<uint64_t>{2484747});
+}
+
+TEST(InlinedFunction, EveryInlinedFunctionsCostsAtOnce)
+{
+    const Profile p = parse_profile(inlined_profile().str(), "app.json");
+    std::vector<FunctionCost> costs = function_costs(p);
+    EXPECT_EQ(costs[2].self, std::vector<uint64_t>{0});   // its code is main's
+    set_inlined_costs(p, costs);
+    EXPECT_EQ(costs[2].self, std::vector<uint64_t>{200});
+    EXPECT_EQ(costs[2].inclusive, std::vector<uint64_t>{200 + 2484747});
+    // The functions that are not inlined keep theirs.
+    EXPECT_EQ(costs[0].self, std::vector<uint64_t>{1200});
+    EXPECT_EQ(costs[1].inclusive, std::vector<uint64_t>{2484747});
+    // helper calling itself again below its node: the outer node alone
+    // counts, its inclusive cost holding the inner one's.
+    test::ProfileText nested = inlined_profile();
+    nested.set("paths", "[[null,0,0,1200,2485947],[0,2,0,0,2484747],[1,2,0,0,2484747],"
+                        "[2,1,1,2484747,2484747]]");
+    const Profile q = parse_profile(nested.str(), "app.json");
+    std::vector<FunctionCost> again = function_costs(q);
+    set_inlined_costs(q, again);
+    EXPECT_EQ(again[2].inclusive, std::vector<uint64_t>{200 + 2484747});
+    EXPECT_EQ(again[2].inclusive, inlined_function_cost(q, FnId(2)).inclusive);
 }
 
 TEST(InlinedFunction, ReportFunctionSaysInlinedIntoWithoutACount)

@@ -35,6 +35,21 @@ TEST(Document, FunctionCostsAreTheFixturesSums)
     EXPECT_EQ(doc->command(), "./app -n 3");
 }
 
+// The "inlined" fixture: erase's code (600 Ir at stl_vector.h:1278) and
+// move's inlined into it (300) are work's self cost; erase's code also
+// calls helper twice (400). The list gives each inlined function its own
+// code and what it called, not nothing; work keeps its self cost.
+TEST(Document, InlinedFunctionsCostTheirOwnCodeAndWhatTheyCalled)
+{
+    const auto doc = document_of(inlined_profile());
+    EXPECT_EQ(doc->self(FnId(kErase), 0), 600u);
+    EXPECT_EQ(doc->inclusive(FnId(kErase), 0), 600u + 300u + 400u);
+    EXPECT_EQ(doc->self(FnId(kMove), 0), 300u);
+    EXPECT_EQ(doc->inclusive(FnId(kMove), 0), 300u);
+    EXPECT_EQ(doc->self(FnId(kWork), 0), 1000u);
+    EXPECT_EQ(doc->inclusive(FnId(kWork), 0), 1400u);
+}
+
 TEST(FunctionTable, OrdersByInclusiveCostByDefault)
 {
     const auto doc = document_of(app_profile());

@@ -3,6 +3,7 @@
 #include "document.hpp"
 
 #include "vgprof/heap.hpp"
+#include "vgprof/inlined.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -16,6 +17,11 @@ Document::Document(Profile profile, std::string path)
 {
     const Profile& p = *profile_;
     const size_t fns = p.functions().size();
+    // An inlined function's code is its host's self cost; its own row
+    // gives what its code and the calls from it cost, as report --function
+    // does, rather than nothing.
+    if (!p.inlined_lines().empty())
+        set_inlined_costs(p, costs_);
     index_calls();
     const auto& lines = p.lines();
     lines_of_fn_ = group_rows(lines.size(), fns, [&](size_t r) { return lines[r].fn.index(); });

@@ -80,6 +80,8 @@ public:
     bool has_path(size_t node) const { return in_thread_.empty() || in_thread_[node]; }
 
     // Self and (with a call graph) inclusive costs of `fn`, one per event.
+    // An inlined function's (whole program only) are its own code's and
+    // what it called (vgprof/inlined.hpp): they lie within its hosts'.
     const FunctionCost& cost(FnId fn) const { return costs_[fn.index()]; }
     // Inclusive cost of `fn` for `event`; its self cost without a call graph.
     uint64_t inclusive(FnId fn, size_t event) const;
