@@ -13,6 +13,7 @@
 #include "capabilities.hpp"
 
 #include "vgprof/format.hpp"
+#include "vgprof/heap_changes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -352,10 +353,35 @@ void TimelineView::draw_heap_track(ViewContext& ctx, const Geometry& g)
     ImGui::Dummy(ImVec2(g.width(), h));
     const ImVec2 mouse = ImGui::GetMousePos();
     if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y1 && mouse.x >= g.x0 && mouse.x < g.x1) {
-        const HeapSample live = live_at(heap.samples, g.t_of(mouse.x));
-        ImGui::SetTooltip("instruction %s: %s live in %s", format_thousands(g.t_of(mouse.x)).c_str(),
-                          bytes_text(live.bytes).c_str(), count_text(live.blocks, "block", "blocks").c_str());
+        const uint64_t t = g.t_of(mouse.x);
+        const HeapSample live = live_at(heap.samples, t);
+        ImGui::BeginTooltip();
+        ImGui::Text("instruction %s: %s live in %s", format_thousands(t).c_str(), bytes_text(live.bytes).c_str(),
+                    count_text(live.blocks, "block", "blocks").c_str());
+        if (heap.changes)
+            sites_live_at(ctx, heap, t);
+        ImGui::EndTooltip();
     }
+}
+
+// The largest sites live at `t`, exactly, from the heap's changes.
+void TimelineView::sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t)
+{
+    constexpr size_t kShown = 5;
+    HeapInRange at = heap_in_range(heap, t, t);
+    std::vector<SiteInRange>& sites = at.sites;
+    const auto larger = [](const SiteInRange& a, const SiteInRange& b) {
+        return a.live_bytes_before > b.live_bytes_before;
+    };
+    const size_t shown = std::min(kShown, sites.size());
+    std::partial_sort(sites.begin(), sites.begin() + ptrdiff_t(shown), sites.end(), larger);
+    if (at.t0 != t)
+        ImGui::TextDisabled("the largest sites at instruction %s (the heap's changes are kept in stretches "
+                            "of %s):",
+                            format_thousands(at.t0).c_str(), format_thousands(heap.changes->width).c_str());
+    for (size_t i = 0; i < shown && sites[i].live_bytes_before > 0; ++i)
+        ImGui::Text("  %s  %s", bytes_text(sites[i].live_bytes_before).c_str(),
+                    fit_text(ctx.doc.names().site(sites[i].site), ImGui::GetFontSize() * 40).c_str());
 }
 
 void TimelineView::draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree)

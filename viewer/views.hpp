@@ -414,6 +414,7 @@ private:
     void draw_phases(ViewContext& ctx, const Geometry& g, const Timeline& t);
     void draw_lanes(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
     void draw_heap_track(ViewContext& ctx, const Geometry& g);
+    static void sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t);
     void draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
     void draw_marks(const Geometry& g, const Timeline& t, float y0, float y1, bool labels);
     void span_tooltip(ViewContext& ctx, const SpanTree& tree, const SpanBox& box);

@@ -321,6 +321,39 @@ TEST_F(Headless, TimelineCallsSelectTheirFunctionAndAShiftDragNarrowsTheFunction
     frame([&] { table.draw(ctx); });
 }
 
+TEST_F(Headless, TheTimelinesHeapTrackDrawsTheSitesLiveUnderThePointer)
+{
+    // The timeline's profile with a heap of version 11: one site
+    // allocates 1000 bytes at 600 and frees them at 1800.
+    ProfileText t = app_profile_with_timeline();
+    t.set("vgprof", "11")
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"start_time":0,"start_bytes":0,"start_blocks":0,"bytes":1000,"blocks":1,)"
+                     R"("freed_bytes":1000,"freed_blocks":1,"peak_bytes":1000,"peak_blocks":1,)"
+                     R"("peak_time":600,"end_bytes":0,"end_blocks":0,"end_time":2100,"reads":0,"writes":0},)"
+                     R"("whole_run":{"bytes":1000,"blocks":1,)"
+                     R"("freed_bytes":1000,"freed_blocks":1,"peak_bytes":1000,"peak_blocks":1,)"
+                     R"("peak_time":600,"end_bytes":0,"end_blocks":0,"end_time":2100,"reads":0,"writes":0},)"
+                     R"("frames":[[100,3,1,41]],"sites":[[[0],1000,1,1200,1000,1,1000,1,0,0,0,0,null]],)"
+                     R"("timeline":{"width":1,"samples":[[600,1000,1],[1800,0,0]]},)"
+                     R"("snapshots":[{"kind":"peak","time":600,"bytes":1000,"blocks":1,"sites":[[0,1000,1]]},)"
+                     R"({"kind":"end","time":2100,"bytes":0,"blocks":0,"sites":[]}],)"
+                     R"("changes":{"width":1,"max":20000,"rows":[[0,600,1000,1,0,0],[0,1800,0,0,1000,1]]}})");
+    const auto doc = document_of(t);
+    ASSERT_TRUE(doc->heap()->changes);
+    SelectionHistory selection;
+    TimelineFocus focus;
+    ViewContext ctx{*doc, nullptr, selection, 0, DiffColoring::total, &focus};
+    TimelineView view;
+    const auto draw = [&] { view.draw(ctx); };
+    ImGuiIO& io = ImGui::GetIO();
+    // Down the middle, over every track, the heap's among them.
+    for (float y = 10; y < io.DisplaySize.y; y += 6) {
+        io.MousePos = ImVec2(io.DisplaySize.x / 2, y);
+        EXPECT_GT(frame(draw), 0);
+    }
+}
+
 TEST_F(Headless, CallTreeRowsSelectTheirFunction)
 {
     Opened o(app_profile(), FnId(kMain));
