@@ -119,7 +119,7 @@ void VP_(print_usage)(void)
 "    --heap-depth=<n>          frames of an allocation stack, the\n"
 "                              allocator's own included [12]\n"
 "    --heap-changes=<n>        rows of what each site allocated and freed\n"
-"                              over time, beyond one per site: stretches\n"
+"                              over time, beyond two per site: stretches\n"
 "                              of time widen to stay within it [20000]\n"
 "    --data=yes|no             book each data access and cache miss to\n"
 "                              what it touched: heap site and offset,\n"

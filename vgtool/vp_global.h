@@ -45,7 +45,7 @@ typedef struct {
    XArray*      alloc_fns;       /* of const HChar*: --alloc-fn NAME=ROLE[:ARGS] */
    UInt         heap_depth;      /* --heap-depth: frames of an allocation stack */
    UInt         heap_changes;    /* --heap-changes: rows of the sites' changes
-                                    kept beyond each site's first */
+                                    kept beyond two per site */
    Bool         data;            /* --data: book data accesses to data objects */
    Bool         timeline;        /* --timeline: record the spans of calls and marks */
    UInt         timeline_spans;  /* --timeline-spans: most spans a profile keeps */

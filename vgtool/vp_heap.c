@@ -600,9 +600,10 @@ static void snap_maybe(void)
    instructions in which it did either: from these the live bytes of any
    site at any stretch's edge, and what a range of time allocated, are
    exact.  Stretches start one instruction wide, so a short run keeps
-   every change at its instruction; they double whenever the rows beyond
-   each site's first would exceed --heap-changes, merging each site's
-   neighbours. */
+   every change at its instruction; they double whenever the rows would
+   exceed --heap-changes plus two per site, merging each site's
+   neighbours: a program with more sites than that bound keeps two
+   stretches a site rather than one for the whole run. */
 typedef struct _VP_Change {
    ULong stretch;             /* its time / ch_width */
    ULong bytes, blocks;       /* allocated (a realloc's new size) */
@@ -644,7 +645,7 @@ static void site_changes(VP_Site* s, ULong bytes, ULong blocks, ULong freed_byte
    VP_Change* c;
    if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {
       /* Widening ends once every stretch holds the whole run so far. */
-      while (s->n_ch > 0 && ch_rows - ch_sites >= VP_(clo).heap_changes && ch_width <= now)
+      while (s->n_ch > 0 && ch_rows >= VP_(clo).heap_changes + 2 * ch_sites && ch_width <= now)
          ch_widen();
    }
    if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {

@@ -242,7 +242,7 @@ struct HeapChange {
 // rows of a site in time order, the sites in order.
 struct HeapChanges {
     uint64_t width = 1;
-    uint64_t max = 0;   // rows kept beyond each site's first (--heap-changes)
+    uint64_t max = 0;   // rows kept beyond two per site (--heap-changes)
     std::vector<HeapChange> rows;
 };
 
