@@ -13,6 +13,7 @@
 #include "capabilities.hpp"
 
 #include "vgprof/format.hpp"
+#include "vgprof/heap.hpp"
 #include "vgprof/heap_changes.hpp"
 
 #include <algorithm>
@@ -115,11 +116,15 @@ void TimelineView::draw(ViewContext& ctx)
     draw_phases(ctx, g, t);
 
     const float track = g.font * 4.5f;
-    const float lanes_height = std::max(g.font * 4, ImGui::GetContentRegionAvail().y - 2 * track - g.font);
+    const bool allocations = p.heap() && p.heap()->changes;
+    const float tracks = allocations ? 3.0f : 2.0f;
+    const float lanes_height = std::max(g.font * 4, ImGui::GetContentRegionAvail().y - tracks * track - g.font);
     ImGui::BeginChild("lanes", ImVec2(0, lanes_height), true, ImGuiWindowFlags_NoScrollWithMouse);
     draw_lanes(ctx, g, tree);
     ImGui::EndChild();
     draw_heap_track(ctx, g);
+    if (allocations)
+        draw_allocation_track(ctx, g);
     draw_cost_track(ctx, g, tree);
     g.bottom = ImGui::GetCursorScreenPos().y;
     const ImVec2 mouse = ImGui::GetMousePos();
@@ -382,6 +387,54 @@ void TimelineView::sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t)
     for (size_t i = 0; i < shown && sites[i].live_bytes_before > 0; ++i)
         ImGui::Text("  %s  %s", bytes_text(sites[i].live_bytes_before).c_str(),
                     fit_text(ctx.doc.names().site(sites[i].site), ImGui::GetFontSize() * 40).c_str());
+}
+
+void TimelineView::draw_allocation_track(ViewContext& ctx, const Geometry& g)
+{
+    const Heap& heap = *ctx.doc.profile().heap();
+    if (allocations_of_ != &heap) {
+        allocations_of_ = &heap;
+        allocations_.emplace(*heap.changes);
+        allocations_built_.reset();
+    }
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float h = g.font * 4.5f;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float y0 = at.y + 2, y1 = at.y + h - 2;
+    const CostKey key{g.t0, g.t1, 0, int(g.width())};
+    if (!allocations_built_ || !(*allocations_built_ == key)) {
+        allocations_built_ = key;
+        allocation_columns_ = allocations_->per_bucket(g.t0, g.t1, size_t(std::max(1.0f, g.width())));
+    }
+    draw->AddRectFilled(ImVec2(g.x0, y0), ImVec2(g.x1, y1), IM_COL32(250, 250, 252, 255));
+    uint64_t top = 1;
+    for (const AllocationBucket& b : allocation_columns_)
+        top = std::max(top, b.blocks);
+    const float room = y1 - y0 - g.font * 1.2f;
+    for (size_t i = 0; i < allocation_columns_.size(); ++i)
+        if (allocation_columns_[i].blocks > 0) {
+            const float x = g.x0 + float(i);
+            const float ay = y1 - float(double(allocation_columns_[i].blocks) / double(top)) * room;
+            draw->AddRectFilled(ImVec2(x, std::min(ay, y1 - 1)), ImVec2(x + 1, y1), IM_COL32(60, 150, 90, 255));
+        }
+    const double per_column = double(g.t1 - g.t0) / double(std::max(1.0f, g.width()));
+    draw_marks(g, *ctx.doc.profile().timeline(), y0, y1, false);
+    if (const TimeRange* r = ctx.range(); r && r->t1 > g.t0 && r->t0 < g.t1)
+        draw->AddRectFilled(ImVec2(g.x_of(r->t0), y0), ImVec2(g.x_of(r->t1), y1), kRangeFill);
+    track_label(g, y0, "blocks allocated per " + short_count(uint64_t(std::max(1.0, per_column))) +
+                           " instructions, up to " + short_count(top));
+    ImGui::Dummy(ImVec2(g.width(), h));
+    const ImVec2 mouse = ImGui::GetMousePos();
+    if (ImGui::IsWindowHovered() && mouse.y >= y0 && mouse.y < y1 && mouse.x >= g.x0 && mouse.x < g.x1 &&
+        !allocation_columns_.empty()) {
+        const size_t i = std::min(allocation_columns_.size() - 1, size_t(mouse.x - g.x0));
+        const AllocationBucket& b = allocation_columns_[i];
+        ImGui::SetTooltip("%s: %s allocated, %s freed%s",
+                          range_text(g.t_of(g.x0 + float(i)), g.t_of(g.x0 + float(i + 1))).c_str(),
+                          bytes_in_blocks(b.bytes, b.blocks).c_str(),
+                          bytes_in_blocks(b.freed_bytes, b.freed_blocks).c_str(),
+                          heap.changes->width > 1 ? " (to the nearest stretch the profile keeps)" : "");
+    }
 }
 
 void TimelineView::draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree)

@@ -17,6 +17,7 @@
 #include "function_table.hpp"
 #include "graph_labels.hpp"
 #include "graph_layout.hpp"
+#include "heap_allocations.hpp"
 #include "heap_chart.hpp"
 #include "heap_timeline.hpp"
 #include "heap_tree.hpp"
@@ -416,6 +417,8 @@ private:
     void draw_heap_track(ViewContext& ctx, const Geometry& g);
     static void sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t);
     void draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
+    // The blocks allocated per stretch, from the heap's changes.
+    void draw_allocation_track(ViewContext& ctx, const Geometry& g);
     void draw_marks(const Geometry& g, const Timeline& t, float y0, float y1, bool labels);
     void span_tooltip(ViewContext& ctx, const SpanTree& tree, const SpanBox& box);
     // Wheel zoom, drag pan, shift+drag range, over the area just drawn.
@@ -439,6 +442,10 @@ private:
     std::vector<double> cost_columns_;
     std::optional<CostKey> heap_built_;
     std::vector<TimelineBucket> heap_columns_;
+    const Heap* allocations_of_ = nullptr;   // the heap allocations_ was built from
+    std::optional<HeapAllocations> allocations_;
+    std::optional<CostKey> allocations_built_;
+    std::vector<AllocationBucket> allocation_columns_;
 };
 
 enum class HeapPanel { sites, flamegraph, summary };
