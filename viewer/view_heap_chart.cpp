@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 // The Heap view's chart: live bytes over instruction time, stacked by the
 // largest allocation sites (the rest in grey as "other"), with a byte axis,
-// a time axis marking the snapshots the bands are read from, the peak
+// a time axis marking the snapshots the bands are read from (in a profile
+// without the heap's changes; with them, the bands are exact), the peak
 // marked above its point so that even a one-pixel spike shows, and a
 // legend that selects a site. The wheel zooms about the pointer,
 // right-drag pans, a left drag selects a range of time (the sites table
@@ -34,7 +35,51 @@ struct Plot {
 
 std::string time_text(uint64_t t) { return short_count(t); }
 
+// The tooltip's exact figures at `t`, from the changes: the live bytes of
+// the band under the pointer, and the largest sites.
+void exact_tooltip(const Names& names, const HeapSteps& steps, const HeapChart& chart,
+                   std::optional<size_t> band, uint64_t t)
+{
+    if (steps.width() > 1)
+        ImGui::TextDisabled("recorded in stretches of %s instructions: each step is a stretch's net change, at "
+                            "its start",
+                            format_thousands(steps.width()).c_str());
+    std::vector<std::pair<uint64_t, SiteId>> live;
+    for (size_t i = 0; i < steps.site_count(); ++i)
+        if (const uint64_t b = steps.site_at(SiteId(uint32_t(i)), t).bytes)
+            live.emplace_back(b, SiteId(uint32_t(i)));
+    if (band) {
+        uint64_t v = 0;
+        if (*band < chart.sites.size()) {
+            v = steps.site_at(chart.sites[*band], t).bytes;
+        } else {
+            for (const auto& [bytes, site] : live)
+                if (std::find(chart.sites.begin(), chart.sites.end(), site) == chart.sites.end())
+                    v += bytes;
+        }
+        ImGui::Text("%s: %s bytes", *band < chart.sites.size() ? names.site(chart.sites[*band]).c_str() : "other sites",
+                    format_thousands(v).c_str());
+    }
+    if (live.empty())
+        return;
+    std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    ImGui::Separator();
+    ImGui::TextDisabled("largest sites at instruction %s:", format_thousands(t).c_str());
+    for (size_t i = 0; i < live.size() && i < 5; ++i)
+        ImGui::Text("%12s  %s", format_thousands(live[i].first).c_str(), names.site(live[i].second).c_str());
+}
+
 } // namespace
+
+const HeapSteps* HeapView::steps_of(const Heap& heap)
+{
+    if (!heap.changes)
+        return nullptr;
+    auto [it, added] = steps_.try_emplace(&heap);
+    if (added)
+        it->second.emplace(heap);
+    return &*it->second;
+}
 
 void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
 {
@@ -66,10 +111,14 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
     const ChartKey key{w.begin(), w.end(), int(plot.width()), band_count_};
     if (!chart_built_ || !(*chart_built_ == key)) {
         chart_built_ = key;
-        chart_ = heap_chart(heap, top_sites(heap, size_t(band_count_)), w.begin(), w.end(),
-                            size_t(std::max(1.0f, plot.width())));
+        const HeapSteps* steps = steps_of(heap);
+        chart_ = heap_chart(heap,
+                            steps ? top_sites(*steps, size_t(band_count_), w.begin(), w.end())
+                                  : top_sites(heap, size_t(band_count_)),
+                            w.begin(), w.end(), size_t(std::max(1.0f, plot.width())), steps);
         const Heap* base = ctx.diff ? ctx.diff->base().heap() : nullptr;
-        base_chart_ = base ? heap_chart(*base, {}, w.begin(), w.end(), chart_.columns.size()) : HeapChart{};
+        base_chart_ = base ? heap_chart(*base, {}, w.begin(), w.end(), chart_.columns.size(), steps_of(*base))
+                           : HeapChart{};
     }
     ImGui::SetCursorScreenPos(plot.min);
     ImGui::InvisibleButton("plot", ImVec2(plot.width(), plot.height()),
@@ -105,7 +154,7 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
                       label.c_str());
     }
     for (const HeapSnapshot& snap : heap.snapshots)
-        if (snap.time >= w.begin() && snap.time <= w.end()) {
+        if (!chart_.exact && snap.time >= w.begin() && snap.time <= w.end()) {
             const float x = x_of(snap.time);
             draw->AddTriangleFilled(ImVec2(x, plot.max.y - font * 0.35f), ImVec2(x - font * 0.25f, plot.max.y),
                                     ImVec2(x + font * 0.25f, plot.max.y), faint);
@@ -215,10 +264,19 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
 
     const size_t column = std::min(chart_.columns.size() - 1, size_t(std::max(0.0f, mouse.x - plot.min.x)));
     ImGui::BeginTooltip();
-    const HeapSample live = live_at(heap.samples, t);
-    ImGui::Text("instruction %s: %s live in %s", format_thousands(t).c_str(), format_thousands(live.bytes).c_str(),
-                count_text(live.blocks, "block", "blocks").c_str());
-    if (!chart_.columns.empty()) {
+    const HeapSteps* steps = steps_of(heap);
+    const HeapSample live = steps ? HeapSample{t, steps->total_at(t).bytes, steps->total_at(t).blocks}
+                                  : live_at(heap.samples, t);
+    ImGui::Text("instruction %s: %s bytes live in %s", format_thousands(t).c_str(),
+                format_thousands(live.bytes).c_str(), count_text(live.blocks, "block", "blocks").c_str());
+    if (steps) {
+        const ChartColumn* c = chart_.columns.empty() ? nullptr : &chart_.columns[column];
+        if (c && c->t1 - c->t0 > 1)
+            ImGui::TextDisabled("highest in this pixel: %s at instruction %s", bytes_text(c->bytes).c_str(),
+                                format_thousands(c->moment).c_str());
+        exact_tooltip(ctx.doc.names(), *steps, chart_,
+                      under ? std::optional<size_t>(under->second) : std::nullopt, t);
+    } else if (!chart_.columns.empty()) {
         const ChartColumn& c = chart_.columns[column];
         ImGui::TextDisabled("highest in this pixel: %s", bytes_text(c.bytes).c_str());
         if (under) {
@@ -228,7 +286,7 @@ void HeapView::draw_chart(ViewContext& ctx, const Heap& heap, ImVec2 size)
                         bytes_text(v).c_str());
         }
     }
-    if (const HeapSnapshot* snap = snapshot_at(heap, t)) {
+    if (const HeapSnapshot* snap = steps ? nullptr : snapshot_at(heap, t)) {
         ImGui::Separator();
         ImGui::TextDisabled("largest sites at the snapshot at %s:", format_thousands(snap->time).c_str());
         for (size_t i = 0; i < snap->sites.size() && i < 5; ++i)
@@ -245,7 +303,10 @@ void HeapView::draw_chart_legend(ViewContext& ctx, const Heap& heap)
     const float width = ImGui::GetContentRegionAvail().x;
     const Selection& sel = ctx.selection.current();
     ImGui::BeginGroup();
-    ImGui::TextDisabled("Largest sites (from %zu snapshots)", heap.snapshots.size());
+    if (chart_.exact)
+        ImGui::TextDisabled("Largest sites in the stretch shown");
+    else
+        ImGui::TextDisabled("Largest sites (from %zu snapshots)", heap.snapshots.size());
     const auto entry = [&](Rgb color, const std::string& label, bool selected) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + 2), ImVec2(at.x + font * 0.8f, at.y + font),

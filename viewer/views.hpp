@@ -483,6 +483,10 @@ private:
     std::optional<ChartKey> chart_built_;
     HeapChart chart_;
     HeapChart base_chart_;  // diff mode: the base's outline
+    // The running live bytes of a heap with changes, built once (the
+    // profile's, and in diff mode the base's); null without changes.
+    const HeapSteps* steps_of(const Heap& heap);
+    std::map<const Heap*, std::optional<HeapSteps>> steps_;
 
     // The sites table.
     std::vector<SiteId> site_order_;
@@ -494,9 +498,10 @@ private:
         HeapMeasure measure = HeapMeasure::bytes;
         uint64_t time = 0;
         int width = 0;
+        std::optional<TimeRange> range;
         bool operator==(const FlameKey& o) const
         {
-            return measure == o.measure && time == o.time && width == o.width;
+            return measure == o.measure && time == o.time && width == o.width && range == o.range;
         }
     };
     std::optional<FlameKey> flame_built_;

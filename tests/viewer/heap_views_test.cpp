@@ -228,36 +228,6 @@ TEST(HeapRange, ARangeIsReadFromTheSnapshotsAtItsEnds)
     EXPECT_FALSE(heap_range(*doc->heap(), 0, 100).end);
 }
 
-// The fixture's heap as format version 11 records it, with each site's
-// changes: site 0 allocates 1000 bytes in a block at 300 and 3000 in 3 at
-// 900 (the peak), and frees all 4000 at 1200; site 1 allocates its 500
-// bytes at 1400. Live: 1000 from 300, 4000 from 900, 0 from 1200, 500
-// from 1400.
-ProfileText app_profile_with_changes(uint64_t width, const std::string& rows)
-{
-    ProfileText t = app_profile();
-    t.set("vgprof", "11")
-        .drop_call_graph()
-        .set("heap", R"({"depth":12,)"
-                     R"("totals":{"start_time":0,"start_bytes":0,"start_blocks":0,"bytes":4500,"blocks":5,)"
-                     R"("freed_bytes":4000,"freed_blocks":4,"peak_bytes":4000,"peak_blocks":4,)"
-                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
-                     R"("reads":8000,"writes":4500},)"
-                     R"("whole_run":{"bytes":4500,"blocks":5,)"
-                     R"("freed_bytes":4000,"freed_blocks":4,"peak_bytes":4000,"peak_blocks":4,)"
-                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
-                     R"("reads":8000,"writes":4500},)"
-                     R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,21]],)"
-                     R"("sites":[[[0,1],4000,4,4000,4000,4,4000,4,0,0,8000,4000,null],)"
-                     R"([[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]],)"
-                     R"("timeline":{"width":100,"samples":[[300,1000,1],[900,4000,4],[1500,500,1]]},)"
-                     R"("snapshots":[{"kind":"peak","time":900,"bytes":4000,"blocks":4,"sites":[[0,4000,4]]},)"
-                     R"({"kind":"end","time":2100,"bytes":500,"blocks":1,"sites":[[1,500,1]]}],)"
-                     R"("changes":{"width":)" +
-                         std::to_string(width) + R"(,"max":50000,"rows":)" + rows + "}}");
-    return t;
-}
-
 TEST(HeapRange, ARangeIsReadExactlyFromTheChanges)
 {
     const auto doc = document_of(
@@ -300,6 +270,94 @@ TEST(HeapRange, ARangeOfWideStretchesSaysWhereItIsExact)
     EXPECT_EQ(r.width, 1000u);
 }
 
+TEST(HeapChart, WithChangesEachBandIsTheSitesExactLiveBytesAsSteps)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const Heap& heap = *doc->heap();
+    // A column for each instruction.
+    const HeapChart chart = heap_chart(heap, {SiteId(0), SiteId(1)}, 0, 2100, 2100);
+    ASSERT_EQ(chart.columns.size(), 2100u);
+    EXPECT_TRUE(chart.exact);
+    EXPECT_EQ(chart.max_bytes, 4000u);
+    EXPECT_EQ(chart.max_blocks, 4u);
+    const auto bands = [&](size_t t) { return chart.columns[t].bands; };
+    EXPECT_EQ(chart.columns[299].bytes, 0u);
+    EXPECT_EQ(bands(300), (std::vector<uint64_t>{1000, 0}));
+    EXPECT_EQ(bands(301), (std::vector<uint64_t>{1000, 0}));
+    EXPECT_EQ(bands(899), (std::vector<uint64_t>{1000, 0}));
+    // The whole 4000 bytes up to the instruction before the free, not a
+    // slope down to it.
+    EXPECT_EQ(bands(1199), (std::vector<uint64_t>{4000, 0}));
+    EXPECT_EQ(chart.columns[1199].blocks, 4u);
+    EXPECT_EQ(chart.columns[1200].bytes, 0u);
+    EXPECT_EQ(bands(1200), (std::vector<uint64_t>{0, 0}));
+    // The block never freed keeps its size to the end.
+    EXPECT_EQ(bands(1400), (std::vector<uint64_t>{0, 500}));
+    EXPECT_EQ(bands(1800), (std::vector<uint64_t>{0, 500}));
+    EXPECT_EQ(bands(2099), (std::vector<uint64_t>{0, 500}));
+    for (const ChartColumn& c : chart.columns)
+        EXPECT_EQ(c.other(), 0u);
+}
+
+TEST(HeapChart, AColumnOfManyChangesIsReadAtItsHighestMoment)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const Heap& heap = *doc->heap();
+    const HeapChart one = heap_chart(heap, {SiteId(0), SiteId(1)}, 0, 2100, 1);
+    ASSERT_EQ(one.columns.size(), 1u);
+    EXPECT_EQ(one.columns[0].bytes, 4000u);
+    EXPECT_EQ(one.columns[0].moment, 900u);
+    EXPECT_EQ(one.columns[0].bands, (std::vector<uint64_t>{4000, 0}));
+    // Columns of 300 instructions: [1200, 1500) is highest from 1400.
+    const HeapChart seven = heap_chart(heap, {SiteId(0)}, 0, 2100, 7);
+    EXPECT_EQ(seven.columns[3].bytes, 4000u);
+    EXPECT_EQ(seven.columns[4].bytes, 500u);
+    EXPECT_EQ(seven.columns[4].moment, 1400u);
+    EXPECT_EQ(seven.columns[4].bands, std::vector<uint64_t>{0});
+    EXPECT_EQ(seven.columns[4].other(), 500u);
+}
+
+TEST(HeapChart, WithChangesTheLargestSitesAreThoseOfTheStretchShown)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const HeapSteps steps(*doc->heap());
+    EXPECT_EQ(top_sites(steps, 5, 0, 2100), (std::vector<SiteId>{SiteId(0), SiteId(1)}));
+    EXPECT_EQ(top_sites(steps, 1, 0, 2100), std::vector<SiteId>{SiteId(0)});
+    // Site 0 held nothing from 1200 on.
+    EXPECT_EQ(top_sites(steps, 5, 1300, 2100), std::vector<SiteId>{SiteId(1)});
+    EXPECT_TRUE(top_sites(steps, 5, 0, 300).empty());
+}
+
+TEST(HeapSteps, LiveBytesAtAMomentCountEveryChangeUpToIt)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const HeapSteps steps(*doc->heap());
+    EXPECT_EQ(steps.total_at(299).bytes, 0u);
+    EXPECT_EQ(steps.total_at(300).bytes, 1000u);
+    EXPECT_EQ(steps.total_at(1199).bytes, 4000u);
+    EXPECT_EQ(steps.total_at(1199).blocks, 4u);
+    EXPECT_EQ(steps.total_at(1200).bytes, 0u);
+    EXPECT_EQ(steps.total_at(2100).bytes, 500u);
+    EXPECT_EQ(steps.site_at(SiteId(0), 1199).bytes, 4000u);
+    EXPECT_EQ(steps.site_at(SiteId(0), 1200).bytes, 0u);
+    EXPECT_EQ(steps.site_at(SiteId(1), 1399).bytes, 0u);
+    EXPECT_EQ(steps.site_at(SiteId(1), 2100).bytes, 500u);
+    EXPECT_EQ(steps.site_at(SiteId(1), 2100).blocks, 1u);
+}
+
+TEST(HeapChart, WideStretchesStepAtTheirEdges)
+{
+    // Stretches of 1000: site 0 gained 1000 bytes in [0, 1000) and lost
+    // them in [1000, 2000), site 1 gained 500 there.
+    const auto doc =
+        document_of(app_profile_with_changes(1000, "[[0,0,1000,1,0,0],[0,1000,3000,3,4000,4],[1,1000,500,1,0,0]]"));
+    const HeapChart chart = heap_chart(*doc->heap(), {SiteId(0), SiteId(1)}, 0, 2100, 2100);
+    EXPECT_EQ(chart.columns[0].bands, (std::vector<uint64_t>{1000, 0}));
+    EXPECT_EQ(chart.columns[999].bands, (std::vector<uint64_t>{1000, 0}));
+    EXPECT_EQ(chart.columns[1000].bands, (std::vector<uint64_t>{0, 500}));
+    EXPECT_EQ(chart.columns[2099].bands, (std::vector<uint64_t>{0, 500}));
+}
+
 TEST(HeapTree, AllocationsMergeIntoTheirCallersTree)
 {
     const auto doc = document_of(app_profile_with_heap());
@@ -319,6 +377,51 @@ TEST(HeapTree, AllocationsMergeIntoTheirCallersTree)
     // The merged tree finds every stack that asked for memory through helper.
     MergedTree callers = MergedTree::callers_of(bytes, NodeKey::of(FnId(kHelper)));
     EXPECT_EQ(callers.total(), 4500u);
+}
+
+TEST(HeapTree, WithChangesAMomentReadsEverySiteExactly)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const Profile& p = doc->profile();
+    // At 1300 the snapshot in force is the peak's, with site 0's 4000
+    // bytes; but site 0 freed them all at 1200.
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::at_time, 1300, nullptr).total(), 0u);
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::at_time, 1199, nullptr).total(), 4000u);
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::at_time, 300, nullptr).total(), 1000u);
+    // At 1500 site 1 holds its 500 bytes, which no snapshot before lists.
+    const CallTree later = allocation_tree(p, HeapMeasure::at_time, 1500, nullptr);
+    EXPECT_EQ(later.total(), 500u);
+    const auto site1 = later.find({NodeKey::of(FnId(kParse)), NodeKey::of(FnId(kHelper))});
+    ASSERT_TRUE(site1);
+    EXPECT_EQ(later.node(*site1).self, 500u);
+}
+
+TEST(HeapTree, WithChangesARangeGivesWhatWasAllocatedInIt)
+{
+    const auto doc = document_of(app_profile_with_changes(1, kExactRows));
+    const Profile& p = doc->profile();
+    EXPECT_TRUE(measured_in_range(*doc->heap(), HeapMeasure::bytes));
+    EXPECT_FALSE(measured_in_range(*doc->heap(), HeapMeasure::peak));
+    // [800, 1500): 3000 bytes in 3 blocks at site 0, 500 in 1 at site 1.
+    const CallTree bytes = allocation_tree(p, HeapMeasure::bytes, 0, nullptr, TimeRange{800, 1500});
+    EXPECT_EQ(bytes.total(), 3500u);
+    const auto helper = bytes.find({NodeKey::of(FnId(kCompute)), NodeKey::of(FnId(kHelper))});
+    ASSERT_TRUE(helper);
+    EXPECT_EQ(bytes.node(*helper).self, 3000u);
+    EXPECT_EQ(bytes.node(*helper).calls, 3u);
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::blocks, 0, nullptr, TimeRange{800, 1500}).total(), 4u);
+    // [1000, 1300) allocated nothing, though it freed 4000 bytes.
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::bytes, 0, nullptr, TimeRange{1000, 1300}).total(), 0u);
+    // Figures of no range are the period's.
+    EXPECT_EQ(allocation_tree(p, HeapMeasure::peak, 0, nullptr, TimeRange{1000, 1300}).total(), 4000u);
+}
+
+TEST(HeapTree, WithoutChangesARangeLeavesTheFiguresThePeriods)
+{
+    const auto doc = document_of(app_profile_with_heap());
+    EXPECT_FALSE(measured_in_range(*doc->heap(), HeapMeasure::bytes));
+    EXPECT_EQ(allocation_tree(doc->profile(), HeapMeasure::bytes, 0, nullptr, TimeRange{1000, 1300}).total(),
+              4500u);
 }
 
 TEST(HeapSummary, FiguresAndLeadingSites)

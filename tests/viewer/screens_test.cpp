@@ -151,8 +151,9 @@ TEST_F(ViewerScreens, SourceShowsTheFunctionsFile)
 TEST_F(ViewerScreens, HeapShowsTheChartAndItsLegend)
 {
     // matmul allocates one block, stdout's buffer, when it prints: the
-    // chart's one band, named in its legend.
-    expect_drawn(screenshot("heap"), kViewArea, "Largest sites (from");
+    // chart's one band, named in its legend, which the profile's record of
+    // the heap's changes reads exactly.
+    expect_drawn(screenshot("heap"), kViewArea, "Largest sites in the stretch");
 }
 
 // A screenshot of `profile` with extra viewer arguments; expects it written.

@@ -82,6 +82,15 @@ inline ProfileText app_profile_slower(ProfileText t = app_profile())
     return t;
 }
 
+// The sites, frames, timeline and snapshots of the fixture's heap.
+inline const char* const kAppHeapSites =
+    R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,21]],)"
+    R"("sites":[[[0,1],4000,4,4000,4000,4,4000,4,0,0,8000,4000,null],)"
+    R"([[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]],)"
+    R"("timeline":{"width":100,"samples":[[300,1000,1],[900,4000,4],[1500,500,1]]},)"
+    R"("snapshots":[{"kind":"peak","time":900,"bytes":4000,"blocks":4,"sites":[[0,4000,4]]},)"
+    R"({"kind":"end","time":2100,"bytes":500,"blocks":1,"sites":[[1,500,1]]}])";
+
 // As app_profile, with heap data (format version 3). helper allocates, at
 // app.c:41; its callers' calls are at app.c:31 (compute) and app.c:21
 // (parse).
@@ -96,14 +105,40 @@ inline ProfileText app_profile_with_heap()
                      R"("totals":{"bytes":4500,"blocks":5,"peak_bytes":4000,"peak_blocks":4,)"
                      R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
                      R"("reads":8000,"writes":4500},)"
-                     R"("frames":[[100,3,1,41],[200,2,1,31],[300,1,1,21]],)"
-                     R"("sites":[[[0,1],4000,4,4000,4000,4,4000,4,0,0,8000,4000,null],)"
-                     R"([[0,2],500,1,1000,500,1,0,0,500,1,0,500,null]],)"
-                     R"("timeline":{"width":100,"samples":[[300,1000,1],[900,4000,4],[1500,500,1]]},)"
-                     R"("snapshots":[{"kind":"peak","time":900,"bytes":4000,"blocks":4,"sites":[[0,4000,4]]},)"
-                     R"({"kind":"end","time":2100,"bytes":500,"blocks":1,"sites":[[1,500,1]]}]})");
+                     + std::string(kAppHeapSites) + "}");
     return t;
 }
+
+// The fixture's heap as format version 11 records it, with each site's
+// changes: site 0 allocates 1000 bytes in a block at 300 and 3000 in 3 at
+// 900 (the peak), and frees all 4000 at 1200; site 1 allocates its 500
+// bytes at 1400. Live: 1000 from 300, 4000 from 900, 0 from 1200, 500
+// from 1400.
+inline ProfileText app_profile_with_changes(uint64_t width, const std::string& rows)
+{
+    ProfileText t = app_profile();
+    t.set("vgprof", "11")
+        .drop_call_graph()
+        .set("heap", R"({"depth":12,)"
+                     R"("totals":{"start_time":0,"start_bytes":0,"start_blocks":0,"bytes":4500,"blocks":5,)"
+                     R"("freed_bytes":4000,"freed_blocks":4,"peak_bytes":4000,"peak_blocks":4,)"
+                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
+                     R"("reads":8000,"writes":4500},)"
+                     R"("whole_run":{"bytes":4500,"blocks":5,)"
+                     R"("freed_bytes":4000,"freed_blocks":4,"peak_bytes":4000,"peak_blocks":4,)"
+                     R"("peak_time":900,"end_bytes":500,"end_blocks":1,"end_time":2100,)"
+                     R"("reads":8000,"writes":4500},)"
+                     + std::string(kAppHeapSites) + R"(,"changes":{"width":)" +
+                         std::to_string(width) + R"(,"max":50000,"rows":)" + rows + "}}");
+    return t;
+}
+
+// Site 0: a block of 1000 bytes allocated at 300, three more of 3000 in
+// all at 900, all four freed at 1200. Site 1: 500 bytes at 1400, never
+// freed. The timeline's samples (every 100 instructions) still show 4000
+// bytes up to 1500.
+inline const char* const kExactRows =
+    "[[0,300,1000,1,0,0],[0,900,3000,3,0,0],[0,1200,0,0,4000,4],[1,1400,500,1,0,0]]";
 
 // "inlined" (format version 7): main (app.cpp:11, 50 Ir) calls work once
 // at app.cpp:12. work's code costs 1000 Ir: 100 on its own line app.cpp:31,

@@ -446,5 +446,29 @@ TEST_F(Headless, HeapViewsDrawAndSelect)
         EXPECT_GT(frame([&] { graph.draw(ctx); }), 400);
 }
 
+TEST_F(Headless, HeapViewsDrawFromTheChanges)
+{
+    // Each panel with its tooltips, the chart hovered and dragged across,
+    // from a profile that records the heap's changes, in stretches of one
+    // instruction and of many.
+    for (const uint64_t width : {1, 100}) {
+        const auto heap_doc = document_of(app_profile_with_changes(width, kExactRows));
+        SelectionHistory selection;
+        ViewContext ctx{*heap_doc, nullptr, selection, 0};
+        HeapView heap;
+        const auto draw = [&] { heap.draw(ctx); };
+        for (int i = 0; i < 2; ++i)
+            EXPECT_GT(frame(draw), 500);
+        drag(draw, ImVec2(200, 200), ImVec2(600, 200));
+        ASSERT_EQ(selection.current().kind, Selection::Kind::time_range);
+        heap.show_panel(HeapPanel::flamegraph);
+        for (int i = 0; i < 2; ++i)
+            EXPECT_GT(frame(draw), 500);
+        click(draw, 400, 200);  // a moment
+        for (int i = 0; i < 2; ++i)
+            EXPECT_GT(frame(draw), 500);
+    }
+}
+
 } // namespace
 } // namespace vgprof::viewer

@@ -41,6 +41,20 @@ std::vector<SiteId> top_sites(const Heap& heap, size_t count)
     return out;
 }
 
+std::vector<SiteId> top_sites(const HeapSteps& steps, size_t count, uint64_t t0, uint64_t t1)
+{
+    const std::vector<uint64_t> most = steps.most_in(t0, t1);
+    std::vector<SiteId> ranked;
+    for (size_t i = 0; i < most.size(); ++i)
+        if (most[i] > 0)
+            ranked.push_back(SiteId(uint32_t(i)));
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [&](SiteId a, SiteId b) { return most[a.index()] > most[b.index()]; });
+    if (ranked.size() > count)
+        ranked.resize(count);
+    return ranked;
+}
+
 double site_share(const Heap& heap, SiteId site, uint64_t time)
 {
     const auto& snaps = heap.snapshots;
@@ -65,9 +79,54 @@ uint64_t ChartColumn::other() const
     return bytes - std::min(bytes, stacked);
 }
 
-HeapChart heap_chart(const Heap& heap, const std::vector<SiteId>& sites, uint64_t t0, uint64_t t1,
+namespace {
+
+HeapChart exact_chart(const HeapSteps& steps, const std::vector<SiteId>& sites, uint64_t t0, uint64_t t1,
                      size_t columns)
 {
+    HeapChart chart;
+    chart.sites = sites;
+    chart.exact = true;
+    if (columns == 0 || t1 <= t0)
+        return chart;
+    const std::vector<LiveStep>& total = steps.total();
+    const double width = double(t1 - t0) / double(columns);
+    size_t next = 0;
+    LiveStep carried = steps.start();
+    for (size_t i = 0; i < columns; ++i) {
+        ChartColumn c;
+        c.t0 = t0 + uint64_t(width * double(i));
+        c.t1 = i + 1 == columns ? t1 : t0 + uint64_t(width * double(i + 1));
+        // The figures in force at the column's start, then every step in it.
+        while (next < total.size() && total[next].time <= c.t0)
+            carried = total[next++];
+        c.bytes = carried.bytes;
+        c.blocks = carried.blocks;
+        c.moment = c.t0;
+        for (; next < total.size() && total[next].time < c.t1; ++next) {
+            carried = total[next];
+            if (carried.bytes > c.bytes) {
+                c.bytes = carried.bytes;
+                c.moment = carried.time;
+            }
+            c.blocks = std::max(c.blocks, carried.blocks);
+        }
+        for (SiteId s : sites)
+            c.bands.push_back(steps.site_at(s, c.moment).bytes);
+        chart.max_bytes = std::max(chart.max_bytes, c.bytes);
+        chart.max_blocks = std::max(chart.max_blocks, c.blocks);
+        chart.columns.push_back(std::move(c));
+    }
+    return chart;
+}
+
+} // namespace
+
+HeapChart heap_chart(const Heap& heap, const std::vector<SiteId>& sites, uint64_t t0, uint64_t t1,
+                     size_t columns, const HeapSteps* steps)
+{
+    if (heap.changes)
+        return exact_chart(steps ? *steps : HeapSteps(heap), sites, t0, t1, columns);
     HeapChart chart;
     chart.sites = sites;
     for (const TimelineBucket& b : downsample(heap.samples, t0, t1, columns)) {
@@ -89,6 +148,7 @@ HeapChart heap_chart(const Heap& heap, const std::vector<SiteId>& sites, uint64_
     }
     return chart;
 }
+
 
 std::vector<uint64_t> axis_ticks(uint64_t lo, uint64_t hi, size_t count)
 {

@@ -5,17 +5,35 @@
 #include "heap_sites.hpp"
 #include "heap_timeline.hpp"
 
+#include "vgprof/heap_changes.hpp"
+
 #include <map>
 
 namespace vgprof::viewer {
 
 namespace {
 
-// Each site's figure. At a time, from the snapshot's rows, read once: a
-// snapshot may list every site.
-std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time)
+// Each site's figure. At a time, from the changes: what the site held at
+// the end less what it allocated after `time`, plus what it freed after
+// (the changes at `time` counted as done); else from the snapshot's rows,
+// read once: a snapshot may list every site.
+std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time,
+                                  std::optional<TimeRange> range)
 {
     std::vector<uint64_t> out(heap.sites.size(), 0);
+    if (m == HeapMeasure::at_time && heap.changes) {
+        for (size_t i = 0; i < heap.sites.size(); ++i)
+            out[i] = heap.sites[i].end_bytes;
+        for (const HeapChange& ch : heap.changes->rows)
+            if (ch.time > time)
+                out[ch.site.index()] += ch.freed_bytes - ch.bytes;  // wraps back into range
+        return out;
+    }
+    if (range && measured_in_range(heap, m)) {
+        for (const SiteInRange& s : heap_in_range(heap, range->t0, range->t1).sites)
+            out[s.site.index()] = m == HeapMeasure::bytes ? s.bytes : s.blocks;
+        return out;
+    }
     if (m == HeapMeasure::at_time) {
         std::vector<bool> seen(out.size(), false);  // a site's first row counts
         if (const HeapSnapshot* snap = snapshot_at(heap, time))
@@ -38,6 +56,11 @@ std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time
 
 } // namespace
 
+bool measured_in_range(const Heap& heap, HeapMeasure measure)
+{
+    return heap.changes && (measure == HeapMeasure::bytes || measure == HeapMeasure::blocks);
+}
+
 const char* heap_measure_name(HeapMeasure m)
 {
     switch (m) {
@@ -50,7 +73,8 @@ const char* heap_measure_name(HeapMeasure m)
     return "";
 }
 
-CallTree allocation_tree(const Profile& profile, HeapMeasure measure, uint64_t time, const DiffLink* diff)
+CallTree allocation_tree(const Profile& profile, HeapMeasure measure, uint64_t time, const DiffLink* diff,
+                         std::optional<TimeRange> range)
 {
     std::vector<CallTree::Node> nodes;
     const Heap* heap = profile.heap();
@@ -58,8 +82,12 @@ CallTree allocation_tree(const Profile& profile, HeapMeasure measure, uint64_t t
         return CallTree(std::move(nodes), diff != nullptr);
     const Heap* base = diff ? diff->base().profile().heap() : nullptr;
     std::map<std::pair<uint32_t, uint64_t>, uint32_t> child;  // (parent + 1, key) -> node
-    const std::vector<uint64_t> values = measures_of(*heap, measure, time);
-    const std::vector<uint64_t> base_values = base ? measures_of(*base, measure, time) : values;
+    const std::vector<uint64_t> values = measures_of(*heap, measure, time, range);
+    const std::vector<uint64_t> base_values = base ? measures_of(*base, measure, time, range) : values;
+    // Blocks allocated: of the range where its figures are.
+    const bool in_range = range && measured_in_range(*heap, measure);
+    const std::vector<uint64_t> blocks =
+        in_range ? measures_of(*heap, HeapMeasure::blocks, time, range) : std::vector<uint64_t>{};
     for (size_t i = 0; i < heap->sites.size(); ++i) {
         const SiteId id{uint32_t(i)};
         const HeapSite& site = heap->site(id);
@@ -85,7 +113,7 @@ CallTree allocation_tree(const Profile& profile, HeapMeasure measure, uint64_t t
         }
         nodes[parent].self += value;
         nodes[parent].base_self += base_value;
-        nodes[parent].calls += site.blocks;
+        nodes[parent].calls += in_range ? blocks[i] : site.blocks;
     }
     return CallTree(std::move(nodes), diff != nullptr);
 }
