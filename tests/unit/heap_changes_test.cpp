@@ -32,18 +32,11 @@ using test::heap_json;
 using test::kFrames;
 using test::kSite0;
 using test::ProfileText;
+using test::kAfterZero;
+using test::kSitesAfterZero;
+using test::kWholeRun;
 using test::with_heap;
 
-const char* const kAfterZero =
-    R"({"start_time":50,"start_bytes":2000,"start_blocks":1,"bytes":1000,"blocks":10,)"
-    R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
-    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
-const char* const kWholeRun =
-    R"({"bytes":3000,"blocks":11,"freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,)"
-    R"("peak_blocks":4,"peak_time":500,"end_bytes":100,"end_blocks":1,"end_time":100000,)"
-    R"("reads":4000,"writes":3000})";
-const std::string kSites =
-    std::string("[") + kSite0 + ",[[2],0,0,0,2000,1,2000,1,0,0,4000,2000,null]]";
 const char* const kRows = "[[0,100,300,3,0,0],[0,800,700,7,300,3],[0,900,0,0,600,6],"
                           "[1,700,0,0,2000,1]]";
 
@@ -54,7 +47,7 @@ std::string changes(const std::string& rows = kRows, uint64_t width = 1)
 
 ProfileText with_changes(const std::string& changes_json, const char* version = "11")
 {
-    std::string heap = heap_json(kAfterZero, kFrames, kSites);
+    std::string heap = heap_json(kAfterZero, kFrames, kSitesAfterZero);
     heap.insert(heap.find(R"(,"frames")"), std::string(R"(,"whole_run":)") + kWholeRun);
     if (!changes_json.empty())
         heap.insert(heap.size() - 1, R"(,"changes":)" + changes_json);

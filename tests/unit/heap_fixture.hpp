@@ -50,6 +50,23 @@ inline ProfileText with_heap(const std::string& heap = heap_json())
     return t;
 }
 
+// The whole run's figures of the fixture as version 9 writes them
+// (`whole_run`): 2900 bytes in 10 blocks freed.
+inline const char* const kWholeRun =
+    R"({"bytes":3000,"blocks":11,"freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,)"
+    R"("peak_blocks":4,"peak_time":500,"end_bytes":100,"end_blocks":1,"end_time":100000,)"
+    R"("reads":4000,"writes":3000})";
+
+// The fixture in the period after a zero at instruction 50: site 1's
+// block of 2000 bytes was live then (allocated before, freed within);
+// site 0's 10 blocks were allocated within. 2000 + 1000 - 2900 = 100.
+inline const char* const kAfterZero =
+    R"({"start_time":50,"start_bytes":2000,"start_blocks":1,"bytes":1000,"blocks":10,)"
+    R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
+    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
+inline const std::string kSiteFromBefore = "[[2],0,0,0,2000,1,2000,1,0,0,4000,2000,null]";
+inline const std::string kSitesAfterZero = std::string("[") + kSite0 + "," + kSiteFromBefore + "]";
+
 } // namespace vgprof::test
 
 #endif

@@ -31,6 +31,9 @@ using test::kSite1;
 using test::kSnapshots;
 using test::kTimeline;
 using test::kTotals;
+using test::kAfterZero;
+using test::kSitesAfterZero;
+using test::kWholeRun;
 
 Profile load(const ProfileText& t) { return parse_profile(t.str(), "p.json"); }
 
@@ -162,10 +165,6 @@ const char* const kPeriod =
     R"({"start_time":0,"start_bytes":0,"start_blocks":0,"bytes":3000,"blocks":11,)"
     R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
     R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
-const char* const kWholeRun =
-    R"({"bytes":3000,"blocks":11,"freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,)"
-    R"("peak_blocks":4,"peak_time":500,"end_bytes":100,"end_blocks":1,"end_time":100000,)"
-    R"("reads":4000,"writes":3000})";
 
 // A version 9 profile whose heap has `totals` and `whole_run` as given
 // (none when empty), its other tables the fixture's.
@@ -179,16 +178,6 @@ ProfileText with_period(const std::string& totals, const std::string& whole_run 
     t.set("vgprof", "9").drop_call_graph();
     return t;
 }
-
-// The fixture in the period after a zero at instruction 50: site 1's
-// block of 2000 bytes was live then (allocated before, freed within);
-// site 0's 10 blocks were allocated within. 2000 + 1000 - 2900 = 100.
-const char* const kAfterZero =
-    R"({"start_time":50,"start_bytes":2000,"start_blocks":1,"bytes":1000,"blocks":10,)"
-    R"("freed_bytes":2900,"freed_blocks":10,"peak_bytes":2300,"peak_blocks":4,"peak_time":500,)"
-    R"("end_bytes":100,"end_blocks":1,"end_time":100000,"reads":4000,"writes":3000})";
-const std::string kSiteFromBefore = "[[2],0,0,0,2000,1,2000,1,0,0,4000,2000,null]";
-const std::string kSitesAfterZero = std::string("[") + kSite0 + "," + kSiteFromBefore + "]";
 
 TEST(HeapLoad, Version9ReadsThePeriodAndTheWholeRunAndWritesThemBack)
 {
