@@ -251,10 +251,7 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
     for (SiteId id : v.shown) {
         const HeapSite& s = heap.site(id);
         out << '\n';
-        // Titled by the innermost frame of the program's own code.
-        std::optional<FrameId> named = own.named_frame(s);
-        if (!named && !s.frames.empty())
-            named = s.frames.front();  // the allocator's own, called by nothing recorded
+        const std::optional<FrameId> named = site_title_frame(own, s);
         print_line(out, fmt::format("#{}: {}", ++rank,
                                     named ? stack_frame_text(profile, heap.frame(*named), display)
                                           : std::string("(no stack)")));

@@ -15,6 +15,14 @@
 
 namespace vgprof::cli {
 
+std::optional<FrameId> site_title_frame(const OwnCode& own, const HeapSite& site)
+{
+    std::optional<FrameId> named = own.named_frame(site);
+    if (!named && !site.frames.empty())
+        named = site.frames.front();
+    return named;
+}
+
 size_t sort_event_of(const Profile& profile, const ReportOptions& options)
 {
     if (options.sort.empty())

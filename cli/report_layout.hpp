@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 
+#include "vgprof/own_code.hpp"
 #include "vgprof/profile.hpp"
 #include "vgprof/query.hpp"
 
@@ -20,6 +21,11 @@
 #include <vector>
 
 namespace vgprof::cli {
+
+// The frame an allocation site is titled by in the reports: the innermost
+// of the program's own code (OwnCode::named_frame), else the allocator's
+// own when nothing recorded called it; nullopt for a site without frames.
+std::optional<FrameId> site_title_frame(const OwnCode& own, const HeapSite& site);
 
 // The event options.sort names (the first recorded when empty). Throws
 // vgprof::Error naming the recorded events when the profile lacks it.

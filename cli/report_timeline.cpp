@@ -13,7 +13,6 @@
 #include "vgprof/heap.hpp"
 #include "vgprof/heap_changes.hpp"
 #include "vgprof/identity.hpp"
-#include "vgprof/own_code.hpp"
 #include "vgprof/path_display.hpp"
 #include "vgprof/timeline.hpp"
 
@@ -70,10 +69,13 @@ std::string signed_text(int64_t v)
 }
 
 // What a phase allocated and freed, and the site that allocated the most
-// bytes in it (the first of equals), from the heap's changes.
+// bytes in it (the first of equals; null when none allocated), from the
+// heap's changes.
 struct PhaseHeap {
     HeapInRange range;
-    std::optional<SiteId> most;
+    std::optional<size_t> most;   // in range.sites
+
+    const SiteInRange* most_site() const { return most ? &range.sites[*most] : nullptr; }
 };
 
 std::optional<PhaseHeap> phase_heap(const Profile& profile, const TimelinePhase& p)
@@ -82,23 +84,17 @@ std::optional<PhaseHeap> phase_heap(const Profile& profile, const TimelinePhase&
     if (heap == nullptr || !heap->changes)
         return std::nullopt;
     PhaseHeap h{heap_in_range(*heap, p.start, p.end), std::nullopt};
-    uint64_t most = 0;
-    for (const SiteInRange& s : h.range.sites)
-        if (s.bytes > most) {
-            most = s.bytes;
-            h.most = s.site;
-        }
+    for (size_t i = 0; i < h.range.sites.size(); ++i)
+        if (h.range.sites[i].bytes > (h.most_site() ? h.most_site()->bytes : 0))
+            h.most = i;
     return h;
 }
 
-// A site named by the innermost frame of the program's own code, as
-// `report --heap` titles it.
+// A site named as `report --heap` titles it.
 std::string site_text(const Profile& profile, SiteId id, const ReportOptions& options)
 {
     const HeapSite& s = profile.heap()->site(id);
-    std::optional<FrameId> named = OwnCode(profile, options.own_code).named_frame(s);
-    if (!named && !s.frames.empty())
-        named = s.frames.front();
+    const std::optional<FrameId> named = site_title_frame(OwnCode(profile, options.own_code), s);
     return named ? frame_label(profile, profile.heap()->frame(*named),
                                PathDisplay{options.strip_prefixes})
                  : std::string("(no stack)");
@@ -131,13 +127,9 @@ void write_text(std::ostream& out, const Profile& profile, const ReportOptions& 
             std::string text = fmt::format("  heap in it: {} allocated, {} freed",
                                            bytes_in_blocks(a.bytes, a.blocks),
                                            bytes_in_blocks(a.freed_bytes, a.freed_blocks));
-            if (h->most) {
-                const SiteInRange& m = *std::find_if(
-                    h->range.sites.begin(), h->range.sites.end(),
-                    [&](const SiteInRange& s) { return s.site == *h->most; });
-                text += fmt::format("; most by {}: {}", site_text(profile, *h->most, options),
-                                    bytes_in_blocks(m.bytes, m.blocks));
-            }
+            if (const SiteInRange* m = h->most_site())
+                text += fmt::format("; most by {}: {}", site_text(profile, m->site, options),
+                                    bytes_in_blocks(m->bytes, m->blocks));
             if (h->range.t0 != p.start || h->range.t1 != p.end)
                 text += fmt::format(" (instructions {} .. {}: the heap's changes are kept in "
                                     "stretches of {})",
@@ -210,8 +202,8 @@ void write_json(std::ostream& out, const Profile& profile, const ReportOptions& 
             row["freed_blocks"] = a.freed_blocks;
             row["heap_from"] = h->range.t0;
             row["heap_to"] = h->range.t1;
-            if (h->most)
-                row["most_allocated_by"] = site_text(profile, *h->most, options);
+            if (const SiteInRange* m = h->most_site())
+                row["most_allocated_by"] = site_text(profile, m->site, options);
         }
         rows.push_back(std::move(row));
     }
