@@ -638,17 +638,24 @@ static void ch_widen(void)
    }
 }
 
+/* Whether the site's last row is the stretch holding instruction now. */
+static Bool last_row_holds(const VP_Site* s, ULong now)
+{
+   return s->n_ch > 0 && s->ch[s->n_ch - 1].stretch == now / ch_width;
+}
+
 static void site_changes(VP_Site* s, ULong bytes, ULong blocks, ULong freed_bytes,
                          ULong freed_blocks)
 {
    ULong now = VP_(heap_now)();
    VP_Change* c;
-   if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {
-      /* Widening ends once every stretch holds the whole run so far. */
+   /* A new row, unless the last one holds now: first widen while the rows
+      fill their bound, which ends once every stretch holds the whole run
+      so far. */
+   if (!last_row_holds(s, now))
       while (s->n_ch > 0 && ch_rows >= VP_(clo).heap_changes + 2 * ch_sites && ch_width <= now)
          ch_widen();
-   }
-   if (s->n_ch == 0 || s->ch[s->n_ch - 1].stretch != now / ch_width) {
+   if (!last_row_holds(s, now)) {
       if (s->n_ch == s->cap_ch) {
          s->cap_ch = s->cap_ch ? 2 * s->cap_ch : 4;
          s->ch = VG_(realloc)("vp.heap.changes", s->ch, s->cap_ch * sizeof(VP_Change));
