@@ -44,29 +44,26 @@ void exact_tooltip(const Names& names, const HeapSteps& steps, const HeapChart& 
         ImGui::TextDisabled("recorded in stretches of %s instructions: each step is a stretch's net change, at "
                             "its start",
                             format_thousands(steps.width()).c_str());
-    std::vector<std::pair<uint64_t, SiteId>> live;
-    for (size_t i = 0; i < steps.site_count(); ++i)
-        if (const uint64_t b = steps.site_at(SiteId(uint32_t(i)), t).bytes)
-            live.emplace_back(b, SiteId(uint32_t(i)));
     if (band) {
         uint64_t v = 0;
         if (*band < chart.sites.size()) {
             v = steps.site_at(chart.sites[*band], t).bytes;
         } else {
-            for (const auto& [bytes, site] : live)
-                if (std::find(chart.sites.begin(), chart.sites.end(), site) == chart.sites.end())
-                    v += bytes;
+            // Other sites: all of what was live but the chart's sites.
+            v = steps.total_at(t).bytes;
+            for (const SiteId site : chart.sites)
+                v -= steps.site_at(site, t).bytes;
         }
         ImGui::Text("%s: %s bytes", *band < chart.sites.size() ? names.site(chart.sites[*band]).c_str() : "other sites",
                     format_thousands(v).c_str());
     }
+    const std::vector<std::pair<uint64_t, SiteId>> live = steps.largest_at(t, 5);
     if (live.empty())
         return;
-    std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     ImGui::Separator();
     ImGui::TextDisabled("largest sites at instruction %s:", format_thousands(t).c_str());
-    for (size_t i = 0; i < live.size() && i < 5; ++i)
-        ImGui::Text("%12s  %s", format_thousands(live[i].first).c_str(), names.site(live[i].second).c_str());
+    for (const auto& [bytes, site] : live)
+        ImGui::Text("%12s  %s", format_thousands(bytes).c_str(), names.site(site).c_str());
 }
 
 } // namespace

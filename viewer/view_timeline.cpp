@@ -14,7 +14,6 @@
 
 #include "vgprof/format.hpp"
 #include "vgprof/heap.hpp"
-#include "vgprof/heap_changes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -363,40 +362,40 @@ void TimelineView::draw_heap_track(ViewContext& ctx, const Geometry& g)
         ImGui::BeginTooltip();
         ImGui::Text("instruction %s: %s live in %s", format_thousands(t).c_str(), bytes_text(live.bytes).c_str(),
                     count_text(live.blocks, "block", "blocks").c_str());
-        if (heap.changes)
-            sites_live_at(ctx, heap, t);
+        if (heap.changes) {
+            read_changes(heap);
+            sites_live_at(ctx, *steps_, t);
+        }
         ImGui::EndTooltip();
     }
 }
 
 // The largest sites live at `t`, exactly, from the heap's changes.
-void TimelineView::sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t)
+void TimelineView::sites_live_at(ViewContext& ctx, const HeapSteps& steps, uint64_t t)
 {
-    constexpr size_t kShown = 5;
-    HeapInRange at = heap_in_range(heap, t, t);
-    std::vector<SiteInRange>& sites = at.sites;
-    const auto larger = [](const SiteInRange& a, const SiteInRange& b) {
-        return a.live_bytes_before > b.live_bytes_before;
-    };
-    const size_t shown = std::min(kShown, sites.size());
-    std::partial_sort(sites.begin(), sites.begin() + ptrdiff_t(shown), sites.end(), larger);
-    if (at.t0 != t)
-        ImGui::TextDisabled("the largest sites at instruction %s (the heap's changes are kept in stretches "
-                            "of %s):",
-                            format_thousands(at.t0).c_str(), format_thousands(heap.changes->width).c_str());
-    for (size_t i = 0; i < shown && sites[i].live_bytes_before > 0; ++i)
-        ImGui::Text("  %s  %s", bytes_text(sites[i].live_bytes_before).c_str(),
-                    fit_text(ctx.doc.names().site(sites[i].site), ImGui::GetFontSize() * 40).c_str());
+    if (steps.width() > 1)
+        ImGui::TextDisabled("the heap's changes are kept in stretches of %s instructions, each drawn at its "
+                            "start:",
+                            format_thousands(steps.width()).c_str());
+    for (const auto& [bytes, site] : steps.largest_at(t, 5))
+        ImGui::Text("  %s  %s", bytes_text(bytes).c_str(),
+                    fit_text(ctx.doc.names().site(site), ImGui::GetFontSize() * 40).c_str());
+}
+
+void TimelineView::read_changes(const Heap& heap)
+{
+    if (changes_of_ == &heap)
+        return;
+    changes_of_ = &heap;
+    steps_.emplace(heap);
+    allocations_.emplace(*heap.changes);
+    allocations_built_.reset();
 }
 
 void TimelineView::draw_allocation_track(ViewContext& ctx, const Geometry& g)
 {
     const Heap& heap = *ctx.doc.profile().heap();
-    if (allocations_of_ != &heap) {
-        allocations_of_ = &heap;
-        allocations_.emplace(*heap.changes);
-        allocations_built_.reset();
-    }
+    read_changes(heap);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float h = g.font * 4.5f;
     const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -19,6 +19,7 @@
 #include "graph_layout.hpp"
 #include "heap_allocations.hpp"
 #include "heap_chart.hpp"
+#include "heap_steps.hpp"
 #include "heap_timeline.hpp"
 #include "heap_tree.hpp"
 #include "heatmap.hpp"
@@ -415,7 +416,9 @@ private:
     void draw_phases(ViewContext& ctx, const Geometry& g, const Timeline& t);
     void draw_lanes(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
     void draw_heap_track(ViewContext& ctx, const Geometry& g);
-    static void sites_live_at(ViewContext& ctx, const Heap& heap, uint64_t t);
+    static void sites_live_at(ViewContext& ctx, const HeapSteps& steps, uint64_t t);
+    // The models of the heap's changes, built once for `heap`.
+    void read_changes(const Heap& heap);
     void draw_cost_track(ViewContext& ctx, const Geometry& g, const SpanTree& tree);
     // The blocks allocated per stretch, from the heap's changes.
     void draw_allocation_track(ViewContext& ctx, const Geometry& g);
@@ -442,7 +445,8 @@ private:
     std::vector<double> cost_columns_;
     std::optional<CostKey> heap_built_;
     std::vector<TimelineBucket> heap_columns_;
-    const Heap* allocations_of_ = nullptr;   // the heap allocations_ was built from
+    const Heap* changes_of_ = nullptr;   // the heap steps_ and allocations_ were built from
+    std::optional<HeapSteps> steps_;
     std::optional<HeapAllocations> allocations_;
     std::optional<CostKey> allocations_built_;
     std::vector<AllocationBucket> allocation_columns_;

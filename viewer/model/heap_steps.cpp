@@ -77,6 +77,19 @@ LiveStep HeapSteps::total_at(uint64_t time) const
     return at(start_, total_.data(), total_.data() + total_.size(), time);
 }
 
+std::vector<std::pair<uint64_t, SiteId>> HeapSteps::largest_at(uint64_t time, size_t n) const
+{
+    std::vector<std::pair<uint64_t, SiteId>> live;
+    for (size_t i = 0; i < sites_.size(); ++i)
+        if (const uint64_t b = site_at(SiteId(uint32_t(i)), time).bytes)
+            live.emplace_back(b, SiteId(uint32_t(i)));
+    const auto larger = [](const auto& a, const auto& b) { return a.first > b.first; };
+    std::stable_sort(live.begin(), live.end(), larger);
+    if (live.size() > n)
+        live.resize(n);
+    return live;
+}
+
 LiveStep HeapSteps::site_at(SiteId site, uint64_t time) const
 {
     if (site.index() >= sites_.size())

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace vgprof::viewer {
@@ -46,6 +47,9 @@ public:
 
     // The most each site held in [t0, t1): at t0 or after a change within.
     std::vector<uint64_t> most_in(uint64_t t0, uint64_t t1) const;
+    // The sites live at `time`, the largest first (ties by the lower id), at
+    // most `n` of them: (bytes, site).
+    std::vector<std::pair<uint64_t, SiteId>> largest_at(uint64_t time, size_t n) const;
 
 private:
     struct Site {
