@@ -3,6 +3,7 @@
 #include "heap_tree.hpp"
 
 #include "heap_sites.hpp"
+#include "heap_steps.hpp"
 #include "heap_timeline.hpp"
 
 #include "vgprof/heap_changes.hpp"
@@ -13,20 +14,18 @@ namespace vgprof::viewer {
 
 namespace {
 
-// Each site's figure. At a time, from the changes: what the site held at
-// the end less what it allocated after `time`, plus what it freed after
-// (the changes at `time` counted as done); else from the snapshot's rows,
+// Each site's figure. At a time, from the changes: what the site held then
+// (HeapSteps, the changes at `time` counted as done); else from the
+// snapshot's rows,
 // read once: a snapshot may list every site.
 std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time,
                                   std::optional<TimeRange> range)
 {
     std::vector<uint64_t> out(heap.sites.size(), 0);
     if (m == HeapMeasure::at_time && heap.changes) {
+        const HeapSteps steps(heap);
         for (size_t i = 0; i < heap.sites.size(); ++i)
-            out[i] = heap.sites[i].end_bytes;
-        for (const HeapChange& ch : heap.changes->rows)
-            if (ch.time > time)
-                out[ch.site.index()] += ch.freed_bytes - ch.bytes;  // wraps back into range
+            out[i] = steps.site_at(SiteId(uint32_t(i)), time).bytes;
         return out;
     }
     if (range && measured_in_range(heap, m)) {
