@@ -16,8 +16,7 @@ namespace {
 
 // Each site's figure. At a time, from the changes: what the site held then
 // (HeapSteps, the changes at `time` counted as done); else from the
-// snapshot's rows,
-// read once: a snapshot may list every site.
+// snapshot's rows, read once: a snapshot may list every site.
 std::vector<uint64_t> measures_of(const Heap& heap, HeapMeasure m, uint64_t time,
                                   std::optional<TimeRange> range)
 {
